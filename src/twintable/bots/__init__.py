@@ -1,0 +1,5 @@
+"""Game-agnostic bots. A bot sees only its seat's view, never the full state."""
+
+from twintable.bots.base import Bot, RandomBot
+
+__all__ = ["Bot", "RandomBot"]

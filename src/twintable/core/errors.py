@@ -1,0 +1,27 @@
+"""Errors with stable codes, so clients can translate them and tests can name them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class TwinTableError(Exception):
+    """Base of every error the kernel raises on purpose."""
+
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.details: dict[str, Any] = dict(details or {})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "details": self.details}
+
+
+class RuleError(TwinTableError):
+    """An action the rules refuse. The state is left exactly as it was."""
+
+
+class OptionError(TwinTableError):
+    """A table option that is unknown or has a bad value."""

@@ -1,0 +1,138 @@
+"""The Game interface every game implements, and the records it hands back.
+
+A game object is stateless apart from its fixed data; every function works on a state
+object that the game owns. States are mutable and cloned explicitly (docs/architecture.md
+says why: measured). ``apply`` validates everything before it changes anything, so a
+:class:`~twintable.core.errors.RuleError` always leaves the state untouched.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from twintable.core.errors import OptionError
+from twintable.core.options import OptionSchema
+from twintable.core.types import Action, Event
+
+
+class GameState(Protocol):
+    """What the kernel needs from any game's state."""
+
+    version: int
+    """Count of accepted actions; a client action made against another version is stale."""
+
+    def clone(self) -> Any: ...
+
+
+class View(Protocol):
+    """What one audience may see, and nothing else. Built fresh by ``Game.view``.
+
+    ``legal`` lists the viewer's legal actions (empty for spectators), so a bot needs
+    nothing but its view.
+    """
+
+    @property
+    def viewer(self) -> int | None: ...
+
+    @property
+    def legal(self) -> tuple[Action, ...]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: final scores per seat and the winning seats (ties share)."""
+
+    scores: tuple[int, ...]
+    winners: frozenset[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": sorted(self.winners)}
+
+
+S = TypeVar("S", bound=GameState)
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules. Subclasses set the class attributes and implement the methods."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options_schema: OptionSchema
+
+    # -- set-up ---------------------------------------------------------------------
+    def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return self.options_schema.resolve(raw)
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                "players.invalid",
+                f"{self.name} takes {self.min_players} to {self.max_players} players",
+                {"players": players, "min": self.min_players, "max": self.max_players},
+            )
+
+    @abstractmethod
+    def new_state(self, options: Mapping[str, Any] | None, players: int, seed: int) -> S:
+        """A fresh game; all chance comes from an RNG seeded with ``seed`` inside the state."""
+
+    # -- play -----------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that may act now: one for a turn, several for secret picks or races."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it may not act)."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action) -> list[Event]:
+        """Apply one action in place and report what happened, or raise RuleError."""
+
+    def deadline(self, state: S) -> int | None:
+        """Server time (ms) at which the table must send a timeout action, if any."""
+        return None
+
+    def timeout_action(self, state: S, now_ms: int) -> Action | None:
+        """The system action to apply once ``deadline`` has passed, if any."""
+        return None
+
+    # -- seeing ---------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, viewer: int | None) -> View:
+        """What seat ``viewer`` (None: a spectator) may see."""
+
+    def determinize(self, state: S, viewer: int | None, rng: random.Random) -> S:
+        """A copy of ``state`` with everything ``viewer`` cannot see re-dealt at random.
+
+        The conformance suite uses it to check that views leak nothing: a seat's view of
+        a state and of its determinized copy must be equal.
+        """
+        raise NotImplementedError
+
+    # -- the end --------------------------------------------------------------------
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """Final scores and winners once the game is over, else None."""
+
+    def stats(self, state: S) -> dict[str, float]:
+        """Figures about a finished game for simulation reports (turns, rounds, ...)."""
+        return {}
+
+    def bots(self) -> dict[str, Any]:
+        """Bot factories by name, beyond the ``random`` bot every game has."""
+        return {}
+
+    @abstractmethod
+    def snapshot(self, state: S) -> dict[str, Any]:
+        """The full state as JSON-compatible data, RNG included, for tests and audits."""

@@ -1,0 +1,101 @@
+"""Table options: each game declares its house rules as data, with defaults and checks.
+
+An unknown option or a bad value raises :class:`OptionError` with a stable code, so a
+house rule is a setting and never a fork of the code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from twintable.core.errors import OptionError
+
+_KINDS = ("bool", "int", "choice", "int_list")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One named option: its kind, default, allowed values and a one-line meaning."""
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"unknown option kind {self.kind!r}")
+
+    def validate(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise self._bad(value, "expected true or false")
+            return value
+        if self.kind == "int":
+            if value is None and self.default is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self._bad(value, "expected an integer")
+            self._check_range(value)
+            return value
+        if self.kind == "int_list":
+            if not isinstance(value, list | tuple) or any(
+                isinstance(v, bool) or not isinstance(v, int) for v in value
+            ):
+                raise self._bad(value, "expected a list of integers")
+            for item in value:
+                self._check_range(item)
+            return tuple(value)
+        if value not in self.choices:
+            raise self._bad(value, f"expected one of {', '.join(map(str, self.choices))}")
+        return value
+
+    def _check_range(self, value: int) -> None:
+        if self.minimum is not None and value < self.minimum:
+            raise self._bad(value, f"must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise self._bad(value, f"must be at most {self.maximum}")
+
+    def _bad(self, value: Any, why: str) -> OptionError:
+        return OptionError("option.invalid", f"option {self.name!r}: {why}",
+                           {"option": self.name, "value": repr(value)})
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind,
+                                "default": self.default, "description": self.description}
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
+
+
+class OptionSchema:
+    """The ordered set of a game's options."""
+
+    def __init__(self, options: Iterable[Option]):
+        self.options: dict[str, Option] = {option.name: option for option in options}
+
+    def defaults(self) -> dict[str, Any]:
+        return {name: option.default for name, option in self.options.items()}
+
+    def resolve(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with ``raw``, every value checked."""
+        resolved = self.defaults()
+        for name, value in (raw or {}).items():
+            option = self.options.get(name)
+            if option is None:
+                raise OptionError("option.unknown", f"unknown option {name!r}",
+                                  {"option": name, "known": sorted(self.options)})
+            resolved[name] = option.validate(value)
+        return resolved
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [option.to_json() for option in self.options.values()]

@@ -1,0 +1,75 @@
+"""The small records every game speaks: actions in, events out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The seat used for actions that no player sends, such as a timer firing.
+SYSTEM_SEAT = -1
+
+JSONValue = Any
+Payload = Mapping[str, JSONValue]
+
+
+def _freeze(payload: Payload) -> tuple[tuple[str, JSONValue], ...]:
+    return tuple(sorted(payload.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a seat (or the system clock) does.
+
+    ``t_ms`` is the server's receive time, an input to the engine: engines never read a
+    clock. Two actions are the same move when seat, kind and payload match; the time is
+    not part of that identity (see :meth:`key`).
+    """
+
+    seat: int
+    kind: str
+    payload: Payload = field(default_factory=dict)
+    t_ms: int = 0
+
+    def key(self) -> tuple[int, str, tuple[tuple[str, JSONValue], ...]]:
+        return (self.seat, self.kind, _freeze(self.payload))
+
+    def at(self, t_ms: int) -> Action:
+        """The same move, stamped with another receive time."""
+        return Action(self.seat, self.kind, self.payload, t_ms)
+
+    def to_json(self) -> dict[str, JSONValue]:
+        return {"seat": self.seat, "kind": self.kind, "payload": dict(self.payload),
+                "t_ms": self.t_ms}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSONValue]) -> Action:
+        return cls(int(data["seat"]), str(data["kind"]), dict(data.get("payload", {})),
+                   int(data.get("t_ms", 0)))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for the log and the clients.
+
+    ``audience`` is None for a public event; otherwise only those seats may receive it
+    (spectators never do). Games emit a private event beside a redacted public one when a
+    detail is secret, e.g. the card a player drew.
+    """
+
+    kind: str
+    data: Mapping[str, JSONValue] = field(default_factory=dict)
+    audience: frozenset[int] | None = None
+
+    def visible_to(self, viewer: int | None) -> bool:
+        if self.audience is None:
+            return True
+        return viewer is not None and viewer in self.audience
+
+    def to_json(self) -> dict[str, JSONValue]:
+        return {"kind": self.kind, "data": dict(self.data)}
+
+
+def events_for(events: list[Event], viewer: int | None) -> list[Event]:
+    """The events one audience (a seat, or None for spectators) may receive."""
+    return [event for event in events if event.visible_to(viewer)]

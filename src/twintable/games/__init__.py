@@ -1,0 +1,14 @@
+"""The four games. Each lives in its own package and never imports the server."""
+
+from __future__ import annotations
+
+from twintable.core.registry import GameRegistry
+
+
+def default_registry() -> GameRegistry:
+    """A registry holding every built-in game (registered here, not on import)."""
+    from twintable.games.timo import TimoGame
+
+    registry = GameRegistry()
+    registry.register(TimoGame())
+    return registry

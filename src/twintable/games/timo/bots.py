@@ -1,0 +1,170 @@
+"""Timo's Twist bots: a rule-of-thumb player and a determinized Monte Carlo searcher.
+
+Both decide from their seat's :class:`TimoView` only. The searcher samples the unseen
+cards consistently with what its seat has seen (its hand, every discard, the card counts),
+plays each candidate forward in every sample, and keeps the best on average.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from twintable.core.types import Action
+from twintable.games.timo.cards import BLACK, COLOURS, PLUS2, PLUS4, STOP, TWIST
+from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY, TimoGame
+from twintable.games.timo.state import NOBODY, TimoState
+from twintable.games.timo.views import TimoView
+
+
+def best_colour(view: TimoView, without: int) -> str:
+    """The colour the rest of the hand can follow best: most cards, then most points."""
+    deck = view.deck
+    weight: Counter[int] = Counter()
+    for card in view.hand:
+        if card != without and deck.colour[card] != BLACK:
+            weight[deck.colour[card]] += 100 + deck.points[card]
+    if not weight:
+        return COLOURS[view.colour] if view.colour != BLACK else COLOURS[0]
+    return COLOURS[max(weight, key=lambda c: (weight[c], -c))]
+
+
+def _reaction(view: TimoView) -> Action | None:
+    for action in view.legal:
+        if action.kind in (CALL, CATCH):
+            return action
+    return None
+
+
+class HeuristicTimoBot:
+    """Plays like a careful person.
+
+    Follows the colour it holds most of, dumps high numbers first, keeps Stop/Twist/+2
+    and black cards for when the next player is close to going out, stacks penalties,
+    always calls TIMO! and catches anyone who forgets.
+    """
+
+    name = "heuristic"
+
+    def act(self, view: TimoView, rng: random.Random) -> Action | None:  # type: ignore[override]
+        reaction = _reaction(view)
+        if reaction is not None:
+            return reaction
+        if view.viewer != view.turn or not view.legal:
+            return None
+        return self.choose_turn(view)
+
+    def choose_turn(self, view: TimoView) -> Action:
+        plays = [a for a in view.legal if a.kind == PLAY]
+        if not plays:
+            return next(a for a in view.legal if a.kind in (DRAW, PASS))
+        deck = view.deck
+        next_seat = (view.turn + view.direction) % view.players
+        threat = view.hand_sizes[next_seat] <= 2
+        colour_count = Counter(deck.colour[c] for c in view.hand)
+
+        def score(card: int) -> float:
+            rank = deck.rank[card]
+            if view.penalty:
+                return 10 if rank == PLUS2 else 5
+            if rank < 10:
+                return 30 + rank + 2 * colour_count[deck.colour[card]]
+            if rank in (STOP, TWIST, PLUS2):
+                return 80 if threat else 10 + 2 * colour_count[deck.colour[card]]
+            if rank == PLUS4:
+                return 70 if threat else 2
+            return 60 if threat else 1  # the Colour card: a last resort, kept for a rescue
+
+        card = max({a.payload["card"] for a in plays}, key=score)
+        return self._play(view, plays, card)
+
+    def _play(self, view: TimoView, plays: Sequence[Action], card: int) -> Action:
+        colour = best_colour(view, card) if view.deck.colour[card] == BLACK else None
+        matching = [a for a in plays if a.payload["card"] == card
+                    and a.payload.get("colour") == colour]
+        # Always call TIMO! together with the play when it leaves one card.
+        return max(matching, key=lambda a: bool(a.payload.get("timo")))
+
+
+class SearchTimoBot:
+    """Determinized Monte Carlo: sample hidden hands, roll each candidate out, average.
+
+    ``samples`` determinizations are shared by all candidates (common random numbers),
+    each rollout runs to the end of the round with a fast greedy policy, and a candidate
+    is worth the round's points to this seat (positive if it goes out, negative if an
+    opponent does).
+    """
+
+    name = "search"
+
+    def __init__(self, samples: int = 24, game: TimoGame | None = None):
+        self.samples = samples
+        self.game = game or TimoGame()
+        self.fallback = HeuristicTimoBot()
+
+    def act(self, view: TimoView, rng: random.Random) -> Action | None:  # type: ignore[override]
+        reaction = _reaction(view)
+        if reaction is not None:
+            return reaction
+        if view.viewer != view.turn or not view.legal:
+            return None
+        candidates = self._candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = [0.0] * len(candidates)
+        for _ in range(self.samples):
+            sample = self.game.sample_state(view, rng)
+            for index, action in enumerate(candidates):
+                state = sample.clone()
+                self.game.apply(state, action)
+                totals[index] += self._rollout(state, view, rng)
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        return candidates[best]
+
+    def _candidates(self, view: TimoView) -> list[Action]:
+        """Distinct decisions: TIMO! is always called, and a black card names either the
+        colour the hand follows best or, failing that, the colour in force."""
+        seen: dict[tuple[int, str | None], Action] = {}
+        for action in view.legal:
+            if action.kind != PLAY:
+                seen[(-1, action.kind)] = action
+                continue
+            card = action.payload["card"]
+            colour = action.payload.get("colour")
+            if colour is not None and colour != best_colour(view, card):
+                continue
+            key = (card, colour)
+            if key not in seen or action.payload.get("timo"):
+                seen[key] = action
+        return list(seen.values())
+
+    def _rollout(self, state: TimoState, view: TimoView, rng: random.Random) -> float:
+        """Greedy play to the end of the round; the round's points, signed for ``view``'s seat."""
+        game = self.game
+        start_round = view.round_no
+        deck = state.deck
+        while not state.over and state.round_no == start_round:
+            if state.exposed != NOBODY:
+                game.apply(state, Action(state.exposed, CALL))
+                continue
+            turn = state.turn
+            hand = state.hands[turn]
+            if state.drawn != NOBODY:
+                card = state.drawn
+            else:
+                playable = [c for c in hand if game._playable(state, c)]
+                if not playable:
+                    game.apply(state, Action(turn, DRAW))
+                    continue
+                plain = [c for c in playable if deck.colour[c] != BLACK]
+                card = rng.choice(plain or playable)
+            payload: dict[str, object] = {"card": card, "timo": len(hand) == 2}
+            if deck.colour[card] == BLACK:
+                counts = Counter(deck.colour[c] for c in hand if deck.colour[c] != BLACK)
+                payload["colour"] = COLOURS[counts.most_common(1)[0][0] if counts else 0]
+            game.apply(state, Action(turn, PLAY, payload))
+        winner = state.round_winner
+        points = state.scores[winner] - view.scores[winner]
+        return points / 100 if winner == view.viewer else -points / 100
+

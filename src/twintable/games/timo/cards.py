@@ -1,0 +1,78 @@
+"""Timo's Twist cards: colours, ranks, points, and decks loaded from data/decks.json.
+
+A card is an int id into its deck; the deck's tuples give each id's colour, rank and
+points, so the hot path compares small ints and never builds card objects.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+COLOURS = ("blue", "green", "orange", "pink")
+BLACK = 4
+COLOUR_NAMES = (*COLOURS, "black")
+COLOUR_SYMBOLS = ("♦", "♣", "▲", "♥", "★")  # colour is never carried by hue alone
+
+RANKS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "stop", "twist", "+2", "colour", "+4")
+STOP, TWIST, PLUS2, WILD, PLUS4 = 10, 11, 12, 13, 14
+PENALTY = {PLUS2: 2, PLUS4: 4}
+
+# RULES.md §1 scoring: numbers at face value, Stop/Twist/+2 20, black cards 50.
+RANK_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 20, 20, 50, 50)
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """One deck composition: for each card id, its colour index, rank index and points."""
+
+    name: str
+    colour: tuple[int, ...]
+    rank: tuple[int, ...]
+    points: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.colour)
+
+    def label(self, card: int) -> str:
+        colour, rank = self.colour[card], RANKS[self.rank[card]]
+        return rank if colour == BLACK else f"{COLOUR_NAMES[colour]} {rank}"
+
+    def card_json(self, card: int) -> dict[str, Any]:
+        return {"id": card, "colour": COLOUR_NAMES[self.colour[card]],
+                "rank": RANKS[self.rank[card]]}
+
+    def find(self, colour: str, rank: str) -> list[int]:
+        """Ids of every card with this colour name and rank name (for tests and tools)."""
+        c, r = COLOUR_NAMES.index(colour), RANKS.index(rank)
+        return [i for i in range(self.size) if self.colour[i] == c and self.rank[i] == r]
+
+
+def deck_names() -> tuple[str, ...]:
+    return tuple(_deck_data())
+
+
+@cache
+def load_deck(name: str) -> Deck:
+    spec = _deck_data()[name]
+    colours: list[int] = []
+    ranks: list[int] = []
+    for colour_index in range(len(COLOURS)):
+        for rank_name, count in spec["per_colour"].items():
+            colours += [colour_index] * count
+            ranks += [RANKS.index(rank_name)] * count
+    for rank_name, count in spec["black"].items():
+        colours += [BLACK] * count
+        ranks += [RANKS.index(rank_name)] * count
+    return Deck(name, tuple(colours), tuple(ranks), tuple(RANK_POINTS[r] for r in ranks))
+
+
+@cache
+def _deck_data() -> dict[str, Any]:
+    text = resources.files("twintable.games.timo").joinpath("data/decks.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return data

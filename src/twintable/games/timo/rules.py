@@ -1,0 +1,473 @@
+"""Timo's Twist rules (RULES.md §1): dealing, legal plays, effects, TIMO!, scoring.
+
+Every action handler checks everything first and only then mutates, so a RuleError
+leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from twintable.core.errors import RuleError
+from twintable.core.game import Game, Outcome
+from twintable.core.options import Option, OptionSchema
+from twintable.core.types import Action, Event
+from twintable.games.timo.cards import (
+    BLACK,
+    COLOUR_NAMES,
+    COLOURS,
+    PENALTY,
+    PLUS2,
+    PLUS4,
+    STOP,
+    TWIST,
+    deck_names,
+    load_deck,
+)
+from twintable.games.timo.state import NOBODY, TimoState
+from twintable.games.timo.views import TimoView
+
+PLAY, DRAW, PASS, CALL, CATCH = "play", "draw", "pass", "call_timo", "catch"
+HAND_SIZE = 7
+CATCH_PENALTY = 2
+
+OPTIONS = OptionSchema([
+    Option("deck", "choice", "timo54", "Deck composition, from the game's deck data.",
+           choices=deck_names()),
+    Option("stacking", "bool", True,
+           "+2 on +2 and +4 on +2 or +4 pass the growing penalty on; off: no stacking."),
+    Option("draw_when_able", "bool", False,
+           "Allow drawing a card even when a card in hand could be played."),
+    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000),
+])
+
+
+class TimoGame(Game[TimoState]):
+    id = "timo"
+    name = "Timo's Twist"
+    min_players = 2
+    max_players = 6
+    options_schema = OPTIONS
+
+    def __init__(self) -> None:
+        self._handlers = {PLAY: self._play, DRAW: self._draw, PASS: self._pass,
+                          CALL: self._call, CATCH: self._catch}
+
+    # -- set-up ---------------------------------------------------------------------
+    def new_state(self, options: Mapping[str, Any] | None, players: int,
+                  seed: int) -> TimoState:
+        resolved = self.resolve_options(options)
+        self.check_players(players)
+        state = TimoState(load_deck(resolved["deck"]), resolved, players, seed)
+        state.dealer = state.rng.randrange(players)
+        self._start_round(state, [])
+        return state
+
+    def _start_round(self, state: TimoState, events: list[Event]) -> None:
+        n = state.players
+        cards = list(range(state.deck.size))
+        state.rng.shuffle(cards)
+        state.hands = [[] for _ in range(n)]
+        for _ in range(HAND_SIZE):
+            for offset in range(1, n + 1):
+                state.hands[(state.dealer + offset) % n].append(cards.pop())
+        # RULES.md §1: a black start card goes back, the deck is reshuffled, flip again.
+        start = cards.pop()
+        while state.deck.colour[start] == BLACK:
+            cards.append(start)
+            state.rng.shuffle(cards)
+            start = cards.pop()
+        state.draw_pile = cards
+        state.discard = [start]
+        state.colour = state.deck.colour[start]
+        state.direction = 1
+        state.penalty = 0
+        state.drawn = state.exposed = state.caught = NOBODY
+        state.round_no += 1
+        events.append(Event("round_started", {"round": state.round_no, "dealer": state.dealer,
+                                              "start": start}))
+        for seat, hand in enumerate(state.hands):
+            events.append(Event("dealt", {"seat": seat, "cards": list(hand)},
+                                audience=frozenset((seat,))))
+        # The start card acts on the first player as if the dealer had played it.
+        state.turn = state.dealer
+        self._card_effect(state, start, events)
+
+    # -- who acts, and how ----------------------------------------------------------
+    def to_act(self, state: TimoState) -> frozenset[int]:
+        if state.over:
+            return frozenset()
+        if state.exposed != NOBODY:
+            return frozenset(range(state.players))
+        return frozenset((state.turn,))
+
+    def legal_actions(self, state: TimoState, seat: int) -> list[Action]:
+        if state.over:
+            return []
+        actions: list[Action] = []
+        if seat == state.turn:
+            actions += self._turn_actions(state, seat)
+        if state.exposed != NOBODY:
+            if seat == state.exposed:
+                actions.append(Action(seat, CALL))
+            else:
+                actions.append(Action(seat, CATCH, {"target": state.exposed}))
+        return actions
+
+    def _turn_actions(self, state: TimoState, seat: int) -> list[Action]:
+        hand = state.hands[seat]
+        if state.drawn != NOBODY:
+            candidates = [state.drawn]
+        else:
+            candidates = [c for c in hand if self._playable(state, c)]
+        actions: list[Action] = []
+        last_but_one = len(hand) == 2
+        deck = state.deck
+        for card in candidates:
+            colours = COLOURS if deck.colour[card] == BLACK else (None,)
+            for colour in colours:
+                payload: dict[str, Any] = {"card": card}
+                if colour is not None:
+                    payload["colour"] = colour
+                actions.append(Action(seat, PLAY, payload))
+                if last_but_one:
+                    actions.append(Action(seat, PLAY, {**payload, "timo": True}))
+        if state.drawn != NOBODY:
+            actions.append(Action(seat, PASS))
+        elif state.penalty or not candidates or state.options["draw_when_able"]:
+            actions.append(Action(seat, DRAW))
+        return actions
+
+    def _playable(self, state: TimoState, card: int) -> bool:
+        deck = state.deck
+        rank = deck.rank[card]
+        if state.penalty:
+            # RULES.md §1 stacking: +2 on +2, +4 on +2 or +4, never +2 on +4.
+            top_rank = deck.rank[state.discard[-1]]
+            return rank == PLUS4 or (rank == PLUS2 and top_rank == PLUS2)
+        return (deck.colour[card] == BLACK or deck.colour[card] == state.colour
+                or rank == deck.rank[state.discard[-1]])
+
+    def _can_stack(self, state: TimoState, seat: int) -> bool:
+        return state.options["stacking"] and any(
+            self._playable(state, card) for card in state.hands[seat])
+
+    # -- applying -------------------------------------------------------------------
+    def apply(self, state: TimoState, action: Action) -> list[Event]:
+        if state.over:
+            raise RuleError("game.over", "the game is over")
+        handler = self._handlers.get(action.kind)
+        if handler is None:
+            raise RuleError("action.unknown", f"unknown action {action.kind!r}",
+                            {"kind": action.kind, "known": sorted(self._handlers)})
+        if not 0 <= action.seat < state.players:
+            raise RuleError("seat.invalid", "no such seat", {"seat": action.seat})
+        events = handler(state, action)
+        state.version += 1
+        return events
+
+    def _require_turn(self, state: TimoState, seat: int) -> None:
+        if seat != state.turn:
+            raise RuleError("turn.not_yours", "it is not your turn",
+                            {"seat": seat, "turn": state.turn})
+
+    def _play(self, state: TimoState, action: Action) -> list[Event]:
+        seat, payload, deck = action.seat, action.payload, state.deck
+        self._require_turn(state, seat)
+        card = payload.get("card")
+        hand = state.hands[seat]
+        if isinstance(card, bool) or not isinstance(card, int) or card not in hand:
+            raise RuleError("card.not_in_hand", "you do not hold that card", {"card": card})
+        if state.drawn != NOBODY and card != state.drawn:
+            raise RuleError("play.only_drawn_card",
+                            "after drawing you may only play the card you drew",
+                            {"card": card, "drawn": state.drawn})
+        if not self._playable(state, card):
+            if state.penalty:
+                raise RuleError("card.must_stack_or_draw",
+                                f"a penalty of {state.penalty} is pending: stack or draw",
+                                {"card": card, "penalty": state.penalty})
+            raise RuleError("card.not_playable", f"{deck.label(card)} cannot be played now",
+                            {"card": card})
+        colour_name = payload.get("colour")
+        if deck.colour[card] == BLACK:
+            if colour_name is None:
+                raise RuleError("colour.required", "name a colour for a black card",
+                                {"card": card})
+            if colour_name not in COLOURS:
+                raise RuleError("colour.invalid", f"unknown colour {colour_name!r}",
+                                {"colour": colour_name, "choices": list(COLOURS)})
+        elif colour_name is not None:
+            raise RuleError("colour.not_allowed", "only a black card names a colour",
+                            {"card": card})
+        calls_timo = payload.get("timo", False)
+        if not isinstance(calls_timo, bool):
+            raise RuleError("payload.invalid", "'timo' must be true or false",
+                            {"timo": calls_timo})
+        if calls_timo and len(hand) != 2:
+            raise RuleError("timo.not_one_card", "TIMO! is called with exactly one card left",
+                            {"cards_after_play": len(hand) - 1})
+
+        self._close_window(state)
+        state.turn_count += 1
+        hand.remove(card)
+        state.discard.append(card)
+        state.drawn = NOBODY
+        state.colour = COLOURS.index(colour_name) if colour_name else deck.colour[card]
+        events = [Event("played", {"seat": seat, "card": card,
+                                   "colour": COLOUR_NAMES[state.colour]})]
+        if not hand:
+            self._end_round(state, seat, card, events)
+            return events
+        if len(hand) == 1:
+            if calls_timo:
+                events.append(Event("timo_called", {"seat": seat}))
+            else:
+                state.exposed = seat
+        self._card_effect(state, card, events)
+        return events
+
+    def _card_effect(self, state: TimoState, card: int, events: list[Event]) -> None:
+        """Move the turn on from ``state.turn``, who just played ``card`` (or dealt it)."""
+        rank = state.deck.rank[card]
+        if rank == STOP or (rank == TWIST and state.players == 2):
+            self._advance(state, 2)
+            events.append(Event("skipped", {"seat": self._neighbour(state, -1)}))
+        elif rank == TWIST:
+            state.direction = -state.direction
+            self._advance(state, 1)
+            events.append(Event("direction", {"direction": state.direction}))
+        elif rank in PENALTY:
+            state.penalty += PENALTY[rank]
+            self._advance(state, 1)
+            if not self._can_stack(state, state.turn):
+                # Nothing to decide: the victim takes the penalty at once.
+                self._take_penalty(state, state.turn, events)
+        else:
+            self._advance(state, 1)
+
+    def _neighbour(self, state: TimoState, steps: int) -> int:
+        return (state.turn + steps * state.direction) % state.players
+
+    def _advance(self, state: TimoState, steps: int) -> None:
+        state.turn = (state.turn + steps * state.direction) % state.players
+
+    def _take_penalty(self, state: TimoState, seat: int, events: list[Event]) -> None:
+        amount, state.penalty = state.penalty, 0
+        self._give(state, seat, amount, events, reason="penalty")
+        self._advance(state, 1)
+
+    def _give(self, state: TimoState, seat: int, amount: int, events: list[Event],
+              reason: str) -> list[int]:
+        cards = []
+        for _ in range(amount):
+            card = self._draw_card(state, events)
+            if card is None:
+                break
+            cards.append(card)
+        state.hands[seat].extend(cards)
+        events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason}))
+        events.append(Event("drew_cards", {"seat": seat, "cards": cards},
+                            audience=frozenset((seat,))))
+        return cards
+
+    def _draw_card(self, state: TimoState, events: list[Event]) -> int | None:
+        if not state.draw_pile:
+            if len(state.discard) <= 1:
+                return None
+            # RULES.md §1: keep the top discard, shuffle the rest into a new draw pile.
+            top = state.discard.pop()
+            state.draw_pile, state.discard = state.discard, [top]
+            state.rng.shuffle(state.draw_pile)
+            events.append(Event("reshuffled", {"draw_pile_size": len(state.draw_pile)}))
+        return state.draw_pile.pop()
+
+    def _draw(self, state: TimoState, action: Action) -> list[Event]:
+        seat = action.seat
+        self._require_turn(state, seat)
+        if state.drawn != NOBODY:
+            raise RuleError("draw.already_drawn", "play the card you drew or pass")
+        if (not state.penalty and not state.options["draw_when_able"]
+                and any(self._playable(state, c) for c in state.hands[seat])):
+            raise RuleError("draw.has_playable",
+                            "you may only draw when you cannot play a card")
+        self._close_window(state)
+        state.turn_count += 1
+        events: list[Event] = []
+        if state.penalty:
+            self._take_penalty(state, seat, events)
+            return events
+        drawn = self._give(state, seat, 1, events, reason="turn")
+        if drawn and self._playable(state, drawn[0]):
+            state.drawn = drawn[0]
+        else:
+            self._advance(state, 1)
+        return events
+
+    def _pass(self, state: TimoState, action: Action) -> list[Event]:
+        self._require_turn(state, action.seat)
+        if state.drawn == NOBODY:
+            raise RuleError("pass.not_allowed", "you may only pass after drawing a card")
+        self._close_window(state)
+        state.turn_count += 1
+        state.drawn = NOBODY
+        self._advance(state, 1)
+        return [Event("passed", {"seat": action.seat})]
+
+    def _call(self, state: TimoState, action: Action) -> list[Event]:
+        seat = action.seat
+        if seat != state.exposed:
+            if len(state.hands[seat]) != 1:
+                raise RuleError("timo.not_one_card",
+                                "TIMO! is called with exactly one card left")
+            raise RuleError("timo.not_needed", "you have already called or the chance has gone")
+        state.exposed = NOBODY
+        return [Event("timo_called", {"seat": seat})]
+
+    def _catch(self, state: TimoState, action: Action) -> list[Event]:
+        seat, target = action.seat, action.payload.get("target")
+        if isinstance(target, bool) or not isinstance(target, int) or not (
+                0 <= target < state.players):
+            raise RuleError("catch.invalid_target", "name the seat you catch",
+                            {"target": target})
+        if target == seat:
+            raise RuleError("catch.self", "you cannot catch yourself")
+        if target == state.caught:
+            # RULES.md §1: the first catch counts; later ones change nothing.
+            raise RuleError("catch.too_late", "someone else caught that player first",
+                            {"target": target})
+        if target != state.exposed:
+            raise RuleError("catch.not_catchable",
+                            "only a player at one card who has not called TIMO! can be caught",
+                            {"target": target, "cards": len(state.hands[target])})
+        state.exposed = NOBODY
+        state.caught = target
+        events = [Event("caught", {"seat": target, "by": seat})]
+        self._give(state, target, CATCH_PENALTY, events, reason="caught")
+        return events
+
+    def _close_window(self, state: TimoState) -> None:
+        state.exposed = state.caught = NOBODY
+
+    def _end_round(self, state: TimoState, winner: int, last: int, events: list[Event]) -> None:
+        deck = state.deck
+        if deck.rank[last] in PENALTY:
+            # RULES.md §1: a closing +2/+4 still makes the next player draw before scoring.
+            state.penalty += PENALTY[deck.rank[last]]
+            self._advance(state, 1)
+            self._give(state, state.turn, state.penalty, events, reason="penalty")
+            state.penalty = 0
+        points = sum(deck.points[c] for seat, hand in enumerate(state.hands)
+                     if seat != winner for c in hand)
+        state.scores[winner] += points
+        state.round_winner = winner
+        events.append(Event("round_over", {
+            "winner": winner, "points": points, "scores": list(state.scores),
+            "hands": [list(hand) for hand in state.hands],
+        }))
+        if state.scores[winner] >= state.options["target"]:
+            state.over = True
+            state.exposed = state.caught = NOBODY
+            events.append(Event("game_over", {"winner": winner, "scores": list(state.scores)}))
+            return
+        state.dealer = (state.dealer + 1) % state.players
+        self._start_round(state, events)
+
+    # -- seeing ---------------------------------------------------------------------
+    def view(self, state: TimoState, viewer: int | None) -> TimoView:
+        seated = viewer is not None and 0 <= viewer < state.players
+        own = seated and viewer == state.turn
+        return TimoView(
+            viewer=viewer if seated else None,
+            deck=state.deck,
+            options=state.options,
+            players=state.players,
+            hand=tuple(state.hands[viewer]) if seated and viewer is not None else (),
+            hand_sizes=tuple(len(hand) for hand in state.hands),
+            discard=tuple(state.discard),
+            colour=state.colour,
+            turn=state.turn,
+            direction=state.direction,
+            penalty=state.penalty,
+            drawn=state.drawn if own else NOBODY,
+            draw_pile_size=len(state.draw_pile),
+            exposed=state.exposed,
+            dealer=state.dealer,
+            round_no=state.round_no,
+            scores=tuple(state.scores),
+            over=state.over,
+            winner=state.round_winner if state.over else NOBODY,
+            legal=tuple(self.legal_actions(state, viewer)) if seated and viewer is not None
+            else (),
+        )
+
+    def determinize(self, state: TimoState, viewer: int | None,
+                    rng: random.Random) -> TimoState:
+        other = state.clone()
+        hidden_seats = [s for s in range(state.players) if s != viewer]
+        # The card the player on turn just drew stays put: it decides their legal plays.
+        pool = [c for s in hidden_seats for c in state.hands[s] if c != state.drawn]
+        pool += state.draw_pile
+        rng.shuffle(pool)
+        for seat in hidden_seats:
+            keep = [c for c in state.hands[seat] if c == state.drawn]
+            size = len(state.hands[seat]) - len(keep)
+            other.hands[seat] = [pool.pop() for _ in range(size)] + keep
+        other.draw_pile = pool
+        other.rng = random.Random(rng.getrandbits(64))
+        return other
+
+    def sample_state(self, view: TimoView, rng: random.Random) -> TimoState:
+        """A full state consistent with everything ``view``'s seat has seen (for search)."""
+        if view.viewer is None:
+            raise ValueError("sampling needs a seat's view")
+        state = TimoState(view.deck, view.options, view.players, rng.getrandbits(64))
+        seen = set(view.hand) | set(view.discard)
+        unseen = [c for c in range(view.deck.size) if c not in seen]
+        rng.shuffle(unseen)
+        for seat in range(view.players):
+            if seat == view.viewer:
+                state.hands[seat] = list(view.hand)
+            else:
+                state.hands[seat] = [unseen.pop() for _ in range(view.hand_sizes[seat])]
+        state.draw_pile = unseen
+        state.discard = list(view.discard)
+        state.colour, state.turn, state.direction = view.colour, view.turn, view.direction
+        state.penalty, state.drawn, state.exposed = view.penalty, view.drawn, view.exposed
+        state.dealer, state.round_no = view.dealer, view.round_no
+        state.scores = list(view.scores)
+        state.over = view.over
+        return state
+
+    # -- the end --------------------------------------------------------------------
+    def is_over(self, state: TimoState) -> bool:
+        return state.over
+
+    def outcome(self, state: TimoState) -> Outcome | None:
+        if not state.over:
+            return None
+        return Outcome(tuple(state.scores), frozenset((state.round_winner,)))
+
+    def stats(self, state: TimoState) -> dict[str, float]:
+        return {"turns": state.turn_count, "rounds": state.round_no}
+
+    def bots(self) -> dict[str, Any]:
+        from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
+
+        return {"heuristic": HeuristicTimoBot, "search": SearchTimoBot}
+
+    def snapshot(self, state: TimoState) -> dict[str, Any]:
+        rng_digest = hashlib.sha256(repr(state.rng.getstate()).encode()).hexdigest()[:16]
+        return {
+            "players": state.players, "options": dict(state.options), "seed": state.seed,
+            "version": state.version, "hands": [list(h) for h in state.hands],
+            "draw_pile": list(state.draw_pile), "discard": list(state.discard),
+            "colour": state.colour, "turn": state.turn, "direction": state.direction,
+            "penalty": state.penalty, "drawn": state.drawn, "exposed": state.exposed,
+            "caught": state.caught, "dealer": state.dealer, "round": state.round_no,
+            "round_winner": state.round_winner, "scores": list(state.scores),
+            "turn_count": state.turn_count, "over": state.over, "rng": rng_digest,
+        }

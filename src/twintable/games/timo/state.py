@@ -1,0 +1,82 @@
+"""The full, secret state of a Timo's Twist game. Only the rules module mutates it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from twintable.games.timo.cards import Deck
+
+NOBODY = -1
+
+
+class TimoState:
+    """Mutable state with an explicit :meth:`clone`; card lists hold card ids.
+
+    The draw pile's top is its last element. ``exposed`` is the seat that is down to one
+    card and has not called TIMO! while the window is open (RULES.md §1: until the next
+    player acts); ``caught`` is the seat already caught in that window, so that a later
+    catch is refused as too late. ``round_winner`` is the winner of the last finished
+    round (the game's winner once it is over).
+    """
+
+    __slots__ = (
+        "caught", "colour", "dealer", "deck", "direction", "discard", "draw_pile",
+        "drawn", "exposed", "hands", "options", "over", "penalty", "players", "rng",
+        "round_no", "round_winner", "scores", "seed", "turn", "turn_count", "version",
+    )
+
+    def __init__(self, deck: Deck, options: dict[str, Any], players: int, seed: int):
+        self.deck = deck
+        self.options = options
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.version = 0
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.draw_pile: list[int] = []
+        self.discard: list[int] = []
+        self.colour = 0
+        self.turn = 0
+        self.direction = 1
+        self.penalty = 0
+        self.drawn = NOBODY
+        self.exposed = NOBODY
+        self.caught = NOBODY
+        self.dealer = 0
+        self.round_no = 0
+        self.round_winner = NOBODY
+        self.scores = [0] * players
+        self.turn_count = 0
+        self.over = False
+
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+    def clone(self) -> TimoState:
+        other = TimoState.__new__(TimoState)
+        other.deck = self.deck
+        other.options = self.options
+        other.players = self.players
+        other.seed = self.seed
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.version = self.version
+        other.hands = [hand[:] for hand in self.hands]
+        other.draw_pile = self.draw_pile[:]
+        other.discard = self.discard[:]
+        other.colour = self.colour
+        other.turn = self.turn
+        other.direction = self.direction
+        other.penalty = self.penalty
+        other.drawn = self.drawn
+        other.exposed = self.exposed
+        other.caught = self.caught
+        other.dealer = self.dealer
+        other.round_no = self.round_no
+        other.round_winner = self.round_winner
+        other.scores = self.scores[:]
+        other.turn_count = self.turn_count
+        other.over = self.over
+        return other

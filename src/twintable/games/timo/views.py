@@ -1,0 +1,71 @@
+"""What one seat, or a spectator, may see of a Timo's Twist game.
+
+The view is its own type listing what is visible; a new field of the state stays hidden
+until it is added here on purpose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from twintable.core.types import Action
+from twintable.games.timo.cards import COLOUR_NAMES, Deck
+
+
+@dataclass(frozen=True, slots=True)
+class TimoView:
+    viewer: int | None
+    deck: Deck
+    options: dict[str, Any]
+    players: int
+    hand: tuple[int, ...]
+    """The viewer's own cards; empty for a spectator."""
+    hand_sizes: tuple[int, ...]
+    discard: tuple[int, ...]
+    """The discard pile since the last reshuffle, bottom first: every card in it was shown."""
+    colour: int
+    turn: int
+    direction: int
+    penalty: int
+    drawn: int
+    """The card the viewer just drew and may still play, else -1 (others never see it)."""
+    draw_pile_size: int
+    exposed: int
+    dealer: int
+    round_no: int
+    scores: tuple[int, ...]
+    over: bool
+    winner: int
+    legal: tuple[Action, ...]
+
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+    def to_json(self) -> dict[str, Any]:
+        card = self.deck.card_json
+        return {
+            "game": "timo",
+            "viewer": self.viewer,
+            "options": {k: list(v) if isinstance(v, tuple) else v
+                        for k, v in self.options.items()},
+            "players": self.players,
+            "hand": [card(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "discard": [card(c) for c in self.discard],
+            "top": card(self.top),
+            "colour": COLOUR_NAMES[self.colour],
+            "turn": self.turn,
+            "direction": self.direction,
+            "penalty": self.penalty,
+            "drawn": card(self.drawn) if self.drawn >= 0 else None,
+            "draw_pile_size": self.draw_pile_size,
+            "exposed": self.exposed if self.exposed >= 0 else None,
+            "dealer": self.dealer,
+            "round": self.round_no,
+            "scores": list(self.scores),
+            "over": self.over,
+            "winner": self.winner if self.winner >= 0 else None,
+            "legal": [action.to_json() for action in self.legal],
+        }

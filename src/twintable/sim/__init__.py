@@ -1,0 +1,1 @@
+"""Simulation: play many games between bots on a virtual clock, and report on them."""

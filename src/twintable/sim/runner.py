@@ -1,0 +1,142 @@
+"""Play games between bots, one at a time or many across processes.
+
+The driver is the same loop a table runs, on a virtual clock: ask the seats that may act
+(in a seeded random order, so no seat always wins a race), apply the first action
+offered, and fire the game's timeout when nobody acts before its deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from twintable.bots.base import Bot, RandomBot
+from twintable.core.game import Game
+from twintable.core.replay import Replay
+from twintable.core.types import Action
+
+#: Virtual time between two actions when the game sets no deadline.
+STEP_MS = 1000
+MAX_STEPS = 200_000
+
+
+@dataclass(slots=True)
+class GameResult:
+    seed: int
+    bots: tuple[str, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[int]
+    stats: dict[str, float] = field(default_factory=dict)
+    actions: list[Action] | None = None
+
+
+def bot_factories(game: Game[Any]) -> dict[str, Callable[[], Bot]]:
+    return {"random": RandomBot, **game.bots()}
+
+
+def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
+    factories = bot_factories(game)
+    unknown = [name for name in names if name not in factories]
+    if unknown:
+        raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {game.id}; "
+                         f"choose from {', '.join(sorted(factories))}")
+    return [factories[name]() for name in names]
+
+
+def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],
+              seed: int, record: bool = False) -> GameResult:
+    """Play one game to the end; the bots' choices and race order come from ``seed`` too."""
+    state = game.new_state(options, len(bots), seed)
+    rng = random.Random(seed * 7919 + 17)
+    now = 0
+    actions: list[Action] | None = [] if record else None
+    for _ in range(MAX_STEPS):
+        if game.is_over(state):
+            break
+        action = _next_action(game, state, bots, rng)
+        if action is None:
+            deadline = game.deadline(state)
+            if deadline is None:
+                raise RuntimeError(f"{game.id}: no bot acted and no deadline is set")
+            now = max(now, deadline)
+            action = game.timeout_action(state, now)
+            if action is None:
+                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
+        else:
+            action = action.at(now)
+        game.apply(state, action)
+        if actions is not None:
+            actions.append(action)
+        now += STEP_MS
+    else:
+        raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
+                      game.stats(state), actions)
+
+
+def _next_action(game: Game[Any], state: Any, bots: Sequence[Bot],
+                 rng: random.Random) -> Action | None:
+    seats = sorted(game.to_act(state))
+    if len(seats) > 1:
+        rng.shuffle(seats)
+    for seat in seats:
+        action = bots[seat].act(game.view(state, seat), rng)
+        if action is not None:
+            return action
+    return None
+
+
+def seat_bots(lineup: Sequence[str], game_index: int) -> list[str]:
+    """Rotate the lineup by one seat per game, so every bot sits in every seat."""
+    shift = game_index % len(lineup)
+    return list(lineup[shift:]) + list(lineup[:shift])
+
+
+@dataclass(frozen=True, slots=True)
+class SimJob:
+    game_id: str
+    options: dict[str, Any]
+    lineup: tuple[str, ...]
+    seed: int
+    first: int
+    count: int
+
+
+def _run_job(job: SimJob) -> list[GameResult]:
+    from twintable.games import default_registry
+
+    game = default_registry().get(job.game_id)
+    results = []
+    for index in range(job.first, job.first + job.count):
+        bots = make_bots(game, seat_bots(job.lineup, index))
+        results.append(play_game(game, job.options, bots, job.seed + index))
+    return results
+
+
+def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], games: int,
+              seed: int, workers: int | None = None, chunk: int = 10) -> Iterator[list[GameResult]]:
+    """Yield results chunk by chunk (for a progress bar), in parallel when workers > 1.
+
+    Game ``i`` uses seed ``seed + i`` and the lineup rotated by ``i``, so the results do not
+    depend on the number of workers.
+    """
+    jobs = [SimJob(game_id, dict(options), tuple(lineup), seed, first, min(chunk, games - first))
+            for first in range(0, games, chunk)]
+    workers = workers or min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1:
+        for job in jobs:
+            yield _run_job(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_run_job, jobs)
+
+
+def replay_of(game: Game[Any], options: Mapping[str, Any], players: int,
+              result: GameResult) -> Replay:
+    return Replay(game.id, players, result.seed, dict(options), list(result.actions or []))
