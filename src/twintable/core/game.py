@@ -66,6 +66,8 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     options_schema: OptionSchema
+    finite_actions: bool = True
+    """True when ``legal_actions`` lists every legal action (False for free-text words)."""
 
     # -- set-up ---------------------------------------------------------------------
     def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ That is all it takes to rebuild every state, because engines are deterministic.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,9 +67,7 @@ class Replay:
             yield action, events, state
 
     def final_state(self, game: Game[Any]) -> Any:
-        state = None
-        for _, _, state in self.steps(game):
-            pass
+        (_, _, state), = deque(self.steps(game), maxlen=1)
         return state
 
 

@@ -47,7 +47,7 @@ class HeuristicTimoBot:
 
     name = "heuristic"
 
-    def act(self, view: TimoView, rng: random.Random) -> Action | None:  # type: ignore[override]
+    def act(self, view: TimoView, rng: random.Random) -> Action | None:
         reaction = _reaction(view)
         if reaction is not None:
             return reaction
@@ -103,7 +103,7 @@ class SearchTimoBot:
         self.game = game or TimoGame()
         self.fallback = HeuristicTimoBot()
 
-    def act(self, view: TimoView, rng: random.Random) -> Action | None:  # type: ignore[override]
+    def act(self, view: TimoView, rng: random.Random) -> Action | None:
         reaction = _reaction(view)
         if reaction is not None:
             return reaction
@@ -153,7 +153,7 @@ class SearchTimoBot:
             if state.drawn != NOBODY:
                 card = state.drawn
             else:
-                playable = [c for c in hand if game._playable(state, c)]
+                playable = game.playable_cards(state, hand)
                 if not playable:
                     game.apply(state, Action(turn, DRAW))
                     continue

@@ -6,14 +6,15 @@ leaves the state exactly as it was.
 
 from __future__ import annotations
 
-import hashlib
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
+from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import (
     BLACK,
@@ -53,8 +54,11 @@ class TimoGame(Game[TimoState]):
     options_schema = OPTIONS
 
     def __init__(self) -> None:
-        self._handlers = {PLAY: self._play, DRAW: self._draw, PASS: self._pass,
-                          CALL: self._call, CATCH: self._catch}
+        self._handlers: dict[str, Callable[[TimoState, Action], list[Event]]] = {
+            PLAY: self._play, DRAW: self._draw, PASS: self._pass, CALL: self._call,
+            CATCH: self._catch}
+        self._play_cache: dict[tuple[int, int, bool, bool], list[Action]] = {}
+        self._simple_cache: dict[tuple[int, str], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any] | None, players: int,
@@ -69,7 +73,8 @@ class TimoGame(Game[TimoState]):
     def _start_round(self, state: TimoState, events: list[Event]) -> None:
         n = state.players
         cards = list(range(state.deck.size))
-        state.rng.shuffle(cards)
+        shuffle = state.rng.stream().shuffle
+        shuffle(cards)
         state.hands = [[] for _ in range(n)]
         for _ in range(HAND_SIZE):
             for offset in range(1, n + 1):
@@ -78,7 +83,7 @@ class TimoGame(Game[TimoState]):
         start = cards.pop()
         while state.deck.colour[start] == BLACK:
             cards.append(start)
-            state.rng.shuffle(cards)
+            shuffle(cards)
             start = cards.pop()
         state.draw_pile = cards
         state.discard = [start]
@@ -112,48 +117,65 @@ class TimoGame(Game[TimoState]):
             actions += self._turn_actions(state, seat)
         if state.exposed != NOBODY:
             if seat == state.exposed:
-                actions.append(Action(seat, CALL))
+                actions.append(self._simple(seat, CALL))
             else:
                 actions.append(Action(seat, CATCH, {"target": state.exposed}))
         return actions
 
     def _turn_actions(self, state: TimoState, seat: int) -> list[Action]:
         hand = state.hands[seat]
-        if state.drawn != NOBODY:
-            candidates = [state.drawn]
-        else:
-            candidates = [c for c in hand if self._playable(state, c)]
+        candidates = [state.drawn] if state.drawn != NOBODY else self.playable_cards(state, hand)
         actions: list[Action] = []
         last_but_one = len(hand) == 2
-        deck = state.deck
+        plays = self._plays
         for card in candidates:
-            colours = COLOURS if deck.colour[card] == BLACK else (None,)
-            for colour in colours:
+            actions += plays(seat, card, state.deck.colour[card] == BLACK, last_but_one)
+        if state.drawn != NOBODY:
+            actions.append(self._simple(seat, PASS))
+        elif state.penalty or not candidates or state.options["draw_when_able"]:
+            actions.append(self._simple(seat, DRAW))
+        return actions
+
+    def _plays(self, seat: int, card: int, black: bool, with_timo: bool) -> list[Action]:
+        """Every way to play ``card``: a colour for a black card, with or without TIMO!.
+
+        Actions are immutable and built once per (seat, card, ...) because legal-move
+        generation is the simulation's hot path.
+        """
+        key = (seat, card, black, with_timo)
+        actions = self._play_cache.get(key)
+        if actions is None:
+            actions = []
+            for colour in COLOURS if black else (None,):
                 payload: dict[str, Any] = {"card": card}
                 if colour is not None:
                     payload["colour"] = colour
-                actions.append(Action(seat, PLAY, payload))
-                if last_but_one:
-                    actions.append(Action(seat, PLAY, {**payload, "timo": True}))
-        if state.drawn != NOBODY:
-            actions.append(Action(seat, PASS))
-        elif state.penalty or not candidates or state.options["draw_when_able"]:
-            actions.append(Action(seat, DRAW))
+                actions.append(Action(seat, PLAY, MappingProxyType(payload)))
+                if with_timo:
+                    actions.append(Action(seat, PLAY, MappingProxyType({**payload, "timo": True})))
+            self._play_cache[key] = actions
         return actions
 
-    def _playable(self, state: TimoState, card: int) -> bool:
-        deck = state.deck
-        rank = deck.rank[card]
+    def _simple(self, seat: int, kind: str) -> Action:
+        action = self._simple_cache.get((seat, kind))
+        if action is None:
+            action = self._simple_cache[(seat, kind)] = Action(seat, kind)
+        return action
+
+    def playable_cards(self, state: TimoState, cards: Sequence[int]) -> list[int]:
+        """The cards of ``cards`` that may be played on the discard pile now."""
+        rank, top_rank = state.deck.rank, state.deck.rank[state.discard[-1]]
         if state.penalty:
             # RULES.md §1 stacking: +2 on +2, +4 on +2 or +4, never +2 on +4.
-            top_rank = deck.rank[state.discard[-1]]
-            return rank == PLUS4 or (rank == PLUS2 and top_rank == PLUS2)
-        return (deck.colour[card] == BLACK or deck.colour[card] == state.colour
-                or rank == deck.rank[state.discard[-1]])
+            if top_rank == PLUS2:
+                return [c for c in cards if rank[c] == PLUS4 or rank[c] == PLUS2]
+            return [c for c in cards if rank[c] == PLUS4]
+        colour, current = state.deck.colour, state.colour
+        return [c for c in cards
+                if colour[c] == BLACK or colour[c] == current or rank[c] == top_rank]
 
     def _can_stack(self, state: TimoState, seat: int) -> bool:
-        return state.options["stacking"] and any(
-            self._playable(state, card) for card in state.hands[seat])
+        return bool(state.options["stacking"] and self.playable_cards(state, state.hands[seat]))
 
     # -- applying -------------------------------------------------------------------
     def apply(self, state: TimoState, action: Action) -> list[Event]:
@@ -185,7 +207,7 @@ class TimoGame(Game[TimoState]):
             raise RuleError("play.only_drawn_card",
                             "after drawing you may only play the card you drew",
                             {"card": card, "drawn": state.drawn})
-        if not self._playable(state, card):
+        if not self.playable_cards(state, (card,)):
             if state.penalty:
                 raise RuleError("card.must_stack_or_draw",
                                 f"a penalty of {state.penalty} is pending: stack or draw",
@@ -291,7 +313,7 @@ class TimoGame(Game[TimoState]):
         if state.drawn != NOBODY:
             raise RuleError("draw.already_drawn", "play the card you drew or pass")
         if (not state.penalty and not state.options["draw_when_able"]
-                and any(self._playable(state, c) for c in state.hands[seat])):
+                and self.playable_cards(state, state.hands[seat])):
             raise RuleError("draw.has_playable",
                             "you may only draw when you cannot play a card")
         self._close_window(state)
@@ -301,7 +323,7 @@ class TimoGame(Game[TimoState]):
             self._take_penalty(state, seat, events)
             return events
         drawn = self._give(state, seat, 1, events, reason="turn")
-        if drawn and self._playable(state, drawn[0]):
+        if drawn and self.playable_cards(state, drawn):
             state.drawn = drawn[0]
         else:
             self._advance(state, 1)
@@ -417,7 +439,7 @@ class TimoGame(Game[TimoState]):
             size = len(state.hands[seat]) - len(keep)
             other.hands[seat] = [pool.pop() for _ in range(size)] + keep
         other.draw_pile = pool
-        other.rng = random.Random(rng.getrandbits(64))
+        other.rng = Rng(rng.getrandbits(64))
         return other
 
     def sample_state(self, view: TimoView, rng: random.Random) -> TimoState:
@@ -460,7 +482,6 @@ class TimoGame(Game[TimoState]):
         return {"heuristic": HeuristicTimoBot, "search": SearchTimoBot}
 
     def snapshot(self, state: TimoState) -> dict[str, Any]:
-        rng_digest = hashlib.sha256(repr(state.rng.getstate()).encode()).hexdigest()[:16]
         return {
             "players": state.players, "options": dict(state.options), "seed": state.seed,
             "version": state.version, "hands": [list(h) for h in state.hands],
@@ -469,5 +490,5 @@ class TimoGame(Game[TimoState]):
             "penalty": state.penalty, "drawn": state.drawn, "exposed": state.exposed,
             "caught": state.caught, "dealer": state.dealer, "round": state.round_no,
             "round_winner": state.round_winner, "scores": list(state.scores),
-            "turn_count": state.turn_count, "over": state.over, "rng": rng_digest,
+            "turn_count": state.turn_count, "over": state.over, "rng": state.rng.to_json(),
         }

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from twintable.core.rng import Rng
 from twintable.games.timo.cards import Deck
 
 NOBODY = -1
@@ -31,7 +31,7 @@ class TimoState:
         self.options = options
         self.players = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = Rng(seed)
         self.version = 0
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = []
@@ -60,8 +60,7 @@ class TimoState:
         other.options = self.options
         other.players = self.players
         other.seed = self.seed
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = self.rng.clone()
         other.version = self.version
         other.hands = [hand[:] for hand in self.hands]
         other.draw_pile = self.draw_pile[:]

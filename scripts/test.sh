@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install Twin Table with its test extras into .venv and run the whole test suite.
+# pytest exits 5 when it collects no test: that is a broken run here, never a pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install -q -e '.[test]'
+set +e
+.venv/bin/pytest "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+  echo "pytest collected no tests: failing the run" >&2
+  exit 1
+fi
+exit "$status"
