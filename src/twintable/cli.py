@@ -1,0 +1,263 @@
+"""The `twintable` command: play in the terminal, simulate bots, step through replays."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.prompt import Confirm, IntPrompt
+from rich.table import Table
+
+from twintable.core.errors import TwinTableError
+from twintable.core.replay import Replay
+from twintable.core.types import Action, events_for
+from twintable.games import default_registry
+from twintable.sim.report import build_report, plot_report
+from twintable.sim.runner import GameResult, make_bots, run_games
+
+app = typer.Typer(help="Twin Table: four card games to play with friends or bots, "
+                       "and to simulate and study.", no_args_is_help=True)
+console = Console()
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(2)
+
+
+def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise _fail(f"options are key=value, got {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+def _lineup(bots: str, players: int) -> list[str]:
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    if not names:
+        raise _fail("name at least one bot")
+    return [names[i % len(names)] for i in range(players)]
+
+
+@app.command()
+def games() -> None:
+    """List the games, their player counts and their options."""
+    for game in default_registry():
+        table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
+                            "players", show_lines=False)
+        for column in ("option", "default", "meaning"):
+            table.add_column(column)
+        for option in game.options_schema.options.values():
+            table.add_row(option.name, json.dumps(option.default), option.description)
+        console.print(table)
+
+
+@app.command()
+def play(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo.")] = "timo",
+    players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 2,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, comma-separated "
+                                           "(random, heuristic, search); repeated to fill.")]
+    = "heuristic",
+    seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random if unset).")]
+    = None,
+    option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
+    = None,
+    save: Annotated[Path | None, typer.Option(help="Write the game's replay here.")] = None,
+) -> None:
+    """Play in the terminal against bots. You sit in seat 0."""
+    if game_id != "timo":
+        raise _fail("terminal play is available for timo")
+    from twintable.terminal import timo as tui
+
+    registry = default_registry()
+    game = registry.get(game_id)
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        options = game.resolve_options(_parse_options(option))
+        game.check_players(players)
+        bot_names = _lineup(bots, players - 1)
+        seat_bots = make_bots(game, bot_names)
+    except (TwinTableError, ValueError) as error:
+        raise _fail(str(error)) from None
+    names = ["Player 0 (you)"]
+    names += [f"{name} ({seat})" for seat, name in enumerate(bot_names, start=1)]
+    state = game.new_state(options, players, seed)
+    replay = Replay(game.id, players, seed, dict(options))
+    rng = random.Random(seed)
+    human = 0
+    console.print(f"[bold]Timo's Twist[/] — seed {seed}, first to {options['target']} wins.")
+    while not game.is_over(state):
+        action = _next_move(game, state, seat_bots, human, names, rng, tui)
+        events = game.apply(state, action)
+        replay.actions.append(action)
+        console.print(f"  {tui.describe_action(state.deck, action, names)}")
+        for event in events_for(events, human):
+            if event.kind == "drew_cards" and event.data["cards"]:
+                drawn = ", ".join(state.deck.label(c) for c in event.data["cards"])
+                console.print(f"  [dim]you drew {drawn}[/]")
+            line = tui.describe_event(state.deck, event, names)
+            if line:
+                console.print(f"  [bold]{line}[/]")
+    outcome = game.outcome(state)
+    assert outcome is not None
+    final = zip(names, outcome.scores, strict=True)
+    console.print("Final scores: " + ", ".join(f"{name} {score}" for name, score in final))
+    if save:
+        replay.save(save)
+        console.print(f"Replay saved to {save}")
+
+
+def _next_move(game: Any, state: Any, seat_bots: list[Any], human: int, names: list[str],
+               rng: random.Random, tui: Any) -> Action:
+    view = game.view(state, human)
+    if view.exposed >= 0:
+        # A race: the player at one card may still call, the others may catch first.
+        others = [s for s in range(view.players) if s != view.exposed]
+        rng.shuffle(others)
+        for seat in [view.exposed, *others]:
+            if seat == human:
+                reaction = [a for a in view.legal if a.kind in ("call_timo", "catch")]
+                question = ("You have one card left and did not call. Call TIMO! now?"
+                            if seat == view.exposed else
+                            f"{names[view.exposed]} has one card and did not call TIMO! "
+                            "Catch them?")
+                if reaction and Confirm.ask(question, default=True, console=console):
+                    return reaction[0]  # type: ignore[no-any-return]
+            else:
+                bot_action = seat_bots[seat - 1].act(game.view(state, seat), rng)
+                if bot_action is not None and bot_action.kind in ("call_timo", "catch"):
+                    return bot_action  # type: ignore[no-any-return]
+    if view.turn != human:
+        bot_action = seat_bots[view.turn - 1].act(game.view(state, view.turn), rng)
+        assert bot_action is not None
+        return bot_action  # type: ignore[no-any-return]
+    console.print(tui.render(view, names))
+    choices = [a for a in view.legal if a.kind in ("play", "draw", "pass")]
+    for number, choice in enumerate(choices, start=1):
+        console.print(f"  [bold]{number}[/]. {tui.action_label(view.deck, choice)}")
+    picked = IntPrompt.ask("Your move", choices=[str(i) for i in range(1, len(choices) + 1)],
+                           console=console)
+    return choices[picked - 1]  # type: ignore[no-any-return]
+
+
+@app.command()
+def sim(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo.")],
+    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
+    bots: Annotated[str, typer.Option(help="Bot per seat, comma-separated; repeated to fill. "
+                                           "Seats rotate every game.")] = "heuristic,random",
+    seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,
+    option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
+    = None,
+    workers: Annotated[int, typer.Option(help="Processes (0: one per CPU core).")] = 0,
+    plot: Annotated[Path | None, typer.Option(help="Save a figure (PNG) here.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Save the report here.")]
+    = None,
+) -> None:
+    """Simulate bots against each other and report win rates with 95% intervals."""
+    registry = default_registry()
+    try:
+        game = registry.get(game_id)
+        options = game.resolve_options(_parse_options(option))
+        game.check_players(players)
+        lineup = _lineup(bots, players)
+        make_bots(game, lineup)
+    except (TwinTableError, ValueError) as error:
+        raise _fail(str(error)) from None
+    if games < 1:
+        raise _fail("play at least one game")
+    results: list[GameResult] = []
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(f"{game.name}: {', '.join(lineup)}", total=games)
+        for chunk in run_games(game.id, options, lineup, games, seed, workers or None):
+            results.extend(chunk)
+            progress.advance(task, len(chunk))
+    report = build_report(game.id, players, lineup, seed, options, results)
+    _print_report(report)
+    if json_out:
+        json_out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+        console.print(f"report written to {json_out}")
+    if plot:
+        plot_report(report, results, plot)
+        console.print(f"figure written to {plot}")
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    table = Table(title=f"{report['game']}: {report['games']} games, "
+                        f"{report['players']} players, seed {report['seed']}")
+    for column in ("bot", "seat-games", "wins", "win rate", "95% CI", "mean score",
+                   "median", "min-max"):
+        table.add_column(column, justify="right")
+    for name, row in report["bots"].items():
+        low, high = row["ci95"]
+        scores = row["scores"]
+        table.add_row(name, str(row["games"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}",
+                      f"{low:.1%}-{high:.1%}", f"{scores['mean']:.1f}",
+                      f"{scores['median']:g}", f"{scores['min']:g}-{scores['max']:g}")
+    console.print(table)
+    seats = Table(title="by seat")
+    for column in ("seat", "win rate", "95% CI"):
+        seats.add_column(column, justify="right")
+    for row in report["seats"]:
+        seats.add_row(str(row["seat"]), f"{row['win_rate']:.1%}",
+                      f"{row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}")
+    console.print(seats)
+    for key, value in report["stats"].items():
+        console.print(f"mean {key} per game: {value['mean']:.1f} "
+                      f"(95% CI {value['low']:.1f}-{value['high']:.1f})")
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="A replay file written by play --save.")],
+    seat: Annotated[int | None, typer.Option(help="Watch as this seat (default: spectator).")]
+    = None,
+    step: Annotated[bool | None, typer.Option(
+        "--step/--all", help="Wait for Enter between moves (default: when interactive).")]
+    = None,
+) -> None:
+    """Step through a saved game in the terminal."""
+    try:
+        saved = Replay.load(path)
+        game = default_registry().get(saved.game)
+    except (OSError, ValueError, KeyError, TwinTableError) as error:
+        raise _fail(f"cannot read {path}: {error}") from None
+    if saved.game != "timo":
+        raise _fail("terminal replay is available for timo")
+    from twintable.terminal import timo as tui
+
+    interactive = sys.stdin.isatty() if step is None else step
+    names = [f"seat {s}" for s in range(saved.players)]
+    for index, (action, events, state) in enumerate(saved.steps(game)):
+        if action is not None:
+            console.print(f"[bold]{index}.[/] {tui.describe_action(state.deck, action, names)}")
+        for event in events_for(events, seat):
+            line = tui.describe_event(state.deck, event, names)
+            if line:
+                console.print(f"   {line}")
+        console.print(tui.render(game.view(state, seat), names))  # type: ignore[arg-type]
+        if interactive and index < len(saved.actions):
+            console.input("[dim]Enter for the next move[/]")
+    outcome = game.outcome(state)
+    if outcome is not None:
+        console.print(f"Final scores: {outcome.scores}, winner(s): {sorted(outcome.winners)}")
+
+
+if __name__ == "__main__":
+    app()

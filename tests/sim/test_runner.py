@@ -1,0 +1,50 @@
+"""The simulation driver and its statistics."""
+
+from __future__ import annotations
+
+import pytest
+
+from twintable.games import default_registry
+from twintable.sim.runner import make_bots, play_game, run_games, seat_bots
+from twintable.sim.stats import mean_interval, wilson_interval
+
+GAME = default_registry().get("timo")
+
+
+def test_same_seed_same_game() -> None:
+    first = play_game(GAME, {"target": 60}, make_bots(GAME, ["heuristic", "random"]), 11,
+                      record=True)
+    second = play_game(GAME, {"target": 60}, make_bots(GAME, ["heuristic", "random"]), 11,
+                       record=True)
+    assert first.actions == second.actions and first.scores == second.scores
+
+
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    def flat(workers: int) -> list[tuple[int, tuple[int, ...]]]:
+        return [(r.seed, r.scores) for chunk in run_games(
+            "timo", {"target": 50}, ["heuristic", "random"], 8, 100, workers, chunk=3)
+            for r in chunk]
+
+    assert flat(1) == flat(2)
+
+
+def test_seats_rotate() -> None:
+    assert seat_bots(["a", "b", "c"], 0) == ["a", "b", "c"]
+    assert seat_bots(["a", "b", "c"], 1) == ["b", "c", "a"]
+
+
+def test_unknown_bot_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bots(GAME, ["oracle"])
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_mean_interval() -> None:
+    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and low < 2.5 < high

@@ -1,0 +1,67 @@
+"""The `twintable` command end to end, through Typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from twintable.cli import app
+from twintable.core.replay import Replay
+from twintable.games import default_registry
+
+runner = CliRunner()
+
+
+def test_play_timo_to_the_end_and_replay_it(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    # Always take the first menu entry and accept every TIMO!/catch question.
+    result = runner.invoke(app, ["play", "timo", "--seed", "3", "--option", "target=40",
+                                 "--save", str(saved)], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "Final scores" in result.output and "wins the game" in result.output
+    replay = Replay.load(saved)
+    state = replay.final_state(default_registry().get("timo"))
+    assert state.over
+    shown = runner.invoke(app, ["replay", str(saved), "--all", "--seat", "0"])
+    assert shown.exit_code == 0, shown.output
+    assert "Final scores" in shown.output and "Your hand" in shown.output
+
+
+def test_play_rejects_bad_options() -> None:
+    result = runner.invoke(app, ["play", "timo", "--option", "target=-3"])
+    assert result.exit_code == 2
+    assert "option.invalid" in result.output
+
+
+def test_sim_writes_a_report_and_a_figure(tmp_path: Path) -> None:
+    report_path, figure = tmp_path / "report.json", tmp_path / "figure.png"
+    result = runner.invoke(app, ["sim", "timo", "--players", "3", "--games", "12",
+                                 "--bots", "heuristic,random", "--seed", "5", "--workers", "1",
+                                 "--json", str(report_path), "--plot", str(figure)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(report_path.read_text())
+    assert report["game"] == "timo" and report["players"] == 3 and report["games"] == 12
+    assert report["seed"] == 5
+    assert set(report["bots"]) == {"heuristic", "random"}
+    assert report["bots"]["heuristic"]["games"] == 24  # two of three seats, 12 games
+    total_wins = sum(row["wins"] for row in report["bots"].values())
+    assert abs(total_wins - 12) < 1e-9
+    for row in report["bots"].values():
+        assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+    assert {"turns", "rounds"} <= set(report["stats"])
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_sim_rejects_an_unknown_bot() -> None:
+    result = runner.invoke(app, ["sim", "timo", "--bots", "genius", "--games", "1"])
+    assert result.exit_code == 2
+    assert "unknown bot" in result.output
+
+
+def test_games_lists_every_option() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for name in ("deck", "stacking", "draw_when_able", "target"):
+        assert name in result.output
