@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.prompt import Confirm, IntPrompt
+from rich.prompt import IntPrompt
 from rich.table import Table
 
 from twintable.core.errors import TwinTableError
@@ -134,7 +134,7 @@ def _next_move(game: Any, state: Any, seat_bots: list[Any], human: int, names: l
                             if seat == view.exposed else
                             f"{names[view.exposed]} has one card and did not call TIMO! "
                             "Catch them?")
-                if reaction and Confirm.ask(question, default=True, console=console):
+                if reaction and typer.confirm(question, default=True):
                     return reaction[0]  # type: ignore[no-any-return]
             else:
                 bot_action = seat_bots[seat - 1].act(game.view(state, seat), rng)
