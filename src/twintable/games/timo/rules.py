@@ -33,6 +33,9 @@ from twintable.games.timo.views import TimoView
 
 PLAY, DRAW, PASS, CALL, CATCH = "play", "draw", "pass", "call_timo", "catch"
 HAND_SIZE = 7
+_NOBODY_ACTS: frozenset[int] = frozenset()
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
+_EVERYONE = tuple(frozenset(range(players)) for players in range(7))
 CATCH_PENALTY = 2
 
 OPTIONS = OptionSchema([
@@ -104,10 +107,10 @@ class TimoGame(Game[TimoState]):
     # -- who acts, and how ----------------------------------------------------------
     def to_act(self, state: TimoState) -> frozenset[int]:
         if state.over:
-            return frozenset()
+            return _NOBODY_ACTS
         if state.exposed != NOBODY:
-            return frozenset(range(state.players))
-        return frozenset((state.turn,))
+            return _EVERYONE[state.players]
+        return _ONE_SEAT[state.turn]
 
     def legal_actions(self, state: TimoState, seat: int) -> list[Action]:
         if state.over:
@@ -119,7 +122,7 @@ class TimoGame(Game[TimoState]):
             if seat == state.exposed:
                 actions.append(self._simple(seat, CALL))
             else:
-                actions.append(Action(seat, CATCH, {"target": state.exposed}))
+                actions.append(self._catch_action(seat, state.exposed))
         return actions
 
     def _turn_actions(self, state: TimoState, seat: int) -> list[Action]:
@@ -155,6 +158,13 @@ class TimoGame(Game[TimoState]):
                     actions.append(Action(seat, PLAY, MappingProxyType({**payload, "timo": True})))
             self._play_cache[key] = actions
         return actions
+
+    def _catch_action(self, seat: int, target: int) -> Action:
+        action = self._simple_cache.get((seat, f"catch {target}"))
+        if action is None:
+            action = Action(seat, CATCH, MappingProxyType({"target": target}))
+            self._simple_cache[(seat, f"catch {target}")] = action
+        return action
 
     def _simple(self, seat: int, kind: str) -> Action:
         action = self._simple_cache.get((seat, kind))
@@ -201,7 +211,8 @@ class TimoGame(Game[TimoState]):
         self._require_turn(state, seat)
         card = payload.get("card")
         hand = state.hands[seat]
-        if isinstance(card, bool) or not isinstance(card, int) or card not in hand:
+        # type() rather than isinstance(): True is an int too, and is no card.
+        if type(card) is not int or card not in hand:
             raise RuleError("card.not_in_hand", "you do not hold that card", {"card": card})
         if state.drawn != NOBODY and card != state.drawn:
             raise RuleError("play.only_drawn_card",
@@ -215,21 +226,14 @@ class TimoGame(Game[TimoState]):
             raise RuleError("card.not_playable", f"{deck.label(card)} cannot be played now",
                             {"card": card})
         colour_name = payload.get("colour")
-        if deck.colour[card] == BLACK:
-            if colour_name is None:
-                raise RuleError("colour.required", "name a colour for a black card",
-                                {"card": card})
-            if colour_name not in COLOURS:
-                raise RuleError("colour.invalid", f"unknown colour {colour_name!r}",
-                                {"colour": colour_name, "choices": list(COLOURS)})
-        elif colour_name is not None:
-            raise RuleError("colour.not_allowed", "only a black card names a colour",
-                            {"card": card})
+        black = deck.colour[card] == BLACK
+        if black or colour_name is not None:
+            self._check_colour(card, black, colour_name)
         calls_timo = payload.get("timo", False)
-        if not isinstance(calls_timo, bool):
-            raise RuleError("payload.invalid", "'timo' must be true or false",
-                            {"timo": calls_timo})
-        if calls_timo and len(hand) != 2:
+        if calls_timo is not False and (calls_timo is not True or len(hand) != 2):
+            if calls_timo is not True:
+                raise RuleError("payload.invalid", "'timo' must be true or false",
+                                {"timo": calls_timo})
             raise RuleError("timo.not_one_card", "TIMO! is called with exactly one card left",
                             {"cards_after_play": len(hand) - 1})
 
@@ -238,7 +242,7 @@ class TimoGame(Game[TimoState]):
         hand.remove(card)
         state.discard.append(card)
         state.drawn = NOBODY
-        state.colour = COLOURS.index(colour_name) if colour_name else deck.colour[card]
+        state.colour = COLOURS.index(colour_name) if black else deck.colour[card]
         events = [Event("played", {"seat": seat, "card": card,
                                    "colour": COLOUR_NAMES[state.colour]})]
         if not hand:
@@ -251,6 +255,16 @@ class TimoGame(Game[TimoState]):
                 state.exposed = seat
         self._card_effect(state, card, events)
         return events
+
+    def _check_colour(self, card: int, black: bool, colour_name: object) -> None:
+        if not black:
+            raise RuleError("colour.not_allowed", "only a black card names a colour",
+                            {"card": card})
+        if colour_name is None:
+            raise RuleError("colour.required", "name a colour for a black card", {"card": card})
+        if colour_name not in COLOURS:
+            raise RuleError("colour.invalid", f"unknown colour {colour_name!r}",
+                            {"colour": colour_name, "choices": list(COLOURS)})
 
     def _card_effect(self, state: TimoState, card: int, events: list[Event]) -> None:
         """Move the turn on from ``state.turn``, who just played ``card`` (or dealt it)."""
@@ -408,7 +422,7 @@ class TimoGame(Game[TimoState]):
             options=state.options,
             players=state.players,
             hand=tuple(state.hands[viewer]) if seated and viewer is not None else (),
-            hand_sizes=tuple(len(hand) for hand in state.hands),
+            hand_sizes=tuple(map(len, state.hands)),
             discard=tuple(state.discard),
             colour=state.colour,
             turn=state.turn,

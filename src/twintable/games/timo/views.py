@@ -6,15 +6,15 @@ until it is added here on purpose.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from twintable.core.types import Action
 from twintable.games.timo.cards import COLOUR_NAMES, Deck
 
 
-@dataclass(frozen=True, slots=True)
-class TimoView:
+class TimoView(NamedTuple):
+    """A named tuple: immutable, and cheap enough to build for every bot decision."""
+
     viewer: int | None
     deck: Deck
     options: dict[str, Any]

@@ -1,0 +1,115 @@
+"""Benchmark: Timo's Twist engine against RLCard's UNO, in one run, on one core.
+
+Installs ``rlcard==1.2.0`` into a throwaway venv (never a dependency of Twin Table),
+times RLCard's ``env.run`` loop and its bare game loop, then ours:
+
+- "pipeline": our sim driver, random bots choosing from their seat's view (like env.run);
+- "bare": new_state / legal_actions / apply with a random choice (like RLCard's loop).
+
+RLCard's UNO game is one hand, so the like-for-like figure is our one-round game
+(option target=1); complete games to the default 300 points are reported too.
+Usage: python bench/engine_timo.py [--seconds S] [--players 2 4] [--skip-rlcard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import time
+import venv
+from pathlib import Path
+from typing import Any
+
+from twintable.bots.base import RandomBot
+from twintable.games.timo import TimoGame
+from twintable.sim.runner import play_game
+
+HERE = Path(__file__).resolve().parent
+RLCARD_VENV = HERE / ".rlcard-venv"
+CORE = 0
+
+
+def rlcard_rates(players: int, seconds: float) -> dict[str, float]:
+    python = RLCARD_VENV / "bin" / "python"
+    if not python.exists():
+        venv.create(RLCARD_VENV, with_pip=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "rlcard==1.2.0"],
+                       check=True)
+    output = subprocess.run([str(python), str(HERE / "rlcard_uno.py"), str(players),
+                             str(seconds), str(CORE)], check=True, capture_output=True,
+                            text=True).stdout
+    rates: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+    return rates
+
+
+def pipeline_rate(players: int, target: int, seconds: float) -> tuple[float, float]:
+    game, bots = TimoGame(), [RandomBot() for _ in range(players)]
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        result = play_game(game, {"target": target}, bots, seed=games)
+        decisions += int(result.stats["turns"])
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def bare_rate(players: int, target: int, seconds: float) -> tuple[float, float]:
+    game, rng = TimoGame(), random.Random(0)
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_state({"target": target}, players, games)
+        while not state.over:
+            acting = game.to_act(state)
+            seat = state.turn if len(acting) == 1 else rng.choice(sorted(acting))
+            game.apply(state, rng.choice(game.legal_actions(state, seat)))
+            decisions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--skip-rlcard", action="store_true")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {CORE})
+    rows: list[dict[str, Any]] = []
+    for players in args.players:
+        row: dict[str, Any] = {"players": players}
+        if not args.skip_rlcard:
+            row["rlcard"] = rlcard_rates(players, args.seconds)
+        row["round_pipeline"], row["round_pipeline_decisions"] = pipeline_rate(
+            players, 1, args.seconds)
+        row["round_bare"], row["round_bare_decisions"] = bare_rate(players, 1, args.seconds)
+        row["game_pipeline"], _ = pipeline_rate(players, 300, args.seconds)
+        row["game_bare"], _ = bare_rate(players, 300, args.seconds)
+        rows.append(row)
+        print(f"\n{players} players, one core, {args.seconds:.0f} s per measurement")
+        print(f"  ours, one round, bots on views : {row['round_pipeline']:9.0f} games/s "
+              f"({row['round_pipeline_decisions']:.0f} decisions/s)")
+        print(f"  ours, one round, bare loop     : {row['round_bare']:9.0f} games/s "
+              f"({row['round_bare_decisions']:.0f} decisions/s)")
+        print(f"  ours, full game to 300, views  : {row['game_pipeline']:9.1f} games/s")
+        print(f"  ours, full game to 300, bare   : {row['game_bare']:9.1f} games/s")
+        if "rlcard" in row:
+            rl = row["rlcard"]
+            print(f"  RLCard UNO env.run             : {rl['env_run']:9.0f} games/s")
+            print(f"  RLCard UNO bare game loop      : {rl['bare']:9.0f} games/s "
+                  f"({rl['bare_decisions']:.0f} decisions/s)")
+            print(f"  ratio ours/env.run  (one round, views): "
+                  f"{row['round_pipeline'] / rl['env_run']:.2f}x  (target >= 10x)")
+            print(f"  ratio ours/bare     (one round, bare) : "
+                  f"{row['round_bare'] / rl['bare']:.2f}x  (target >= 2x)")
+    (HERE / "last_engine_timo.json").write_text(json.dumps(rows, indent=2))
+
+
+if __name__ == "__main__":
+    main()
