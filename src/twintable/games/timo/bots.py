@@ -113,8 +113,12 @@ class SearchTimoBot:
         if len(candidates) == 1:
             return candidates[0]
         totals = [0.0] * len(candidates)
+        # Rollouts stop at the end of the round: a target of 1 makes that the end of the
+        # game, so the engine never deals a round nobody will look at.
+        rollout_options = {**view.options, "target": 1}
         for _ in range(self.samples):
             sample = self.game.sample_state(view, rng)
+            sample.options = rollout_options
             for index, action in enumerate(candidates):
                 state = sample.clone()
                 self.game.apply(state, action)
@@ -144,10 +148,10 @@ class SearchTimoBot:
         game = self.game
         start_round = view.round_no
         deck = state.deck
+        colour_of = deck.colour
         while not state.over and state.round_no == start_round:
             if state.exposed != NOBODY:
-                game.apply(state, Action(state.exposed, CALL))
-                continue
+                state.exposed = NOBODY  # in rollouts everybody remembers TIMO!
             turn = state.turn
             hand = state.hands[turn]
             if state.drawn != NOBODY:
@@ -155,15 +159,18 @@ class SearchTimoBot:
             else:
                 playable = game.playable_cards(state, hand)
                 if not playable:
-                    game.apply(state, Action(turn, DRAW))
+                    game.draw_checked(state, turn)
                     continue
-                plain = [c for c in playable if deck.colour[c] != BLACK]
+                plain = [c for c in playable if colour_of[c] != BLACK]
                 card = rng.choice(plain or playable)
-            payload: dict[str, object] = {"card": card, "timo": len(hand) == 2}
-            if deck.colour[card] == BLACK:
-                counts = Counter(deck.colour[c] for c in hand if deck.colour[c] != BLACK)
-                payload["colour"] = COLOURS[counts.most_common(1)[0][0] if counts else 0]
-            game.apply(state, Action(turn, PLAY, payload))
+            colour = colour_of[card]
+            if colour == BLACK:
+                counts = [0, 0, 0, 0]
+                for other in hand:
+                    if colour_of[other] != BLACK:
+                        counts[colour_of[other]] += 1
+                colour = counts.index(max(counts))
+            game.play_checked(state, turn, card, colour, len(hand) == 2)
         winner = state.round_winner
         points = state.scores[winner] - view.scores[winner]
         return points / 100 if winner == view.viewer else -points / 100

@@ -237,14 +237,24 @@ class TimoGame(Game[TimoState]):
             raise RuleError("timo.not_one_card", "TIMO! is called with exactly one card left",
                             {"cards_after_play": len(hand) - 1})
 
+        colour = COLOURS.index(colour_name) if black else deck.colour[card]
+        return self.play_checked(state, seat, card, colour, calls_timo)
+
+    def play_checked(self, state: TimoState, seat: int, card: int, colour: int,
+                     calls_timo: bool) -> list[Event]:
+        """Play a card the caller has already found legal (search rollouts skip checks).
+
+        ``colour`` is the colour index in force afterwards: the card's own, or the one
+        named for a black card. Unlike ``apply`` it does not bump ``state.version``.
+        """
+        hand = state.hands[seat]
         self._close_window(state)
         state.turn_count += 1
         hand.remove(card)
         state.discard.append(card)
         state.drawn = NOBODY
-        state.colour = COLOURS.index(colour_name) if black else deck.colour[card]
-        events = [Event("played", {"seat": seat, "card": card,
-                                   "colour": COLOUR_NAMES[state.colour]})]
+        state.colour = colour
+        events = [Event("played", {"seat": seat, "card": card, "colour": COLOUR_NAMES[colour]})]
         if not hand:
             self._end_round(state, seat, card, events)
             return events
@@ -330,6 +340,10 @@ class TimoGame(Game[TimoState]):
                 and self.playable_cards(state, state.hands[seat])):
             raise RuleError("draw.has_playable",
                             "you may only draw when you cannot play a card")
+        return self.draw_checked(state, seat)
+
+    def draw_checked(self, state: TimoState, seat: int) -> list[Event]:
+        """Draw for the seat on turn, which the caller has found allowed (see play_checked)."""
         self._close_window(state)
         state.turn_count += 1
         events: list[Event] = []
