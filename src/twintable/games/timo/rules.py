@@ -99,7 +99,7 @@ class TimoGame(Game[TimoState]):
                                               "start": start}))
         for seat, hand in enumerate(state.hands):
             events.append(Event("dealt", {"seat": seat, "cards": list(hand)},
-                                audience=frozenset((seat,))))
+                                audience=_ONE_SEAT[seat]))
         # The start card acts on the first player as if the dealer had played it.
         state.turn = state.dealer
         self._card_effect(state, start, events)
@@ -317,7 +317,7 @@ class TimoGame(Game[TimoState]):
         state.hands[seat].extend(cards)
         events.append(Event("drew", {"seat": seat, "count": len(cards), "reason": reason}))
         events.append(Event("drew_cards", {"seat": seat, "cards": cards},
-                            audience=frozenset((seat,))))
+                            audience=_ONE_SEAT[seat]))
         return cards
 
     def _draw_card(self, state: TimoState, events: list[Event]) -> int | None:
