@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 
+from tests.games.timo.scenario import DECK, GAME, build, card
 from twintable.bots.base import RandomBot
 from twintable.core.types import Action
 from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
 from twintable.sim.runner import play_game
-
-from tests.games.timo.scenario import DECK, GAME, build, card
 
 
 def choose(bot: HeuristicTimoBot | SearchTimoBot, state: object, seat: int = 0) -> Action:
