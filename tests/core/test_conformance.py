@@ -12,7 +12,7 @@ from twintable.games import default_registry
 
 GAMES = list(default_registry())
 # Short games keep the suite fast; each game may name options that shorten it.
-SHORT_OPTIONS: dict[str, dict[str, Any]] = {"timo": {"target": 80}}
+SHORT_OPTIONS: dict[str, dict[str, Any]] = {"timo": {"target": 80}, "twins": {"max_hands": 3}}
 
 
 def _cases() -> list[Any]:

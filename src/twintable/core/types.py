@@ -15,7 +15,25 @@ NO_PAYLOAD: Payload = MappingProxyType({})
 
 
 def _freeze(payload: Payload) -> tuple[tuple[str, JSONValue], ...]:
-    return tuple(sorted(payload.items()))
+    return tuple(sorted((key, _frozen(value)) for key, value in payload.items()))
+
+
+def plain(value: JSONValue) -> JSONValue:
+    """The JSON-normal form of a value: tuples become lists, mappings dicts."""
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    return value
+
+
+def _frozen(value: JSONValue) -> JSONValue:
+    """A hashable stand-in for a JSON value (lists become tuples, objects sorted pairs)."""
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, Mapping):
+        return _freeze(value)
+    return value
 
 
 class Action(NamedTuple):
@@ -40,7 +58,7 @@ class Action(NamedTuple):
         return Action(self.seat, self.kind, self.payload, t_ms)
 
     def to_json(self) -> dict[str, JSONValue]:
-        return {"seat": self.seat, "kind": self.kind, "payload": dict(self.payload),
+        return {"seat": self.seat, "kind": self.kind, "payload": plain(self.payload),
                 "t_ms": self.t_ms}
 
     @classmethod
@@ -67,7 +85,7 @@ class Event(NamedTuple):
         return viewer is not None and viewer in self.audience
 
     def to_json(self) -> dict[str, JSONValue]:
-        return {"kind": self.kind, "data": dict(self.data)}
+        return {"kind": self.kind, "data": plain(self.data)}
 
 
 def events_for(events: list[Event], viewer: int | None) -> list[Event]:

@@ -8,7 +8,9 @@ from twintable.core.registry import GameRegistry
 def default_registry() -> GameRegistry:
     """A registry holding every built-in game (registered here, not on import)."""
     from twintable.games.timo import TimoGame
+    from twintable.games.twins import TwinsGame
 
     registry = GameRegistry()
     registry.register(TimoGame())
+    registry.register(TwinsGame())
     return registry

@@ -33,8 +33,11 @@ def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
             if seat in result.winners:
                 bot_wins[name] += share
                 seat_wins[seat] += share
-        for key, value in result.stats.items():
-            stats[key].append(value)
+    # A figure missing from a game's stats (a payout that never happened) counts as 0.
+    keys = sorted({key for result in results for key in result.stats})
+    for result in results:
+        for key in keys:
+            stats[key].append(result.stats.get(key, 0.0))
     n = len(results)
     return {
         "format": REPORT_FORMAT,

@@ -1,0 +1,430 @@
+"""Twins rules (RULES.md §2): the deal, the buy step, four rounds of secret picks revealed
+together, the cash cards with every tie ruling, bankruptcy and the end.
+
+Handlers check everything before they change anything, so a RuleError leaves the state
+exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from itertools import combinations
+from types import MappingProxyType
+from typing import Any
+
+from twintable.core.errors import RuleError
+from twintable.core.game import Game, Outcome
+from twintable.core.options import Option, OptionSchema
+from twintable.core.types import Action, Event
+from twintable.games.twins.cards import CATEGORY_NAMES, DECK_SIZE, SET_RANK
+from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
+from twintable.games.twins.views import TwinsView
+
+BUY_KIND, PICK_KIND = "buy", "pick"
+HAND_SIZE = 8
+START_CHIPS = 12
+BUY_COST = (0, 1, 3)
+ROUNDS = 4
+
+OPTIONS = OptionSchema([
+    Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
+           minimum=1, maximum=1000),
+])
+
+
+class CashCard:
+    """What each round does for a number of players at the start (RULES.md §2 table)."""
+
+    __slots__ = ("gain", "lowest_r1", "lowest_r3", "pay_r1", "pay_r3", "top_r2")
+
+    def __init__(self, lowest_r1: int, top_r2: int, lowest_r3: int):
+        self.lowest_r1, self.pay_r1 = lowest_r1, 2
+        self.top_r2, self.gain = top_r2, 3
+        self.lowest_r3, self.pay_r3 = lowest_r3, 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round1": {"lowest": self.lowest_r1, "pay": self.pay_r1},
+                "round2": {"highest": self.top_r2, "gain": self.gain},
+                "round3": {"lowest": self.lowest_r3, "pay": self.pay_r3, "sit_out": True},
+                "round4": {"highest": 1, "gain": "bank"}}
+
+
+CASH_CARDS = {3: CashCard(1, 1, 1), 4: CashCard(2, 1, 1), 5: CashCard(3, 2, 2),
+              6: CashCard(3, 2, 2)}
+
+
+def lowest_payers(ranks: Mapping[int, int], k: int) -> set[int]:
+    """Everyone at or below the k-th lowest set pays (ties below the line all pay)."""
+    if not ranks:
+        return set()
+    ordered = sorted(ranks.values())
+    line = ordered[min(k, len(ordered)) - 1]
+    return {seat for seat, rank in ranks.items() if rank <= line}
+
+
+def tiers_from_top(ranks: Mapping[int, int]) -> list[list[int]]:
+    by_rank: dict[int, list[int]] = defaultdict(list)
+    for seat, rank in ranks.items():
+        by_rank[rank].append(seat)
+    return [sorted(by_rank[rank]) for rank in sorted(by_rank, reverse=True)]
+
+
+def paid_tiers(ranks: Mapping[int, int], k: int) -> list[list[int]]:
+    """Tiers from the top that fit wholly in the k places; the first that does not fit,
+    and every tier below it, get nothing (RULES.md §2, round 2 ties)."""
+    paid, places = [], k
+    for tier in tiers_from_top(ranks):
+        if len(tier) > places:
+            break
+        paid.append(tier)
+        places -= len(tier)
+    return paid
+
+
+def pay_from_bank(bank: int, tiers: Iterable[list[int]], amount: int) -> tuple[dict[int, int],
+                                                                              int]:
+    """Pay ``amount`` to each seat, tier by tier in rank order, while the bank lasts: a tier
+    the bank cannot cover splits what is left equally, rounding down (RULES.md §2)."""
+    payments: dict[int, int] = {}
+    for tier in tiers:
+        each = min(amount, bank // len(tier))
+        for seat in tier:
+            payments[seat] = each
+        bank -= each * len(tier)
+    return payments, bank
+
+
+class TwinsGame(Game[TwinsState]):
+    id = "twins"
+    name = "Twins"
+    min_players = 3
+    max_players = 6
+    options_schema = OPTIONS
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Callable[[TwinsState, Action], list[Event]]] = {
+            BUY_KIND: self._buy, PICK_KIND: self._pick}
+        self._pick_cache: dict[tuple[int, int, int], Action] = {}
+        self._buy_cache: dict[tuple[int, int], Action] = {}
+
+    # -- set-up ---------------------------------------------------------------------
+    def new_state(self, options: Mapping[str, Any] | None, players: int,
+                  seed: int) -> TwinsState:
+        resolved = self.resolve_options(options)
+        self.check_players(players)
+        state = TwinsState(resolved, players, seed)
+        state.dealer = state.rng.randrange(players)
+        events: list[Event] = []
+        self._start_hand(state, events)
+        return state
+
+    def cash_card(self, state: TwinsState) -> CashCard:
+        return CASH_CARDS[state.players]
+
+    def _active(self, state: TwinsState) -> list[int]:
+        return [seat for seat in range(state.players) if not state.out[seat]]
+
+    def _next_active(self, state: TwinsState, seat: int) -> int:
+        for step in range(1, state.players + 1):
+            candidate = (seat + step) % state.players
+            if not state.out[candidate]:
+                return candidate
+        return seat
+
+    def _start_hand(self, state: TwinsState, events: list[Event]) -> None:
+        state.hand_no += 1
+        cards = list(range(DECK_SIZE))
+        state.rng.shuffle(cards)
+        state.hands = [[] for _ in range(state.players)]
+        for seat in self._active(state):
+            state.hands[seat] = sorted(cards.pop() for _ in range(HAND_SIZE))
+        state.draw_pile = cards
+        state.played = []
+        state.picks = [None] * state.players
+        state.bought = [0] * state.players
+        state.sitting_out = [False] * state.players
+        state.round_no = 0
+        state.phase = BUY
+        state.buyer = self._next_active(state, state.dealer)
+        events.append(Event("hand_started", {"hand": state.hand_no, "dealer": state.dealer}))
+        for seat in self._active(state):
+            events.append(Event("dealt", {"seat": seat, "cards": list(state.hands[seat])},
+                                audience=frozenset((seat,))))
+
+    # -- who acts, and how ----------------------------------------------------------
+    def participants(self, state: TwinsState) -> list[int]:
+        """Seats that play the current round."""
+        return [seat for seat in range(state.players)
+                if not state.out[seat] and not state.sitting_out[seat]]
+
+    def to_act(self, state: TwinsState) -> frozenset[int]:
+        if state.phase == BUY:
+            return frozenset((state.buyer,))
+        if state.phase == PICK:
+            return frozenset(seat for seat in self.participants(state)
+                             if state.picks[seat] is None)
+        return frozenset()
+
+    def legal_actions(self, state: TwinsState, seat: int) -> list[Action]:
+        if state.phase == BUY and seat == state.buyer:
+            return [self._buy_action(seat, count) for count in range(3)
+                    if BUY_COST[count] <= state.chips[seat]]
+        if (state.phase == PICK and not state.out[seat] and not state.sitting_out[seat]
+                and state.picks[seat] is None):
+            return [self._pick_action(seat, a, b)
+                    for a, b in combinations(sorted(state.hands[seat]), 2)]
+        return []
+
+    def _buy_action(self, seat: int, count: int) -> Action:
+        action = self._buy_cache.get((seat, count))
+        if action is None:
+            action = Action(seat, BUY_KIND, MappingProxyType({"count": count}))
+            self._buy_cache[(seat, count)] = action
+        return action
+
+    def _pick_action(self, seat: int, a: int, b: int) -> Action:
+        action = self._pick_cache.get((seat, a, b))
+        if action is None:
+            action = Action(seat, PICK_KIND, MappingProxyType({"cards": (a, b)}))
+            self._pick_cache[(seat, a, b)] = action
+        return action
+
+    # -- applying -------------------------------------------------------------------
+    def apply(self, state: TwinsState, action: Action) -> list[Event]:
+        if state.phase == OVER:
+            raise RuleError("game.over", "the game is over")
+        handler = self._handlers.get(action.kind)
+        if handler is None:
+            raise RuleError("action.unknown", f"unknown action {action.kind!r}",
+                            {"kind": action.kind, "known": sorted(self._handlers)})
+        if not 0 <= action.seat < state.players:
+            raise RuleError("seat.invalid", "no such seat", {"seat": action.seat})
+        if state.out[action.seat]:
+            raise RuleError("seat.bankrupt", "you have gone bankrupt and left the game")
+        events = handler(state, action)
+        state.version += 1
+        return events
+
+    def _buy(self, state: TwinsState, action: Action) -> list[Event]:
+        seat, count = action.seat, action.payload.get("count")
+        if state.phase != BUY:
+            raise RuleError("phase.not_buying", "cards are bought only before round 1")
+        if seat != state.buyer:
+            raise RuleError("buy.not_your_turn", "players buy in turn from the dealer's left",
+                            {"buyer": state.buyer})
+        if type(count) is not int or count not in (0, 1, 2):
+            raise RuleError("buy.invalid_count", "buy 0, 1 or 2 cards", {"count": count})
+        cost = BUY_COST[count]
+        if cost > state.chips[seat]:
+            raise RuleError("buy.unaffordable", f"{count} cards cost {cost} chips",
+                            {"cost": cost, "chips": state.chips[seat]})
+        state.chips[seat] -= cost
+        state.bank += cost
+        cards = [state.draw_pile.pop() for _ in range(count)]
+        state.hands[seat] = sorted(state.hands[seat] + cards)
+        state.bought[seat] = count
+        events = [Event("bought", {"seat": seat, "count": count, "cost": cost,
+                                   "bank": state.bank})]
+        if cards:
+            events.append(Event("drew_cards", {"seat": seat, "cards": cards},
+                                audience=frozenset((seat,))))
+        following = self._next_active(state, seat)
+        if following == self._next_active(state, state.dealer):
+            state.phase, state.buyer, state.round_no = PICK, -1, 1
+            events.append(Event("round_started", {"round": 1}))
+        else:
+            state.buyer = following
+        return events
+
+    def _pick(self, state: TwinsState, action: Action) -> list[Event]:
+        seat, cards = action.seat, action.payload.get("cards")
+        if state.phase != PICK:
+            raise RuleError("phase.not_picking", "picks start after everyone has bought")
+        if state.sitting_out[seat]:
+            raise RuleError("pick.sitting_out", "you sit out round 4")
+        if state.picks[seat] is not None:
+            raise RuleError("pick.already_committed", "you have already picked this round")
+        if not isinstance(cards, list | tuple) or len(cards) != 2:
+            raise RuleError("pick.wrong_count", "pick exactly two cards",
+                            {"count": len(cards) if isinstance(cards, list | tuple) else None})
+        first, second = cards
+        hand = state.hands[seat]
+        for card in cards:
+            if type(card) is not int or card not in hand:
+                raise RuleError("pick.card_not_in_hand", "you do not hold that card",
+                                {"card": card})
+        if first == second:
+            raise RuleError("pick.same_card", "pick two different cards", {"card": first})
+        state.picks[seat] = (min(first, second), max(first, second))
+        events = [Event("committed", {"seat": seat, "round": state.round_no})]
+        if all(state.picks[s] is not None for s in self.participants(state)):
+            self._reveal(state, events)
+        return events
+
+    def _reveal(self, state: TwinsState, events: list[Event]) -> None:
+        ranks: dict[int, int] = {}
+        shown = []
+        for seat in self.participants(state):
+            pick = state.picks[seat]
+            assert pick is not None
+            a, b = pick
+            state.hands[seat].remove(a)
+            state.hands[seat].remove(b)
+            state.played.append((state.round_no, seat, a, b))
+            ranks[seat] = SET_RANK[a][b]
+            shown.append({"seat": seat, "cards": [a, b],
+                          "set": CATEGORY_NAMES[ranks[seat] // 100], "value": ranks[seat] % 100})
+        events.append(Event("revealed", {"round": state.round_no, "picks": shown}))
+        self._pay_round(state, ranks, events)
+        state.picks = [None] * state.players
+        self._next_round(state, events)
+
+    def _pay_round(self, state: TwinsState, ranks: dict[int, int],
+                   events: list[Event]) -> None:
+        card = self.cash_card(state)
+        round_no = state.round_no
+        if round_no in (1, 3):
+            k, amount = ((card.lowest_r1, card.pay_r1) if round_no == 1
+                         else (card.lowest_r3, card.pay_r3))
+            for seat in sorted(lowest_payers(ranks, k)):
+                paid = self._charge(state, seat, amount, events, reason=f"round {round_no}")
+                self._record(state, round_no, "paid", ranks[seat], paid)
+                if round_no == 3 and not state.out[seat]:
+                    state.sitting_out[seat] = True
+                    events.append(Event("sits_out", {"seat": seat}))
+        elif round_no == 2:
+            payments, state.bank = pay_from_bank(state.bank, paid_tiers(ranks, card.top_r2),
+                                                 card.gain)
+            for seat, amount in sorted(payments.items()):
+                self._record(state, round_no, "received", ranks[seat], amount)
+                state.chips[seat] += amount
+                events.append(Event("received", {"seat": seat, "amount": amount,
+                                                 "bank": state.bank}))
+        else:
+            tiers = tiers_from_top(ranks)
+            if tiers and len(tiers[0]) == 1:
+                winner, amount = tiers[0][0], state.bank
+                self._record(state, round_no, "received", ranks[winner], amount)
+                state.chips[winner] += amount
+                state.bank = 0
+                events.append(Event("received", {"seat": winner, "amount": amount, "bank": 0}))
+            else:
+                events.append(Event("bank_stays", {"bank": state.bank}))
+
+    def _record(self, state: TwinsState, round_no: int, direction: str, rank: int,
+                amount: int) -> None:
+        key = f"round{round_no}_{direction}_{CATEGORY_NAMES[rank // 100]}"
+        state.ledger[key] = state.ledger.get(key, 0) + amount
+
+    def _charge(self, state: TwinsState, seat: int, amount: int, events: list[Event],
+                reason: str) -> int:
+        paid = min(amount, state.chips[seat])
+        state.chips[seat] -= paid
+        state.bank += paid
+        events.append(Event("paid", {"seat": seat, "amount": paid, "bank": state.bank,
+                                     "reason": reason}))
+        if paid < amount:
+            # RULES.md §2: pay everything, leave at once; the others finish this hand.
+            state.out[seat] = True
+            state.ending = True
+            events.append(Event("bankrupt", {"seat": seat}))
+        return paid
+
+    def _next_round(self, state: TwinsState, events: list[Event]) -> None:
+        while True:
+            state.round_no += 1
+            if state.round_no > ROUNDS:
+                self._end_hand(state, events)
+                return
+            if self.participants(state):
+                events.append(Event("round_started", {"round": state.round_no}))
+                return
+            # Nobody plays this round (everyone sits out round 4): the bank stays.
+            events.append(Event("bank_stays", {"bank": state.bank}))
+
+    def _end_hand(self, state: TwinsState, events: list[Event]) -> None:
+        max_hands = state.options["max_hands"]
+        if state.ending or (max_hands is not None and state.hand_no >= max_hands):
+            state.phase = OVER
+            outcome = self.outcome(state)
+            assert outcome is not None
+            events.append(Event("game_over", outcome.to_json()))
+            return
+        state.dealer = self._next_active(state, state.dealer)
+        self._start_hand(state, events)
+
+    # -- seeing ---------------------------------------------------------------------
+    def view(self, state: TwinsState, viewer: int | None) -> TwinsView:
+        seated = viewer is not None and 0 <= viewer < state.players
+        me = viewer if seated and viewer is not None else -1
+        own_pick = state.picks[me] if me >= 0 else None
+        return TwinsView(
+            viewer=me if me >= 0 else None,
+            options=state.options,
+            players=state.players,
+            hand=tuple(state.hands[me]) if me >= 0 else (),
+            hand_sizes=tuple(map(len, state.hands)),
+            chips=tuple(state.chips),
+            bank=state.bank,
+            out=tuple(state.out),
+            dealer=state.dealer,
+            hand_no=state.hand_no,
+            round_no=state.round_no,
+            phase=state.phase,
+            buyer=state.buyer,
+            bought=tuple(state.bought),
+            committed=tuple(p is not None for p in state.picks),
+            my_pick=own_pick,
+            sitting_out=tuple(state.sitting_out),
+            played=tuple(state.played),
+            legal=tuple(self.legal_actions(state, me)) if me >= 0 else (),
+        )
+
+    def determinize(self, state: TwinsState, viewer: int | None,
+                    rng: random.Random) -> TwinsState:
+        other = state.clone()
+        hidden = [s for s in range(state.players) if s != viewer]
+        pool = [c for s in hidden for c in state.hands[s]] + state.draw_pile
+        rng.shuffle(pool)
+        for seat in hidden:
+            other.hands[seat] = sorted(pool.pop() for _ in state.hands[seat])
+            if state.picks[seat] is not None:
+                other.picks[seat] = (other.hands[seat][0], other.hands[seat][1])
+        other.draw_pile = pool
+        return other
+
+    # -- the end --------------------------------------------------------------------
+    def is_over(self, state: TwinsState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: TwinsState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        best = max(state.chips)
+        return Outcome(tuple(state.chips),
+                       frozenset(s for s, c in enumerate(state.chips) if c == best))
+
+    def stats(self, state: TwinsState) -> dict[str, float]:
+        return {"hands": state.hand_no, "bankruptcies": sum(state.out),
+                "ended_by_bankruptcy": float(state.ending), **state.ledger}
+
+    def bots(self) -> dict[str, Any]:
+        from twintable.games.twins.bots import HeuristicTwinsBot, StrongTwinsBot
+
+        return {"heuristic": HeuristicTwinsBot, "strong": StrongTwinsBot}
+
+    def snapshot(self, state: TwinsState) -> dict[str, Any]:
+        return {
+            "players": state.players, "options": dict(state.options), "seed": state.seed,
+            "version": state.version, "chips": list(state.chips), "bank": state.bank,
+            "out": list(state.out), "hands": [list(h) for h in state.hands],
+            "draw_pile": list(state.draw_pile), "played": [list(p) for p in state.played],
+            "picks": [list(p) if p else None for p in state.picks],
+            "bought": list(state.bought), "sitting_out": list(state.sitting_out),
+            "dealer": state.dealer, "buyer": state.buyer, "hand": state.hand_no,
+            "round": state.round_no, "phase": state.phase, "ending": state.ending,
+            "ledger": dict(state.ledger),
+            "rng": state.rng.to_json(),
+        }
