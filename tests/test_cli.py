@@ -65,3 +65,28 @@ def test_games_lists_every_option() -> None:
     assert result.exit_code == 0
     for name in ("deck", "stacking", "draw_when_able", "target"):
         assert name in result.output
+
+
+def test_play_twins_to_the_end(tmp_path: Path) -> None:
+    saved = tmp_path / "twins.json"
+    answers = "1\n" + "x\n1 1\n1 2\n" + "1 2\n" * 3  # a bad answer, a repeat, then good picks
+    result = runner.invoke(app, ["play", "twins", "--players", "3", "--seed", "4",
+                                 "--option", "max_hands=2", "--save", str(saved)],
+                           input=answers * 4)
+    assert result.exit_code == 0, result.output
+    assert "two different card numbers" in result.output
+    assert "round 4 reveal" in result.output and "Final scores" in result.output
+    shown = runner.invoke(app, ["replay", str(saved), "--all"])
+    assert shown.exit_code == 0, shown.output
+
+
+def test_sim_twins_reports_hands_bankruptcies_and_payouts(tmp_path: Path) -> None:
+    report_path = tmp_path / "twins.json"
+    result = runner.invoke(app, ["sim", "twins", "--players", "4", "--games", "8",
+                                 "--bots", "heuristic,random", "--workers", "1",
+                                 "--json", str(report_path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(report_path.read_text())
+    assert report["game"] == "twins" and report["games"] == 8
+    assert {"hands", "bankruptcies"} <= set(report["stats"])
+    assert any(key.startswith("round2_received_") for key in report["stats"])

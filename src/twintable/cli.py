@@ -11,12 +11,11 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.prompt import IntPrompt
 from rich.table import Table
 
 from twintable.core.errors import TwinTableError
 from twintable.core.replay import Replay
-from twintable.core.types import Action, events_for
+from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.sim.report import build_report, plot_report
 from twintable.sim.runner import GameResult, make_bots, run_games
@@ -51,6 +50,17 @@ def _lineup(bots: str, players: int) -> list[str]:
     return [names[i % len(names)] for i in range(players)]
 
 
+def _terminal(game_id: str) -> Any:
+    """The terminal front end of a game (Timo's Twist and Twins have one)."""
+    if game_id == "timo":
+        from twintable.terminal import timo
+        return timo
+    if game_id == "twins":
+        from twintable.terminal import twins
+        return twins
+    raise _fail(f"terminal play is available for timo and twins, not {game_id!r}")
+
+
 @app.command()
 def games() -> None:
     """List the games, their player counts and their options."""
@@ -66,7 +76,8 @@ def games() -> None:
 
 @app.command()
 def play(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo.")] = "timo",
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo or twins.")]
+    = "timo",
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 2,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, comma-separated "
                                            "(random, heuristic, search); repeated to fill.")]
@@ -77,10 +88,11 @@ def play(
     = None,
     save: Annotated[Path | None, typer.Option(help="Write the game's replay here.")] = None,
 ) -> None:
-    """Play in the terminal against bots. You sit in seat 0."""
-    if game_id != "timo":
-        raise _fail("terminal play is available for timo")
-    from twintable.terminal import timo as tui
+    """Play in the terminal against bots. You sit in seat 0.
+
+    Bots: random, heuristic, search (timo); random, heuristic, strong (twins).
+    """
+    tui = _terminal(game_id)
 
     registry = default_registry()
     game = registry.get(game_id)
@@ -98,17 +110,16 @@ def play(
     replay = Replay(game.id, players, seed, dict(options))
     rng = random.Random(seed)
     human = 0
-    console.print(f"[bold]Timo's Twist[/] — seed {seed}, first to {options['target']} wins.")
+    console.print(f"[bold]{game.name}[/] — seed {seed}. {tui.INTRO}")
     while not game.is_over(state):
-        action = _next_move(game, state, seat_bots, human, names, rng, tui)
+        action = tui.next_move(game, state, [None, *seat_bots], human, names, rng, console)
         events = game.apply(state, action)
         replay.actions.append(action)
-        console.print(f"  {tui.describe_action(state.deck, action, names)}")
+        line = tui.describe_action(game.view(state, None), action, names)
+        if line:
+            console.print(f"  {line}")
         for event in events_for(events, human):
-            if event.kind == "drew_cards" and event.data["cards"]:
-                drawn = ", ".join(state.deck.label(c) for c in event.data["cards"])
-                console.print(f"  [dim]you drew {drawn}[/]")
-            line = tui.describe_event(state.deck, event, names)
+            line = tui.describe_event(game.view(state, None), event, names, human)
             if line:
                 console.print(f"  [bold]{line}[/]")
     outcome = game.outcome(state)
@@ -120,42 +131,9 @@ def play(
         console.print(f"Replay saved to {save}")
 
 
-def _next_move(game: Any, state: Any, seat_bots: list[Any], human: int, names: list[str],
-               rng: random.Random, tui: Any) -> Action:
-    view = game.view(state, human)
-    if view.exposed >= 0:
-        # A race: the player at one card may still call, the others may catch first.
-        others = [s for s in range(view.players) if s != view.exposed]
-        rng.shuffle(others)
-        for seat in [view.exposed, *others]:
-            if seat == human:
-                reaction = [a for a in view.legal if a.kind in ("call_timo", "catch")]
-                question = ("You have one card left and did not call. Call TIMO! now?"
-                            if seat == view.exposed else
-                            f"{names[view.exposed]} has one card and did not call TIMO! "
-                            "Catch them?")
-                if reaction and typer.confirm(question, default=True):
-                    return reaction[0]  # type: ignore[no-any-return]
-            else:
-                bot_action = seat_bots[seat - 1].act(game.view(state, seat), rng)
-                if bot_action is not None and bot_action.kind in ("call_timo", "catch"):
-                    return bot_action  # type: ignore[no-any-return]
-    if view.turn != human:
-        bot_action = seat_bots[view.turn - 1].act(game.view(state, view.turn), rng)
-        assert bot_action is not None
-        return bot_action  # type: ignore[no-any-return]
-    console.print(tui.render(view, names))
-    choices = [a for a in view.legal if a.kind in ("play", "draw", "pass")]
-    for number, choice in enumerate(choices, start=1):
-        console.print(f"  [bold]{number}[/]. {tui.action_label(view.deck, choice)}")
-    picked = IntPrompt.ask("Your move", choices=[str(i) for i in range(1, len(choices) + 1)],
-                           console=console)
-    return choices[picked - 1]  # type: ignore[no-any-return]
-
-
 @app.command()
 def sim(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo.")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo or twins.")],
     players: Annotated[int, typer.Option(help="Players per game.")] = 2,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     bots: Annotated[str, typer.Option(help="Bot per seat, comma-separated; repeated to fill. "
@@ -238,20 +216,19 @@ def replay(
         game = default_registry().get(saved.game)
     except (OSError, ValueError, KeyError, TwinTableError) as error:
         raise _fail(f"cannot read {path}: {error}") from None
-    if saved.game != "timo":
-        raise _fail("terminal replay is available for timo")
-    from twintable.terminal import timo as tui
+    tui = _terminal(saved.game)
 
     interactive = sys.stdin.isatty() if step is None else step
     names = [f"seat {s}" for s in range(saved.players)]
     for index, (action, events, state) in enumerate(saved.steps(game)):
+        public = game.view(state, None)
         if action is not None:
-            console.print(f"[bold]{index}.[/] {tui.describe_action(state.deck, action, names)}")
+            console.print(f"[bold]{index}.[/] {tui.describe_action(public, action, names)}")
         for event in events_for(events, seat):
-            line = tui.describe_event(state.deck, event, names)
+            line = tui.describe_event(public, event, names, seat)
             if line:
                 console.print(f"   {line}")
-        console.print(tui.render(game.view(state, seat), names))  # type: ignore[arg-type]
+        console.print(tui.render(game.view(state, seat), names))
         if interactive and index < len(saved.actions):
             console.input("[dim]Enter for the next move[/]")
     outcome = game.outcome(state)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from rich.console import Console, Group
 from rich.panel import Panel
+from rich.prompt import IntPrompt
 from rich.table import Table
 from rich.text import Text
 
@@ -11,6 +17,7 @@ from twintable.core.types import Action, Event
 from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, Deck
 from twintable.games.timo.views import TimoView
 
+INTRO = "Empty your hand first; the first to the target score wins."
 STYLES = ("bold blue", "bold green", "bold dark_orange", "bold magenta", "bold white on grey23")
 
 
@@ -19,7 +26,8 @@ def card_text(deck: Deck, card: int) -> Text:
     return Text(f"{COLOUR_SYMBOLS[colour]} {deck.label(card)}", style=STYLES[colour])
 
 
-def describe_action(deck: Deck, action: Action, names: list[str]) -> str:
+def describe_action(view: TimoView, action: Action, names: list[str]) -> str:
+    deck = view.deck
     who = names[action.seat] if 0 <= action.seat < len(names) else f"seat {action.seat}"
     payload = action.payload
     if action.kind == "play":
@@ -33,8 +41,11 @@ def describe_action(deck: Deck, action: Action, names: list[str]) -> str:
             "call_timo": f"{who} calls TIMO!"}.get(action.kind, f"{who}: {action.kind}")
 
 
-def describe_event(deck: Deck, event: Event, names: list[str]) -> str | None:
-    data = event.data
+def describe_event(view: TimoView, event: Event, names: list[str],
+                   viewer: int | None) -> str | None:
+    deck, data = view.deck, event.data
+    if event.kind == "drew_cards" and data["seat"] == viewer and data["cards"]:
+        return "you drew " + ", ".join(deck.label(c) for c in data["cards"])
     if event.kind == "drew" and data["reason"] != "turn":
         why = {"penalty": "as a penalty", "caught": "for forgetting TIMO!"}[data["reason"]]
         return f"{names[data['seat']]} draws {data['count']} {why}"
@@ -97,3 +108,37 @@ def render(view: TimoView, names: list[str]) -> Panel:
         parts.append(hand)
         parts.append(Text("(* can be played now)", style="dim"))
     return Panel(Group(*parts), title=f"Timo's Twist — round {view.round_no}")
+
+
+def next_move(game: Any, state: Any, bots: Sequence[Any], human: int, names: list[str],
+              rng: random.Random, console: Console) -> Action:
+    """The next action at the table: a TIMO!/catch race first, then the seat on turn."""
+    view: TimoView = game.view(state, human)
+    if view.exposed >= 0:
+        # A race: the player at one card may still call, the others may catch first.
+        others = [s for s in range(view.players) if s != view.exposed]
+        rng.shuffle(others)
+        for seat in [view.exposed, *others]:
+            if seat == human:
+                reaction = [a for a in view.legal if a.kind in ("call_timo", "catch")]
+                question = ("You have one card left and did not call. Call TIMO! now?"
+                            if seat == view.exposed else
+                            f"{names[view.exposed]} has one card and did not call TIMO! "
+                            "Catch them?")
+                if reaction and typer.confirm(question, default=True):
+                    return reaction[0]
+            else:
+                bot_action = bots[seat].act(game.view(state, seat), rng)
+                if bot_action is not None and bot_action.kind in ("call_timo", "catch"):
+                    return bot_action  # type: ignore[no-any-return]
+    if view.turn != human:
+        bot_action = bots[view.turn].act(game.view(state, view.turn), rng)
+        assert bot_action is not None
+        return bot_action  # type: ignore[no-any-return]
+    console.print(render(view, names))
+    choices = [a for a in view.legal if a.kind in ("play", "draw", "pass")]
+    for number, choice in enumerate(choices, start=1):
+        console.print(f"  [bold]{number}[/]. {action_label(view.deck, choice)}")
+    picked = IntPrompt.ask("Your move", choices=[str(i) for i in range(1, len(choices) + 1)],
+                           console=console)
+    return choices[picked - 1]

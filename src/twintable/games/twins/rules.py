@@ -106,7 +106,11 @@ class TwinsGame(Game[TwinsState]):
     def __init__(self) -> None:
         self._handlers: dict[str, Callable[[TwinsState, Action], list[Event]]] = {
             BUY_KIND: self._buy, PICK_KIND: self._pick}
-        self._pick_cache: dict[tuple[int, int, int], Action] = {}
+        # Every pick action, built once: legal-move generation is the simulation's hot path.
+        self._pick_table = [
+            [[Action(seat, PICK_KIND, MappingProxyType({"cards": (a, b)})) if a < b else None
+              for b in range(DECK_SIZE)] for a in range(DECK_SIZE)]
+            for seat in range(self.max_players)]
         self._buy_cache: dict[tuple[int, int], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
@@ -173,8 +177,9 @@ class TwinsGame(Game[TwinsState]):
                     if BUY_COST[count] <= state.chips[seat]]
         if (state.phase == PICK and not state.out[seat] and not state.sitting_out[seat]
                 and state.picks[seat] is None):
-            return [self._pick_action(seat, a, b)
-                    for a, b in combinations(sorted(state.hands[seat]), 2)]
+            table = self._pick_table[seat]
+            # Hands are kept sorted, so every pair comes out as (low, high).
+            return [table[a][b] for a, b in combinations(state.hands[seat], 2)]  # type: ignore[misc]
         return []
 
     def _buy_action(self, seat: int, count: int) -> Action:
@@ -182,13 +187,6 @@ class TwinsGame(Game[TwinsState]):
         if action is None:
             action = Action(seat, BUY_KIND, MappingProxyType({"count": count}))
             self._buy_cache[(seat, count)] = action
-        return action
-
-    def _pick_action(self, seat: int, a: int, b: int) -> Action:
-        action = self._pick_cache.get((seat, a, b))
-        if action is None:
-            action = Action(seat, PICK_KIND, MappingProxyType({"cards": (a, b)}))
-            self._pick_cache[(seat, a, b)] = action
         return action
 
     # -- applying -------------------------------------------------------------------
