@@ -62,6 +62,49 @@ def _terminal(game_id: str) -> Any:
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL, e.g. postgresql+asyncpg://user@host/db "
+             "(default: SQLite in your data directory).")] = None,
+    bot_delay_ms: Annotated[int, typer.Option(help="How long bots think before acting.")]
+    = 700,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Run the game server (lobby, tables, WebSocket protocol)."""
+    import uvicorn
+
+    from twintable.server import logs
+    from twintable.server.app import create_app
+    from twintable.server.settings import Settings, default_db_url
+
+    logs.configure(log_level)
+    settings = Settings(db_url=_async_url(db) if db else default_db_url(),
+                        public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms)
+    console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url})")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+                timeout_graceful_shutdown=10)
+
+
+def _async_url(url: str) -> str:
+    """Accept plain postgresql:// and sqlite:// URLs and pick the async drivers."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url.split("://", 1)[1]
+    return url
+
+
+@app.command("protocol-schema")
+def protocol_schema() -> None:
+    """Print the JSON Schema of every protocol message (docs/protocol.schema.json)."""
+    from twintable.server.protocol import json_schema
+
+    print(json.dumps(json_schema(), indent=2, sort_keys=True))
+
+
+@app.command()
 def games() -> None:
     """List the games, their player counts and their options."""
     for game in default_registry():

@@ -1,0 +1,327 @@
+"""The ASGI application: lobby routes, the table WebSocket, health and metrics.
+
+Routes stay thin: they validate input with the protocol's pydantic models and hand over
+to :class:`~twintable.server.tables.GameServer`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from twintable.games import default_registry
+from twintable.server.metrics import Metrics
+from twintable.server.protocol import (
+    ActionMessage,
+    CreateTable,
+    ErrorMessage,
+    GameInfo,
+    Hello,
+    Joined,
+    JoinTable,
+    LeaderboardRow,
+    Ping,
+    Pong,
+    SeatBot,
+    TableInfo,
+    Welcome,
+    client_message,
+)
+from twintable.server.ratings import conservative
+from twintable.server.settings import Settings
+from twintable.server.storage.store import Store
+from twintable.server.tables import Connection, GameServer, LobbyError, Table
+from twintable.sim.runner import bot_factories
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorMessage} for code in (401, 403, 404, 409, 422)}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    registry = default_registry()
+    metrics = Metrics()
+    store = Store(settings.db_url)
+    server = GameServer(store, registry, settings, metrics)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await store.migrate()
+        await server.recover()
+        yield
+        await server.shutdown()
+        await store.close()
+
+    app = FastAPI(title="Twin Table", version="1", lifespan=lifespan)
+    app.state.server = server
+
+    @app.exception_handler(LobbyError)
+    async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
+        return JSONResponse(ErrorMessage(code=error.code, message=error.message).model_dump(),
+                            status_code=error.status)
+
+    def bearer(authorization: str | None) -> str | None:
+        if authorization and authorization.lower().startswith("bearer "):
+            return authorization[7:].strip()
+        return None
+
+    def creator_table(table_id: str, authorization: str | None) -> Table:
+        table = server.get(table_id)
+        if not table.is_creator(bearer(authorization)):
+            raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
+        return table
+
+    def joined(table: Table, seat: int, token: str) -> Joined:
+        return Joined(table=table.info(), seat=seat, token=token,
+                      invite=f"{settings.public_url}/?table={table.id}")
+
+    # -- health and figures ---------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/docs")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/readyz", responses={503: {"model": ErrorMessage}})
+    async def readyz() -> JSONResponse:
+        try:
+            await store.ping()
+        except Exception:
+            return JSONResponse(ErrorMessage(code="storage.down", message="no database")
+                                .model_dump(), status_code=503)
+        if not server.accepting:
+            return JSONResponse(ErrorMessage(code="server.stopping", message="shutting down")
+                                .model_dump(), status_code=503)
+        return JSONResponse({"status": "ready", "tables": len(server.tables)})
+
+    @app.get("/metrics", response_class=Response)
+    async def metrics_endpoint() -> Response:
+        statuses = [table.status for table in server.tables.values()]
+        connections = sum(len(table.connections) for table in server.tables.values())
+        return Response(metrics.render(statuses, connections),
+                        media_type="text/plain; version=0.0.4")
+
+    # -- games and the lobby --------------------------------------------------------
+    @app.get("/api/games")
+    async def games() -> list[GameInfo]:
+        return [GameInfo(id=g.id, name=g.name, min_players=g.min_players,
+                         max_players=g.max_players, options=g.options_schema.to_json(),
+                         bots=sorted(bot_factories(g))) for g in registry]
+
+    @app.post("/api/tables", status_code=201, responses=ERRORS)
+    async def create_table(request: CreateTable) -> Joined:
+        if not server.accepting:
+            raise LobbyError(503, "server.stopping", "the server is shutting down")
+        kinds: list[tuple[str, str | None]] = (
+            [(s.kind, s.bot) for s in request.seats] if request.seats is not None
+            else [("human", None)] + [("bot", "heuristic")] * (request.players - 1))
+        table, seat, token = await server.create(
+            request.game, request.players, request.options, kinds, request.name,
+            request.display_name, request.player_id)
+        return joined(table, seat, token)
+
+    @app.get("/api/tables")
+    async def list_tables(status: str | None = None) -> list[TableInfo]:
+        return [table.info() for table in server.tables.values()
+                if status is None or table.status == status]
+
+    @app.get("/api/tables/{table_id}", responses=ERRORS)
+    async def table_info(table_id: str) -> TableInfo:
+        table = server.tables.get(table_id)
+        if table is not None:
+            return table.info()
+        loaded = await store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        return Table(server, *loaded).info()
+
+    @app.post("/api/tables/{table_id}/join", responses=ERRORS)
+    async def join(table_id: str, request: JoinTable) -> Joined:
+        table = server.get(table_id)
+        seat, token = await table.join(request.display_name, request.player_id, request.seat)
+        return joined(table, seat, token)
+
+    @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
+    async def leave(table_id: str,
+                    authorization: Annotated[str | None, Header()] = None) -> Response:
+        table = server.get(table_id)
+        seat = table.seat_for_token(bearer(authorization))
+        if seat is None:
+            raise LobbyError(401, "auth.invalid", "a seat token is needed")
+        await table.leave(seat)
+        return Response(status_code=204)
+
+    @app.post("/api/tables/{table_id}/start", responses=ERRORS)
+    async def start(table_id: str,
+                    authorization: Annotated[str | None, Header()] = None) -> TableInfo:
+        table = creator_table(table_id, authorization)
+        await table.start()
+        return table.info()
+
+    @app.put("/api/tables/{table_id}/seats/{seat}/bot", responses=ERRORS)
+    async def put_bot(table_id: str, seat: int, request: SeatBot,
+                      authorization: Annotated[str | None, Header()] = None) -> TableInfo:
+        table = creator_table(table_id, authorization)
+        if seat == 0:
+            raise LobbyError(409, "seat.creator", "seat 0 is the creator's")
+        await table.set_bot(seat, request.bot)
+        return table.info()
+
+    @app.delete("/api/tables/{table_id}/seats/{seat}", responses=ERRORS)
+    async def clear_seat(table_id: str, seat: int,
+                         authorization: Annotated[str | None, Header()] = None) -> TableInfo:
+        table = creator_table(table_id, authorization)
+        if seat == 0:
+            raise LobbyError(409, "seat.creator", "seat 0 is the creator's")
+        await table.set_bot(seat, None)
+        return table.info()
+
+    @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
+    async def replay(table_id: str) -> dict[str, Any]:
+        return (await server.stored_replay(table_id)).to_json()
+
+    @app.get("/api/leaderboard/{game_id}", responses=ERRORS)
+    async def leaderboard(game_id: str, limit: int = 50) -> list[LeaderboardRow]:
+        if game_id not in registry:
+            raise LobbyError(404, "game.unknown", "no such game")
+        rows = await store.leaderboard(game_id, max(1, min(limit, 500)))
+        return [LeaderboardRow(player_id=r.player_id, display_name=r.display_name,
+                               rating=conservative(r.mu, r.sigma), mu=r.mu, sigma=r.sigma,
+                               games=r.games) for r in rows]
+
+    # -- the table WebSocket --------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = server.tables.get(table_id)
+        if table is None or not server.accepting:
+            await websocket.send_text(ErrorMessage(code="table.unknown",
+                                                   message="no such table").model_dump_json())
+            await websocket.close(code=4404)
+            return
+        session = SocketSession(websocket, table, settings)
+        try:
+            await session.run()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await session.close()
+
+    return app
+
+
+class SocketSession:
+    """One client's conversation: hello first, then actions, each answered."""
+
+    def __init__(self, websocket: WebSocket, table: Table, settings: Settings):
+        self.websocket = websocket
+        self.table = table
+        self.settings = settings
+        self.connection: Connection | None = None
+        self.allowance = float(settings.message_burst)
+        self.checked = time.monotonic()
+        self.refused_in_a_row = 0
+
+    async def run(self) -> None:
+        while True:
+            frame = await self.websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None and frame.get("bytes") is not None:
+                text = frame["bytes"].decode("utf-8", "replace")
+            answer = await self.handle(text or "")
+            if answer is not None:
+                if isinstance(answer, ErrorMessage):
+                    self.refused_in_a_row += 1
+                else:
+                    self.refused_in_a_row = 0
+                await self.send(answer)
+            if self.refused_in_a_row >= self.settings.abuse_limit:
+                await self.websocket.close(code=1008, reason="too many bad messages")
+                return
+
+    async def send(self, message: Any) -> None:
+        text = message if isinstance(message, str) else message.model_dump_json()
+        if self.connection is not None:
+            self.connection.send(text)  # keeps answers in order with broadcasts
+        else:
+            await self.websocket.send_text(text)
+
+    def _rate_ok(self) -> bool:
+        now = time.monotonic()
+        rate, burst = self.settings.messages_per_second, self.settings.message_burst
+        self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def handle(self, text: str) -> Any:
+        if len(text.encode()) > self.settings.max_frame_bytes:
+            return ErrorMessage(code="message.too_large",
+                                message=f"frames are limited to {self.settings.max_frame_bytes}"
+                                        " bytes")
+        if not self._rate_ok():
+            return ErrorMessage(code="rate.limited", message="too many messages; slow down")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            return ErrorMessage(code="message.invalid_json", message="that is not JSON")
+        if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
+            return ErrorMessage(code="message.unknown_type",
+                                message="expected a message of type hello, action or ping")
+        client_id = data.get("id") if isinstance(data.get("id"), str) else None
+        try:
+            message = client_message.validate_python(data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            return ErrorMessage(id=client_id, code="message.invalid",
+                                message=f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
+        if isinstance(message, Ping):
+            return Pong()
+        if isinstance(message, Hello):
+            return self.hello(message)
+        return await self.act(message)
+
+    def hello(self, message: Hello) -> Any:
+        if self.connection is not None:
+            return ErrorMessage(code="hello.repeated", message="already greeted")
+        seat = self.table.seat_for_token(message.token)
+        if message.token is not None and seat is None:
+            return ErrorMessage(code="auth.invalid", message="that token holds no seat here")
+        self.connection = self.table.connect(self.websocket, seat)
+        self.connection.send(Welcome(table=self.table.info(), seat=seat).model_dump_json())
+        self.table.catch_up(self.connection)
+        return None
+
+    async def act(self, message: ActionMessage) -> Any:
+        if self.connection is None:
+            return ErrorMessage(id=message.id, code="auth.required",
+                                message="send hello with your seat token first")
+        seat = self.connection.seat
+        if seat is None:
+            return ErrorMessage(id=message.id, code="auth.spectator",
+                                message="spectators cannot act")
+        if message.table is not None and message.table != self.table.id:
+            return ErrorMessage(id=message.id, code="auth.wrong_table",
+                                message="this connection is for another table")
+        if message.seat is not None and message.seat != seat:
+            return ErrorMessage(id=message.id, code="auth.wrong_seat",
+                                message="your token holds another seat")
+        return await self.table.submit(seat, message.kind, message.payload, message.id,
+                                       message.version)
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.table.disconnect(self.connection)

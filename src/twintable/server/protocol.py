@@ -1,0 +1,197 @@
+"""The versioned JSON protocol: every message between a client and the server.
+
+Client to server, over one WebSocket per client (``/ws/tables/{table_id}``): ``hello``
+(with the seat token, or none to spectate), ``action``, ``ping``. Server to client:
+``welcome``, ``snapshot``, ``event``, ``ack``, ``error``, ``table``, ``pong``. The lobby
+speaks plain HTTP with the request and response models below. docs/protocol.md explains
+the flow; ``twintable protocol-schema`` prints the JSON Schema of all of it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+PROTOCOL_VERSION = 1
+
+DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                               max_length=40, pattern=r"^[^\x00-\x1f<>]+$")]
+PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- client -> server over the WebSocket ---------------------------------------------
+class Hello(Strict):
+    """First message: who is connecting. Without a token the client spectates."""
+
+    type: Literal["hello"]
+    protocol: int = PROTOCOL_VERSION
+    token: Token | None = None
+
+
+class ActionMessage(Strict):
+    """A move. ``id`` is chosen by the client (a resend with the same id is answered with
+    the first answer); ``version`` is the state version the move was made against."""
+
+    type: Literal["action"]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    version: Annotated[int, Field(ge=0)]
+    kind: Annotated[str, StringConstraints(min_length=1, max_length=32)]
+    payload: dict[str, Any] = Field(default_factory=dict)
+    seat: int | None = None
+    """Optional check: the seat the client believes it holds."""
+    table: str | None = None
+    """Optional check: the table the client believes it is at."""
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+# -- server -> client over the WebSocket ---------------------------------------------
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["empty", "human", "bot"]
+    bot: str | None = None
+    display_name: str | None = None
+    connected: bool = False
+
+
+class TableInfo(BaseModel):
+    id: str
+    game: str
+    name: str
+    players: int
+    status: Literal["open", "running", "finished"]
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    result: dict[str, Any] | None = None
+
+
+class Welcome(BaseModel):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    table: TableInfo
+    seat: int | None
+
+
+class Snapshot(BaseModel):
+    """The viewer's whole view; sent on connect, on resume and when the game starts."""
+
+    type: Literal["snapshot"] = "snapshot"
+    seq: int
+    version: int
+    view: dict[str, Any]
+
+
+class EventFrame(BaseModel):
+    """What one accepted action changed, as this viewer may see it, and the new view."""
+
+    type: Literal["event"] = "event"
+    seq: int
+    version: int
+    seat: int
+    kind: str
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+class Ack(BaseModel):
+    type: Literal["ack"] = "ack"
+    id: str
+    seq: int
+    version: int
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"] = "error"
+    id: str | None = None
+    code: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class TableUpdate(BaseModel):
+    type: Literal["table"] = "table"
+    table: TableInfo
+
+
+class Pong(BaseModel):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[Welcome | Snapshot | EventFrame | Ack | ErrorMessage | TableUpdate
+                          | Pong, Field(discriminator="type")]
+
+
+# -- the lobby over HTTP ------------------------------------------------------------
+class SeatRequest(Strict):
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+
+
+class CreateTable(Strict):
+    game: str
+    players: Annotated[int, Field(ge=1, le=10)]
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] | None = None
+    """Per seat: a human place or a bot; default: seat 0 for the creator, bots elsewhere."""
+    name: DisplayName | None = None
+    display_name: DisplayName
+    player_id: PlayerId | None = None
+
+
+class JoinTable(Strict):
+    display_name: DisplayName
+    player_id: PlayerId | None = None
+    seat: int | None = None
+
+
+class SeatBot(Strict):
+    bot: str
+
+
+class Joined(BaseModel):
+    table: TableInfo
+    seat: int
+    token: str
+    invite: str
+
+
+class GameInfo(BaseModel):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: list[dict[str, Any]]
+    bots: list[str]
+
+
+class LeaderboardRow(BaseModel):
+    player_id: str
+    display_name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+
+
+def json_schema() -> dict[str, Any]:
+    """One JSON Schema document for every protocol message."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"Twin Table protocol v{PROTOCOL_VERSION}",
+        "client_message": TypeAdapter(ClientMessage).json_schema(),
+        "server_message": TypeAdapter(ServerMessage).json_schema(),
+        "lobby": {model.__name__: model.model_json_schema() for model in (
+            CreateTable, JoinTable, SeatBot, Joined, TableInfo, GameInfo, LeaderboardRow)},
+    }

@@ -1,0 +1,27 @@
+"""Server settings, with defaults for a person running it on their own machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+
+def default_db_url() -> str:
+    data = Path(platformdirs.user_data_dir("twintable", appauthor=False))
+    data.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{data / 'twintable.sqlite3'}"
+
+
+@dataclass(slots=True)
+class Settings:
+    db_url: str = field(default_factory=default_db_url)
+    public_url: str = "http://127.0.0.1:8000"
+    bot_delay_ms: int = 700
+    """How long a bot at a table "thinks" before it acts, so people can follow the game."""
+    max_frame_bytes: int = 16_384
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    abuse_limit: int = 200
+    """Refused frames in a row after which a connection is closed (code 1008)."""

@@ -1,0 +1,140 @@
+"""Async storage on SQLAlchemy 2: SQLite by default, PostgreSQL by URL.
+
+The action log is append-only and each append is its own committed transaction: the
+server acknowledges an action only after :meth:`Store.append_action` returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from twintable.server.storage.models import ActionRow, RatingRow, SeatRow, TableRow
+
+
+@dataclass(slots=True)
+class StoredAction:
+    seq: int
+    seat: int
+    kind: str
+    payload: dict[str, Any]
+    t_ms: int
+    client_id: str | None
+
+
+class Store:
+    def __init__(self, url: str):
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as connection:
+            await connection.exec_driver_sql("SELECT 1")
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- tables and seats -----------------------------------------------------------
+    async def create_table(self, row: TableRow, seats: Sequence[SeatRow]) -> None:
+        async with self.sessions.begin() as session:
+            session.add(row)
+            await session.flush()
+            session.add_all(seats)
+
+    async def load_tables(self, statuses: Sequence[str]) -> list[tuple[TableRow,
+                                                                       list[SeatRow]]]:
+        async with self.sessions() as session:
+            tables = (await session.scalars(
+                select(TableRow).where(TableRow.status.in_(statuses)))).all()
+            result = []
+            for table in tables:
+                seats = (await session.scalars(select(SeatRow).where(
+                    SeatRow.table_id == table.id).order_by(SeatRow.seat))).all()
+                result.append((table, list(seats)))
+            return result
+
+    async def load_table(self, table_id: str) -> tuple[TableRow, list[SeatRow]] | None:
+        async with self.sessions() as session:
+            table = await session.get(TableRow, table_id)
+            if table is None:
+                return None
+            seats = (await session.scalars(select(SeatRow).where(
+                SeatRow.table_id == table_id).order_by(SeatRow.seat))).all()
+            return table, list(seats)
+
+    async def save_seat(self, seat: SeatRow) -> None:
+        async with self.sessions.begin() as session:
+            await session.merge(seat)
+
+    async def set_status(self, table_id: str, status: str,
+                         result: dict[str, Any] | None = None) -> None:
+        async with self.sessions.begin() as session:
+            values: dict[str, Any] = {"status": status}
+            if result is not None:
+                values["result"] = result
+            await session.execute(update(TableRow).where(TableRow.id == table_id)
+                                  .values(**values))
+
+    # -- the action log -------------------------------------------------------------
+    async def append_action(self, table_id: str, action: StoredAction) -> None:
+        async with self.sessions.begin() as session:
+            session.add(ActionRow(table_id=table_id, seq=action.seq, seat=action.seat,
+                                  kind=action.kind, payload=action.payload,
+                                  t_ms=action.t_ms, client_id=action.client_id))
+
+    async def load_actions(self, table_id: str) -> list[StoredAction]:
+        async with self.sessions() as session:
+            rows = (await session.scalars(select(ActionRow).where(
+                ActionRow.table_id == table_id).order_by(ActionRow.seq))).all()
+            return [StoredAction(r.seq, r.seat, r.kind, dict(r.payload), r.t_ms, r.client_id)
+                    for r in rows]
+
+    # -- ratings --------------------------------------------------------------------
+    async def ratings(self, game: str, player_ids: Sequence[str]) -> dict[str, RatingRow]:
+        async with self.sessions() as session:
+            rows = (await session.scalars(select(RatingRow).where(
+                RatingRow.game == game, RatingRow.player_id.in_(player_ids)))).all()
+            return {row.player_id: row for row in rows}
+
+    async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
+        async with self.sessions.begin() as session:
+            for row in rows:
+                await session.merge(row)
+
+    async def leaderboard(self, game: str, limit: int) -> list[RatingRow]:
+        async with self.sessions() as session:
+            rows = (await session.scalars(select(RatingRow).where(RatingRow.game == game)))
+            ranked = sorted(rows.all(), key=lambda r: r.mu - 3 * r.sigma, reverse=True)
+            return ranked[:limit]
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location",
+                           str(resources.files("twintable.server").joinpath("migrations")))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers run beside the writer; a committed append survives a killed process.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

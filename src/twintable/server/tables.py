@@ -1,0 +1,447 @@
+"""Tables: one actor per table that owns its game state, its log and its connections.
+
+Every change goes through :meth:`Table.submit` under the table's lock: the action is
+stamped with the server's time, tried on a clone, appended to the log, and only then made
+the table's state, broadcast (each connection gets its own view) and acknowledged. Bots
+and timers act through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import WebSocket
+
+from twintable.core.errors import OptionError, RuleError
+from twintable.core.game import Game
+from twintable.core.registry import GameRegistry
+from twintable.core.replay import Replay
+from twintable.core.types import SYSTEM_SEAT, Action, events_for
+from twintable.server.protocol import (
+    Ack,
+    ErrorMessage,
+    EventFrame,
+    SeatInfo,
+    Snapshot,
+    TableInfo,
+    TableUpdate,
+)
+from twintable.server.ratings import update_ratings
+from twintable.server.settings import Settings
+from twintable.server.storage.models import SeatRow, TableRow
+from twintable.server.storage.store import Store, StoredAction
+from twintable.sim.runner import bot_factories
+
+log = logging.getLogger("twintable.server")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+class LobbyError(Exception):
+    """A refused lobby request, with a stable code and an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class Connection:
+    """One WebSocket client; frames go through a queue so a slow client never holds a
+    table's lock."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None):
+        self.websocket = websocket
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, frame: str) -> None:
+        self.queue.put_nowait(frame)
+
+    async def _write(self) -> None:
+        while (frame := await self.queue.get()) is not None:
+            try:
+                await self.websocket.send_text(frame)
+            except Exception:  # the client went away; the reader notices and unregisters
+                log.debug("send failed; connection writer stops", exc_info=True)
+                return
+
+    async def close(self) -> None:
+        self.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await self.writer
+
+
+class Table:
+    def __init__(self, server: GameServer, row: TableRow, seats: list[SeatRow]):
+        self.server = server
+        self.row = row
+        self.id = row.id
+        self.game: Game[Any] = server.registry.get(row.game)
+        self.seats = seats
+        self.state: Any = None
+        self.seq = 0
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.answered: OrderedDict[tuple[int, str], str] = OrderedDict()
+        self.bots: dict[int, Any] = {}
+        self.rng = random.Random(row.seed ^ 0x7AB1E)
+        self.task: asyncio.Task[None] | None = None
+        self._load_bots()
+
+    # -- description ----------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    def info(self) -> TableInfo:
+        connected = {c.seat for c in self.connections}
+        return TableInfo(
+            id=self.id, game=self.row.game, name=self.row.name, players=self.row.players,
+            status=self.row.status,  # type: ignore[arg-type]
+            options=dict(self.row.options),
+            seats=[SeatInfo(seat=s.seat, kind=s.kind,  # type: ignore[arg-type]
+                            bot=s.bot, display_name=s.display_name,
+                            connected=s.kind == "bot" or s.seat in connected)
+                   for s in self.seats],
+            result=self.row.result)
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def is_creator(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.row.creator_hash,
+                                                      hash_token(token or ""))
+
+    def _load_bots(self) -> None:
+        factories = bot_factories(self.game)
+        self.bots = {s.seat: factories[s.bot]() for s in self.seats
+                     if s.kind == "bot" and s.bot is not None}
+
+    # -- lobby changes (before the start) -------------------------------------------
+    async def join(self, display_name: str, player_id: str | None,
+                   seat: int | None) -> tuple[int, str]:
+        async with self.lock:
+            self._require_open()
+            free = [s for s in self.seats if s.kind == "empty"]
+            if seat is not None:
+                free = [s for s in free if s.seat == seat]
+            if not free:
+                raise LobbyError(409, "table.full" if seat is None else "seat.taken",
+                                 "no free seat" if seat is None else "that seat is taken")
+            token = new_token()
+            chosen = free[0]
+            chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
+            chosen.token_hash, chosen.bot = hash_token(token), None
+            await self.server.store.save_seat(chosen)
+            self._announce()
+            return chosen.seat, token
+
+    async def leave(self, seat: int) -> None:
+        async with self.lock:
+            self._require_open()
+            await self._empty_seat(seat)
+
+    async def set_bot(self, seat: int, bot: str | None) -> None:
+        async with self.lock:
+            self._require_open()
+            if not 0 <= seat < len(self.seats):
+                raise LobbyError(404, "seat.unknown", "no such seat")
+            if bot is None:
+                await self._empty_seat(seat)
+                return
+            if bot not in bot_factories(self.game):
+                raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {self.game.id}")
+            row = self.seats[seat]
+            row.kind, row.bot, row.display_name = "bot", bot, None
+            row.player_id = row.token_hash = None
+            await self.server.store.save_seat(row)
+            self._load_bots()
+            self._announce()
+
+    async def _empty_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise LobbyError(404, "seat.unknown", "no such seat")
+        row = self.seats[seat]
+        row.kind, row.bot, row.display_name, row.player_id, row.token_hash = (
+            "empty", None, None, None, None)
+        await self.server.store.save_seat(row)
+        for connection in [c for c in self.connections if c.seat == seat]:
+            connection.seat = None  # a kicked player keeps watching as a spectator
+        self._load_bots()
+        self._announce()
+
+    def _require_open(self) -> None:
+        if self.row.status != "open":
+            raise LobbyError(409, "table.started", "the table has already started")
+
+    async def start(self) -> None:
+        async with self.lock:
+            self._require_open()
+            if any(s.kind == "empty" for s in self.seats):
+                raise LobbyError(409, "table.not_full", "every seat needs a player or a bot")
+            self.state = self.game.new_state(self.row.options, self.row.players, self.row.seed)
+            self.row.status = "running"
+            await self.server.store.set_status(self.id, "running")
+            self._announce()
+            for connection in self.connections:
+                connection.send(self._snapshot(connection.seat))
+            self._wake()
+
+    # -- recovery -------------------------------------------------------------------
+    def recover(self, actions: list[StoredAction]) -> None:
+        """Rebuild the state by replaying the log (engines are deterministic)."""
+        self.state = self.game.new_state(self.row.options, self.row.players, self.row.seed)
+        for stored in actions:
+            self.game.apply(self.state, Action(stored.seat, stored.kind, stored.payload,
+                                               stored.t_ms))
+            if stored.client_id:
+                ack = Ack(id=stored.client_id, seq=stored.seq, version=self.state.version)
+                self.answered[(stored.seat, stored.client_id)] = ack.model_dump_json()
+        self.seq = len(actions)
+
+    # -- play -----------------------------------------------------------------------
+    async def submit(self, seat: int, kind: str, payload: dict[str, Any],
+                     client_id: str | None, version: int | None) -> str:
+        """Try one action; return the JSON answer (an ack or an error)."""
+        started = time.perf_counter()
+        async with self.lock:
+            if client_id is not None and (seat, client_id) in self.answered:
+                return self.answered[(seat, client_id)]
+            answer = await self._submit_locked(seat, kind, payload, client_id, version)
+            if client_id is not None and answer.type == "ack":
+                self.answered[(seat, client_id)] = answer.model_dump_json()
+                if len(self.answered) > 4096:
+                    self.answered.popitem(last=False)
+        self.server.metrics.observe_action(time.perf_counter() - started, answer.type == "ack")
+        return answer.model_dump_json()
+
+    async def _submit_locked(self, seat: int, kind: str, payload: dict[str, Any],
+                             client_id: str | None, version: int | None) -> Ack | ErrorMessage:
+        def refuse(code: str, message: str, details: dict[str, Any] | None = None
+                   ) -> ErrorMessage:
+            return ErrorMessage(id=client_id, code=code, message=message, details=details or {})
+
+        if self.row.status == "open":
+            return refuse("table.not_started", "the game has not started yet")
+        if self.row.status != "running" or self.game.is_over(self.state):
+            return refuse("game.over", "the game is over")
+        if version is not None and version != self.state.version:
+            return refuse("action.stale", "the game has moved on; act on the new state",
+                          {"version": self.state.version})
+        action = Action(seat, kind, payload, now_ms())
+        trial = self.state.clone()
+        try:
+            events = self.game.apply(trial, action)
+        except RuleError as error:
+            return refuse(error.code, error.message, error.details)
+        stored = StoredAction(self.seq + 1, seat, kind, payload, action.t_ms, client_id)
+        try:
+            await self.server.store.append_action(self.id, stored)
+        except Exception:
+            log.exception("could not append to the log", extra={"table": self.id})
+            return refuse("storage.failed", "the move could not be saved; try again")
+        self.state, self.seq = trial, stored.seq
+        self._broadcast(seat, kind, events)
+        if self.game.is_over(self.state):
+            await self._finish()
+        else:
+            self._wake()
+        return Ack(id=client_id or "", seq=self.seq, version=self.state.version)
+
+    def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
+        frames: dict[int | None, str] = {}
+        for connection in self.connections:
+            viewer = connection.seat
+            if viewer not in frames:
+                frames[viewer] = EventFrame(
+                    seq=self.seq, version=self.state.version, seat=seat, kind=kind,
+                    events=[e.to_json() for e in events_for(events, viewer)],
+                    view=self.game.view(self.state, viewer).to_json()).model_dump_json()
+            connection.send(frames[viewer])
+
+    def _snapshot(self, viewer: int | None) -> str:
+        return Snapshot(seq=self.seq, version=self.state.version,
+                        view=self.game.view(self.state, viewer).to_json()).model_dump_json()
+
+    def _announce(self, skip: Connection | None = None) -> None:
+        frame = TableUpdate(table=self.info()).model_dump_json()
+        for connection in self.connections:
+            if connection is not skip:
+                connection.send(frame)
+
+    async def _finish(self) -> None:
+        outcome = self.game.outcome(self.state)
+        assert outcome is not None
+        result = outcome.to_json() | {"names": [s.display_name or s.bot for s in self.seats]}
+        self.row.status, self.row.result = "finished", result
+        await self.server.store.set_status(self.id, "finished", result)
+        await update_ratings(self.server.store, self.game.id, self.seats, outcome)
+        self._announce()
+        log.info("table finished", extra={"table": self.id, "result": result})
+
+    # -- connections ----------------------------------------------------------------
+    def connect(self, websocket: WebSocket, seat: int | None) -> Connection:
+        connection = Connection(websocket, seat)
+        self.connections.add(connection)
+        self._announce(skip=connection)  # the newcomer learns the table from its welcome
+        return connection
+
+    def catch_up(self, connection: Connection) -> None:
+        if self.state is not None:
+            connection.send(self._snapshot(connection.seat))
+
+    async def disconnect(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+        await connection.close()
+        self._announce()
+
+    # -- bots and timers ------------------------------------------------------------
+    def _wake(self) -> None:
+        """(Re)plan the table's next automatic move: a bot's, or a timer's."""
+        current = asyncio.current_task()
+        if self.task is not None and self.task is not current and not self.task.done():
+            self.task.cancel()
+        if self.row.status == "running" and not self.game.is_over(self.state):
+            self.task = asyncio.create_task(self._automatic_move())
+
+    async def _automatic_move(self) -> None:
+        state = self.state
+        acting = sorted(self.game.to_act(state))
+        bot_seats = [seat for seat in acting if seat in self.bots]
+        deadline = self.game.deadline(state)
+        if bot_seats:
+            await asyncio.sleep(self.server.settings.bot_delay_ms / 1000)
+            self.rng.shuffle(bot_seats)
+            for seat in bot_seats:
+                view = self.game.view(state, seat)
+                action = await asyncio.to_thread(self.bots[seat].act, view, self.rng)
+                if action is not None:
+                    await self.submit(seat, action.kind, dict(action.payload), None,
+                                      state.version)
+                    return
+        if deadline is not None:
+            await asyncio.sleep(max(0.0, (deadline - now_ms()) / 1000))
+            timeout = self.game.timeout_action(state, now_ms())
+            if timeout is not None:
+                await self.submit(SYSTEM_SEAT, timeout.kind, dict(timeout.payload), None,
+                                  state.version)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+        async with self.lock:  # waits for an append in flight to finish
+            for connection in list(self.connections):
+                with contextlib.suppress(Exception):
+                    await connection.websocket.close(code=1001)
+                await connection.close()
+            self.connections.clear()
+
+
+class GameServer:
+    """The lobby: tables in memory, backed by the store."""
+
+    def __init__(self, store: Store, registry: GameRegistry, settings: Settings,
+                 metrics: Any):
+        self.store = store
+        self.registry = registry
+        self.settings = settings
+        self.metrics = metrics
+        self.tables: dict[str, Table] = {}
+        self.accepting = True
+
+    async def recover(self) -> None:
+        for row, seats in await self.store.load_tables(["open", "running"]):
+            table = Table(self, row, seats)
+            if row.status == "running":
+                table.recover(await self.store.load_actions(row.id))
+                table._wake()
+            self.tables[row.id] = table
+        log.info("tables recovered", extra={"tables": len(self.tables)})
+
+    async def create(self, game_id: str, players: int, options: dict[str, Any],
+                     seat_kinds: list[tuple[str, str | None]], name: str | None,
+                     display_name: str, player_id: str | None) -> tuple[Table, int, str]:
+        try:
+            game = self.registry.get(game_id)
+            resolved = game.resolve_options(options)
+            game.check_players(players)
+        except OptionError as error:
+            raise LobbyError(422, error.code, error.message) from None
+        if len(seat_kinds) != players or seat_kinds[0][0] != "human":
+            raise LobbyError(422, "seats.invalid",
+                             "give one entry per seat; seat 0 is the creator's")
+        known = bot_factories(game)
+        for kind, bot in seat_kinds:
+            if kind == "bot" and bot not in known:
+                raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {game_id}")
+        token = new_token()
+        table_id = secrets.token_hex(8)
+        row = TableRow(id=table_id, game=game_id, name=name or f"{display_name}'s table",
+                       options={k: list(v) if isinstance(v, tuple) else v
+                                for k, v in resolved.items()},
+                       seed=secrets.randbits(62), players=players, status="open",
+                       creator_hash=hash_token(token), created_ms=now_ms(), result=None)
+        seats = []
+        for seat, (kind, bot) in enumerate(seat_kinds):
+            if seat == 0:
+                seats.append(SeatRow(table_id=table_id, seat=0, kind="human",
+                                     display_name=display_name, player_id=player_id,
+                                     token_hash=hash_token(token)))
+            else:
+                seats.append(SeatRow(table_id=table_id, seat=seat,
+                                     kind="bot" if kind == "bot" else "empty",
+                                     bot=bot if kind == "bot" else None))
+        await self.store.create_table(row, seats)
+        table = Table(self, row, seats)
+        self.tables[table_id] = table
+        log.info("table created", extra={"table": table_id, "game": game_id})
+        return table, 0, token
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        return table
+
+    async def stored_replay(self, table_id: str) -> Replay:
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        row, _ = loaded
+        if row.status != "finished":
+            # The seed and the log of a running game would reveal every hidden card.
+            raise LobbyError(409, "table.not_finished", "replays open when the game is over")
+        actions = await self.store.load_actions(table_id)
+        return Replay(row.game, row.players, row.seed, dict(row.options),
+                      [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
+
+    async def shutdown(self) -> None:
+        self.accepting = False
+        await asyncio.gather(*(table.stop() for table in self.tables.values()))

@@ -1,0 +1,73 @@
+"""Whole games through the protocol, and every frame checked against the view function."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.client import app_client, create_table, hello, play_to_end, start
+from twintable.core.replay import Replay
+from twintable.core.types import events_for
+from twintable.games import default_registry
+
+REGISTRY = default_registry()
+SHORT = {"timo": {"target": 60}, "twins": {"max_hands": 2}}
+
+
+def frames_match_views(game_id: str, replay: dict[str, Any], frames: list[dict[str, Any]],
+                       viewer: int | None) -> int:
+    """Rebuild each state from the replay and require every frame a client got to be
+    exactly what the game's view function and event audiences give that viewer."""
+    game = REGISTRY.get(game_id)
+    expected = {}
+    for seq, (_, events, state) in enumerate(Replay.from_json(replay).steps(game)):
+        expected[seq] = (game.view(state, viewer).to_json(),
+                         [e.to_json() for e in events_for(events, viewer)])
+    checked = 0
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            assert frame["view"] == expected[frame["seq"]][0]
+            checked += 1
+        elif frame["type"] == "event":
+            assert (frame["view"], frame["events"]) == expected[frame["seq"]]
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("game_id,players", [("timo", 2), ("timo", 4), ("twins", 3),
+                                             ("twins", 5)])
+def test_a_person_plays_a_whole_game_against_bots(sqlite_url: str, game_id: str,
+                                                  players: int) -> None:
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, game_id, players, SHORT[game_id])
+        table_id, token = joined["table"]["id"], joined["token"]
+        start(client, table_id, token)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player, \
+                client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+            hello(player, token)
+            assert hello(spectator, None)["seat"] is None
+            frames = play_to_end(player)
+            watched = []
+            while True:
+                frame = spectator.receive_json()
+                watched.append(frame)
+                if frame["type"] == "table" and frame["table"]["status"] == "finished":
+                    break
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["status"] == "finished" and info["result"]["winners"]
+        replay = client.get(f"/api/tables/{table_id}/replay").json()
+    assert frames_match_views(game_id, replay, frames, 0) > 0
+    assert frames_match_views(game_id, replay, watched, None) > 0
+    for frame in watched:
+        if frame["type"] in ("snapshot", "event"):
+            assert not frame["view"]["hand"] and not frame["view"]["legal"]
+
+
+def test_replays_open_only_when_the_game_is_over(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 2, {"target": 40})
+        table_id = joined["table"]["id"]
+        start(client, table_id, joined["token"])
+        response = client.get(f"/api/tables/{table_id}/replay")
+        assert response.status_code == 409 and response.json()["code"] == "table.not_finished"
