@@ -55,28 +55,55 @@ def is_over(view: dict[str, Any]) -> bool:
     return bool(view.get("over")) or view.get("phase") == "over"
 
 
+class Player:
+    """Acts like a careful client: one action in flight at a time, always against the
+    newest view; a refused action (stale after someone else's move, rate limited) is
+    simply followed by a fresh choice from the newest view."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], None],
+                 choose: Callable[[dict[str, Any]], dict[str, Any]] | None = None):
+        self.send = send
+        self.choose = choose or (lambda view: view["legal"][0])
+        self.latest: dict[str, Any] | None = None
+        self.in_flight = False
+        self.sent = 0
+        self.acked_seq = 0
+        self.acks = 0
+
+    def feed(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind in ("snapshot", "event"):
+            self.latest = frame
+        elif kind in ("ack", "error") and (frame.get("id") or "").startswith("p"):
+            self.in_flight = False
+            if kind == "ack":
+                self.acks += 1
+                self.acked_seq = max(self.acked_seq, frame["seq"])
+            elif frame["code"] == "rate.limited":
+                time.sleep(0.05)
+        self.act()
+
+    def act(self) -> None:
+        frame = self.latest
+        if self.in_flight or frame is None or is_over(frame["view"]):
+            return
+        if frame["view"]["legal"]:
+            action = self.choose(frame["view"])
+            self.sent += 1
+            self.in_flight = True
+            self.send({"type": "action", "id": f"p{self.sent}", "version": frame["version"],
+                       "kind": action["kind"], "payload": action["payload"]})
+
+
 def play_to_end(ws: WebSocketTestSession, choose: Callable[[dict[str, Any]], dict[str, Any]]
                 | None = None, max_frames: int = 20_000) -> list[dict[str, Any]]:
-    """Answer every frame until the game ends; returns every frame received."""
+    """Play until the game ends; returns every frame received."""
+    player = Player(ws.send_json, choose)
     frames: list[dict[str, Any]] = []
-    sent = 0
-    last: dict[str, Any] = {}
     for _ in range(max_frames):
         frame = ws.receive_json()
         frames.append(frame)
         if frame["type"] == "table" and frame["table"]["status"] == "finished":
             return frames
-        if frame["type"] == "error" and frame["code"] == "rate.limited":
-            time.sleep(0.05)
-            ws.send_json(last)  # same id: the server answers it once
-        if frame["type"] in ("snapshot", "event"):
-            view = frame["view"]
-            if is_over(view):
-                continue
-            if view["legal"]:
-                action = choose(view) if choose else view["legal"][0]
-                sent += 1
-                last = {"type": "action", "id": f"m{sent}", "version": frame["version"],
-                        "kind": action["kind"], "payload": action["payload"]}
-                ws.send_json(last)
+        player.feed(frame)
     raise AssertionError("the game did not end")

@@ -272,16 +272,22 @@ class SocketSession:
             return ErrorMessage(code="message.too_large",
                                 message=f"frames are limited to {self.settings.max_frame_bytes}"
                                         " bytes")
-        if not self._rate_ok():
-            return ErrorMessage(code="rate.limited", message="too many messages; slow down")
+        rate_ok = self._rate_ok()
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
+            data = None
+        # Parsed first so that a refusal can name the action it refuses.
+        client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
+                     else None)
+        if not rate_ok:
+            return ErrorMessage(id=client_id, code="rate.limited",
+                                message="too many messages; slow down")
+        if data is None:
             return ErrorMessage(code="message.invalid_json", message="that is not JSON")
         if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
             return ErrorMessage(code="message.unknown_type",
                                 message="expected a message of type hello, action or ping")
-        client_id = data.get("id") if isinstance(data.get("id"), str) else None
         try:
             message = client_message.validate_python(data)
         except ValidationError as error:

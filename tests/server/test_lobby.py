@@ -1,0 +1,117 @@
+"""The lobby over HTTP: create, join, bots, kick, leave, start, lists, ratings, health."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.server.client import app_client, auth, create_table, hello, play_to_end, start
+from twintable.server.protocol import json_schema
+
+
+def test_games_are_listed_with_options_and_bots(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        games = {g["id"]: g for g in client.get("/api/games").json()}
+        assert {"timo", "twins"} <= set(games)
+        assert "search" in games["timo"]["bots"] and "strong" in games["twins"]["bots"]
+        assert any(o["name"] == "target" for o in games["timo"]["options"])
+
+
+def test_create_join_by_invite_bots_kick_leave_and_start(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 4, {"target": 50},
+                              seats=[{"kind": "human"}, {"kind": "human"},
+                                     {"kind": "bot", "bot": "random"}, {"kind": "human"}])
+        table_id, token = joined["table"]["id"], joined["token"]
+        assert joined["invite"].endswith(f"?table={table_id}") and len(token) >= 32
+        creator = auth(token)
+        assert client.get("/api/tables?status=open").json()[0]["id"] == table_id
+
+        response = client.post(f"/api/tables/{table_id}/start", headers=creator)
+        assert response.status_code == 409 and response.json()["code"] == "table.not_full"
+
+        bob = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Bob"}).json()
+        assert bob["seat"] == 1
+        taken = client.post(f"/api/tables/{table_id}/join",
+                            json={"display_name": "Cy", "seat": 1})
+        assert taken.status_code == 409 and taken.json()["code"] == "seat.taken"
+
+        # Only the creator manages seats; bots can be added and removed, players kicked.
+        assert client.put(f"/api/tables/{table_id}/seats/3/bot", json={"bot": "heuristic"},
+                          headers=auth(bob["token"])).status_code == 403
+        assert client.put(f"/api/tables/{table_id}/seats/3/bot", json={"bot": "oracle"},
+                          headers=creator).json()["code"] == "bot.unknown"
+        seats = client.put(f"/api/tables/{table_id}/seats/3/bot", json={"bot": "heuristic"},
+                           headers=creator).json()["seats"]
+        assert seats[3]["kind"] == "bot" and seats[3]["bot"] == "heuristic"
+        seats = client.delete(f"/api/tables/{table_id}/seats/1", headers=creator).json()["seats"]
+        assert seats[1]["kind"] == "empty"
+        kicked = client.post(f"/api/tables/{table_id}/leave", headers=auth(bob["token"]))
+        assert kicked.status_code == 401  # the kicked token no longer holds a seat
+
+        dee = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Dee"}).json()
+        left = client.post(f"/api/tables/{table_id}/leave", headers=auth(dee["token"]))
+        assert left.status_code == 204
+        full = client.post(f"/api/tables/{table_id}/join",
+                           json={"display_name": "Eve", "player_id": "eve-12345678"}).json()
+        assert full["seat"] == 1
+        assert client.post(f"/api/tables/{table_id}/join",
+                           json={"display_name": "Fay"}).json()["code"] == "table.full"
+
+        assert client.post(f"/api/tables/{table_id}/start", headers=creator).json()[
+            "status"] == "running"
+        late = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Gus"})
+        assert late.status_code == 409 and late.json()["code"] == "table.started"
+        assert client.get("/api/tables?status=running").json()[0]["id"] == table_id
+
+
+def test_bad_lobby_requests_get_codes(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        for body, status, code in [
+            ({"game": "chess", "players": 2, "display_name": "A"}, 422, "game.unknown"),
+            ({"game": "timo", "players": 9, "display_name": "A"}, 422, "players.invalid"),
+            ({"game": "timo", "players": 2, "display_name": "A", "options": {"x": 1}}, 422,
+             "option.unknown"),
+            ({"game": "timo", "players": 2, "display_name": "A",
+              "seats": [{"kind": "bot", "bot": "random"}, {"kind": "human"}]}, 422,
+             "seats.invalid"),
+        ]:
+            response = client.post("/api/tables", json=body)
+            assert response.status_code == status and response.json()["code"] == code
+        for name in ("", "x" * 41, "<script>"):
+            response = client.post("/api/tables", json={"game": "timo", "players": 2,
+                                                        "display_name": name})
+            assert response.status_code == 422
+        assert client.get("/api/tables/nope").status_code == 404
+        assert client.post("/api/tables/nope/join",
+                           json={"display_name": "A"}).status_code == 404
+
+
+def test_a_finished_game_updates_the_leaderboard(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 2, {"target": 30}, player_id="ann-12345678")
+        table_id, token = joined["table"]["id"], joined["token"]
+        start(client, table_id, token)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, token)
+            play_to_end(ws)
+        board = client.get("/api/leaderboard/timo").json()
+        assert board[0]["player_id"] == "ann-12345678" and board[0]["games"] == 1
+        assert board[0]["sigma"] < 25 / 3
+        assert client.get("/api/leaderboard/chess").status_code == 404
+
+
+def test_health_readiness_and_metrics(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        assert client.get("/healthz").json() == {"status": "ok"}
+        assert client.get("/readyz").json()["status"] == "ready"
+        create_table(client, "timo", 2)
+        text = client.get("/metrics").text
+        assert 'twintable_tables{status="open"} 1.0' in text
+        assert "twintable_action_seconds_bucket" in text
+
+
+def test_protocol_schema_document_is_current() -> None:
+    stored = Path(__file__).parents[2] / "docs" / "protocol.schema.json"
+    assert json.loads(stored.read_text()) == json.loads(json.dumps(json_schema())), \
+        "run: twintable protocol-schema > docs/protocol.schema.json"
