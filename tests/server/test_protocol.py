@@ -40,7 +40,7 @@ def table(sqlite_url: str) -> Any:
 
 
 def test_protocol_errors_change_nothing_and_keep_the_connection(table: Any) -> None:
-    client, table_id, token, other_token = table
+    client, table_id, token, _other_token = table
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         ws.send_json({"type": "action", "id": "early", "version": 0, "kind": "draw"})
         assert ws.receive_json()["code"] == "auth.required"
@@ -91,7 +91,7 @@ def test_spectators_cannot_act(table: Any) -> None:
 
 
 def test_a_token_acts_only_at_its_own_table(table: Any) -> None:
-    client, table_id, token, _ = table
+    client, _table_id, token, _ = table
     other = create_table(client, "timo", 2, {"target": 40})
     with client.websocket_connect(f"/ws/tables/{other['table']['id']}") as ws:
         ws.send_json({"type": "hello", "token": token})
