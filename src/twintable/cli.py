@@ -240,8 +240,9 @@ def _print_report(report: dict[str, Any]) -> None:
                       f"{row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}")
     console.print(seats)
     for key, value in report["stats"].items():
-        console.print(f"mean {key} per game: {value['mean']:.1f} "
-                      f"(95% CI {value['low']:.1f}-{value['high']:.1f})")
+        # "+ 0.0" turns a rounding -0.0 into 0.0 for display.
+        low, mean, high = (value[k] + 0.0 for k in ("low", "mean", "high"))
+        console.print(f"mean {key} per game: {mean:.1f} (95% CI {low:.1f} to {high:.1f})")
 
 
 @app.command()
