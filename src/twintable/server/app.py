@@ -126,7 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else [("human", None)] + [("bot", "heuristic")] * (request.players - 1))
         table, seat, token = await server.create(
             request.game, request.players, request.options, kinds, request.name,
-            request.display_name, request.player_id)
+            request.display_name, request.player_id, request.turn_limit_s, request.grace_s)
         return joined(table, seat, token)
 
     @app.get("/api/tables")

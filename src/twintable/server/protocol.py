@@ -64,6 +64,8 @@ class SeatInfo(BaseModel):
     bot: str | None = None
     display_name: str | None = None
     connected: bool = False
+    stand_in: bool = False
+    """A bot is playing this person's moves (away past the grace period, or out of time)."""
 
 
 class TableInfo(BaseModel):
@@ -75,6 +77,8 @@ class TableInfo(BaseModel):
     options: dict[str, Any]
     seats: list[SeatInfo]
     result: dict[str, Any] | None = None
+    turn_limit_s: int | None = None
+    grace_s: int = 60
 
 
 class Welcome(BaseModel):
@@ -148,6 +152,11 @@ class CreateTable(Strict):
     name: DisplayName | None = None
     display_name: DisplayName
     player_id: PlayerId | None = None
+    turn_limit_s: Annotated[int, Field(ge=1, le=3600)] | None = None
+    """Seconds a person has for a move before a bot plays it for them (none: no limit)."""
+    grace_s: Annotated[int, Field(ge=0, le=3600)] = 60
+    """Seconds a person may be disconnected before a bot takes their seat (until they
+    return)."""
 
 
 class JoinTable(Strict):

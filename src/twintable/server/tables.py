@@ -43,6 +43,9 @@ from twintable.sim.runner import bot_factories
 log = logging.getLogger("twintable.server")
 
 
+DEFAULT_GRACE_S = 60
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -105,6 +108,12 @@ class Table:
         self.bots: dict[int, Any] = {}
         self.rng = random.Random(row.seed ^ 0x7AB1E)
         self.task: asyncio.Task[None] | None = None
+        # Nobody is connected yet (a new table, or a restart): the grace period starts now.
+        started = time.monotonic()
+        self.away_since: dict[int, float] = {s.seat: started for s in seats
+                                             if s.kind == "human"}
+        self.turn_since = started
+        self.stand_ins: dict[int, Any] = {}
         self._load_bots()
 
     # -- description ----------------------------------------------------------------
@@ -120,8 +129,12 @@ class Table:
             options=dict(self.row.options),
             seats=[SeatInfo(seat=s.seat, kind=s.kind,  # type: ignore[arg-type]
                             bot=s.bot, display_name=s.display_name,
-                            connected=s.kind == "bot" or s.seat in connected)
+                            connected=s.kind == "bot" or s.seat in connected,
+                            stand_in=self.state is not None
+                            and self._stands_in(s.seat, time.monotonic()))
                    for s in self.seats],
+            turn_limit_s=(self.row.settings or {}).get("turn_limit_s"),
+            grace_s=(self.row.settings or {}).get("grace_s", DEFAULT_GRACE_S),
             result=self.row.result)
 
     def seat_for_token(self, token: str | None) -> int | None:
@@ -266,6 +279,7 @@ class Table:
             log.exception("could not append to the log", extra={"table": self.id})
             return refuse("storage.failed", "the move could not be saved; try again")
         self.state, self.seq = trial, stored.seq
+        self.turn_since = time.monotonic()
         self._broadcast(seat, kind, events)
         if self.game.is_over(self.state):
             await self._finish()
@@ -308,6 +322,8 @@ class Table:
     def connect(self, websocket: WebSocket, seat: int | None) -> Connection:
         connection = Connection(websocket, seat)
         self.connections.add(connection)
+        if seat is not None and self.away_since.pop(seat, None) is not None:
+            self._wake()  # the player is back: their stand-in hands the seat over
         self._announce(skip=connection)  # the newcomer learns the table from its welcome
         return connection
 
@@ -317,6 +333,11 @@ class Table:
 
     async def disconnect(self, connection: Connection) -> None:
         self.connections.discard(connection)
+        seat = connection.seat
+        if seat is not None and all(c.seat != seat for c in self.connections):
+            self.away_since[seat] = time.monotonic()
+            if self.state is not None:
+                self._wake()
         await connection.close()
         self._announce()
 
@@ -329,27 +350,72 @@ class Table:
         if self.row.status == "running" and not self.game.is_over(self.state):
             self.task = asyncio.create_task(self._automatic_move())
 
+    def _stands_in(self, seat: int, now: float) -> bool:
+        """A person's seat is played by a stand-in bot while they are away past the grace
+        period, or when their move's time limit has run out."""
+        if self.seats[seat].kind != "human":
+            return False
+        settings = self.row.settings or {}
+        away = self.away_since.get(seat)
+        if away is not None and now - away >= settings.get("grace_s", DEFAULT_GRACE_S):
+            return True
+        limit = settings.get("turn_limit_s")
+        return limit is not None and now - self.turn_since >= limit
+
+    def _wake_times(self, acting: list[int]) -> list[float]:
+        """When a person's seat would next be handed to a stand-in (monotonic seconds)."""
+        settings = self.row.settings or {}
+        times = []
+        for seat in acting:
+            if self.seats[seat].kind != "human":
+                continue
+            if seat in self.away_since:
+                times.append(self.away_since[seat] + settings.get("grace_s", DEFAULT_GRACE_S))
+            if settings.get("turn_limit_s") is not None:
+                times.append(self.turn_since + settings["turn_limit_s"])
+        return times
+
+    def _stand_in(self, seat: int) -> Any:
+        if seat not in self.stand_ins:
+            factories = bot_factories(self.game)
+            self.stand_ins[seat] = factories.get("heuristic", factories["random"])()
+        return self.stand_ins[seat]
+
     async def _automatic_move(self) -> None:
-        state = self.state
-        acting = sorted(self.game.to_act(state))
-        bot_seats = [seat for seat in acting if seat in self.bots]
-        deadline = self.game.deadline(state)
-        if bot_seats:
-            await asyncio.sleep(self.server.settings.bot_delay_ms / 1000)
-            self.rng.shuffle(bot_seats)
-            for seat in bot_seats:
-                view = self.game.view(state, seat)
-                action = await asyncio.to_thread(self.bots[seat].act, view, self.rng)
-                if action is not None:
-                    await self.submit(seat, action.kind, dict(action.payload), None,
-                                      state.version)
-                    return
-        if deadline is not None:
-            await asyncio.sleep(max(0.0, (deadline - now_ms()) / 1000))
-            timeout = self.game.timeout_action(state, now_ms())
-            if timeout is not None:
-                await self.submit(SYSTEM_SEAT, timeout.kind, dict(timeout.payload), None,
-                                  state.version)
+        while True:
+            state = self.state
+            acting = sorted(self.game.to_act(state))
+            now = time.monotonic()
+            automatic = [s for s in acting if s in self.bots or self._stands_in(s, now)]
+            if automatic:
+                await asyncio.sleep(self.server.settings.bot_delay_ms / 1000)
+                self.rng.shuffle(automatic)
+                for seat in automatic:
+                    bot = self.bots.get(seat) or self._stand_in(seat)
+                    view = self.game.view(state, seat)
+                    action = await asyncio.to_thread(bot.act, view, self.rng)
+                    if action is not None:
+                        # Shielded: a re-plan may cancel this task while it thinks or
+                        # sleeps, never in the middle of writing the log.
+                        await asyncio.shield(self.submit(seat, action.kind,
+                                                         dict(action.payload), None,
+                                                         state.version))
+                        return
+            deadline = self.game.deadline(state)
+            later = [t for t in self._wake_times(acting) if t > now]
+            game_first = deadline is not None and (
+                not later or deadline / 1000 - time.time() <= min(later) - now)
+            if game_first and deadline is not None:
+                await asyncio.sleep(max(0.0, (deadline - now_ms()) / 1000))
+                timeout = self.game.timeout_action(state, now_ms())
+                if timeout is not None:
+                    await asyncio.shield(self.submit(SYSTEM_SEAT, timeout.kind,
+                                                     dict(timeout.payload), None,
+                                                     state.version))
+                return
+            if not later:
+                return
+            await asyncio.sleep(min(later) - now)
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -387,7 +453,9 @@ class GameServer:
 
     async def create(self, game_id: str, players: int, options: dict[str, Any],
                      seat_kinds: list[tuple[str, str | None]], name: str | None,
-                     display_name: str, player_id: str | None) -> tuple[Table, int, str]:
+                     display_name: str, player_id: str | None,
+                     turn_limit_s: int | None = None,
+                     grace_s: int = DEFAULT_GRACE_S) -> tuple[Table, int, str]:
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
@@ -407,7 +475,8 @@ class GameServer:
                        options={k: list(v) if isinstance(v, tuple) else v
                                 for k, v in resolved.items()},
                        seed=secrets.randbits(62), players=players, status="open",
-                       creator_hash=hash_token(token), created_ms=now_ms(), result=None)
+                       creator_hash=hash_token(token), created_ms=now_ms(), result=None,
+                       settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s})
         seats = []
         for seat, (kind, bot) in enumerate(seat_kinds):
             if seat == 0:

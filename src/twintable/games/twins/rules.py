@@ -27,6 +27,8 @@ HAND_SIZE = 8
 START_CHIPS = 12
 BUY_COST = (0, 1, 3)
 ROUNDS = 4
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
+_NOBODY: frozenset[int] = frozenset()
 
 OPTIONS = OptionSchema([
     Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
@@ -155,21 +157,26 @@ class TwinsGame(Game[TwinsState]):
         events.append(Event("hand_started", {"hand": state.hand_no, "dealer": state.dealer}))
         for seat in self._active(state):
             events.append(Event("dealt", {"seat": seat, "cards": list(state.hands[seat])},
-                                audience=frozenset((seat,))))
+                                audience=_ONE_SEAT[seat]))
 
     # -- who acts, and how ----------------------------------------------------------
     def participants(self, state: TwinsState) -> list[int]:
         """Seats that play the current round."""
+        out, sitting_out = state.out, state.sitting_out
+        return [seat for seat in range(state.players) if not (out[seat] or sitting_out[seat])]
+
+    def waiting(self, state: TwinsState) -> list[int]:
+        """Seats that play this round and have not committed yet."""
+        out, sitting_out, picks = state.out, state.sitting_out, state.picks
         return [seat for seat in range(state.players)
-                if not state.out[seat] and not state.sitting_out[seat]]
+                if picks[seat] is None and not (out[seat] or sitting_out[seat])]
 
     def to_act(self, state: TwinsState) -> frozenset[int]:
         if state.phase == BUY:
-            return frozenset((state.buyer,))
+            return _ONE_SEAT[state.buyer]
         if state.phase == PICK:
-            return frozenset(seat for seat in self.participants(state)
-                             if state.picks[seat] is None)
-        return frozenset()
+            return frozenset(self.waiting(state))
+        return _NOBODY
 
     def legal_actions(self, state: TwinsState, seat: int) -> list[Action]:
         if state.phase == BUY and seat == state.buyer:
@@ -227,7 +234,7 @@ class TwinsGame(Game[TwinsState]):
                                    "bank": state.bank})]
         if cards:
             events.append(Event("drew_cards", {"seat": seat, "cards": cards},
-                                audience=frozenset((seat,))))
+                                audience=_ONE_SEAT[seat]))
         following = self._next_active(state, seat)
         if following == self._next_active(state, state.dealer):
             state.phase, state.buyer, state.round_no = PICK, -1, 1
@@ -257,7 +264,7 @@ class TwinsGame(Game[TwinsState]):
             raise RuleError("pick.same_card", "pick two different cards", {"card": first})
         state.picks[seat] = (min(first, second), max(first, second))
         events = [Event("committed", {"seat": seat, "round": state.round_no})]
-        if all(state.picks[s] is not None for s in self.participants(state)):
+        if not self.waiting(state):
             self._reveal(state, events)
         return events
 

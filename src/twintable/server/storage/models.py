@@ -25,6 +25,8 @@ class TableRow(Base):
     creator_hash: Mapped[str] = mapped_column(String(64))
     created_ms: Mapped[int] = mapped_column(BigInteger)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """Table-level settings that are not game rules: turn_limit_s, grace_s."""
 
 
 class SeatRow(Base):
