@@ -222,14 +222,16 @@ def sim(
 def _print_report(report: dict[str, Any]) -> None:
     table = Table(title=f"{report['game']}: {report['games']} games, "
                         f"{report['players']} players, seed {report['seed']}")
-    for column in ("bot", "seat-games", "wins", "win rate", "95% CI", "mean score",
+    for column in ("bot", "seat-games", "wins", "win rate", "95% CI", "mean score (95% CI)",
                    "median", "min-max"):
         table.add_column(column, justify="right")
     for name, row in report["bots"].items():
         low, high = row["ci95"]
         scores = row["scores"]
-        table.add_row(name, str(row["games"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}",
-                      f"{low:.1%}-{high:.1%}", f"{scores['mean']:.1f}",
+        mean_low, mean_high = scores["mean_ci95"]
+        table.add_row(name, str(row["games"]), f"{row['wins']:.0f}", f"{row['win_rate']:.1%}",
+                      f"{low:.1%}-{high:.1%}",
+                      f"{scores['mean']:.1f} ({mean_low:.1f}-{mean_high:.1f})",
                       f"{scores['median']:g}", f"{scores['min']:g}-{scores['max']:g}")
     console.print(table)
     seats = Table(title="by seat")

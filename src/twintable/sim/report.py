@@ -62,11 +62,12 @@ def _rate(wins: float, games: int) -> dict[str, Any]:
             "win_rate": wins / games if games else 0.0, "ci95": [low, high]}
 
 
-def _spread(values: list[int]) -> dict[str, float]:
+def _spread(values: list[int]) -> dict[str, Any]:
     if not values:
         return {}
     quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
-    return {"mean": statistics.fmean(values), "min": min(values), "p25": quartiles[0],
+    mean, low, high = mean_interval([float(v) for v in values])
+    return {"mean": mean, "mean_ci95": [low, high], "min": min(values), "p25": quartiles[0],
             "median": quartiles[1], "p75": quartiles[2], "max": max(values)}
 
 
