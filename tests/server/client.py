@@ -96,9 +96,15 @@ class Player:
 
 
 def play_to_end(ws: WebSocketTestSession, choose: Callable[[dict[str, Any]], dict[str, Any]]
-                | None = None, max_frames: int = 20_000) -> list[dict[str, Any]]:
-    """Play until the game ends; returns every frame received."""
+                | None = None, max_frames: int = 20_000,
+                seen: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Play until the game ends; returns every frame received. ``seen``: frames the caller
+    already read from this connection (the player starts from the newest view in them)."""
     player = Player(ws.send_json, choose)
+    for frame in seen or []:
+        if frame["type"] in ("snapshot", "event"):
+            player.latest = frame
+    player.act()
     frames: list[dict[str, Any]] = []
     for _ in range(max_frames):
         frame = ws.receive_json()
