@@ -1,0 +1,38 @@
+"""Schemathesis against the server's own OpenAPI schema: no 5xx, responses match it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis import checks
+
+from tests.server.test_recovery import _free_port, running_server
+
+# No server errors, and every response matches the schema (status, content type, body).
+# Not "positive data is accepted": a schema cannot say which options each game takes, so
+# a schema-valid body may still be refused with a 422 that names the bad option.
+CHECKS = [checks.not_a_server_error, checks.status_code_conformance,
+          checks.content_type_conformance, checks.response_schema_conformance]
+
+
+def test_every_operation_answers_without_a_server_error(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    database: Path = tmp_path_factory.mktemp("openapi") / "twintable.sqlite3"
+    port = _free_port()
+    with running_server(f"sqlite:///{database}", port):
+        schema = schemathesis.openapi.from_url(f"http://127.0.0.1:{port}/openapi.json")
+        operations = [result.ok() for result in schema.get_all_operations()]
+        assert len(operations) >= 10
+        for operation in operations:
+
+            @given(case=operation.as_strategy())
+            @settings(max_examples=15, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+            def check(case: Any) -> None:
+                case.call_and_validate(checks=CHECKS)
+
+            check()
