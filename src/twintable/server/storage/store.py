@@ -13,7 +13,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, select, update
+from sqlalchemy import Connection, event, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from twintable.server.storage.models import ActionRow, RatingRow, SeatRow, TableRow
@@ -92,10 +92,11 @@ class Store:
 
     # -- the action log -------------------------------------------------------------
     async def append_action(self, table_id: str, action: StoredAction) -> None:
-        async with self.sessions.begin() as session:
-            session.add(ActionRow(table_id=table_id, seq=action.seq, seat=action.seat,
-                                  kind=action.kind, payload=action.payload,
-                                  t_ms=action.t_ms, client_id=action.client_id))
+        # A Core insert: the hot path of every move skips the ORM's unit of work.
+        async with self.engine.begin() as connection:
+            await connection.execute(insert(ActionRow).values(
+                table_id=table_id, seq=action.seq, seat=action.seat, kind=action.kind,
+                payload=action.payload, t_ms=action.t_ms, client_id=action.client_id))
 
     async def load_actions(self, table_id: str) -> list[StoredAction]:
         async with self.sessions() as session:
