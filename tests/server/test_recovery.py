@@ -117,9 +117,24 @@ def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: s
                 acked, frames = _play(ws, 3)
             tables.append({"id": table_id, "token": token, "game": game, "acked": acked,
                            "frames": frames})
+        # A table with a running timer: its player never answers, so a stand-in bot plays
+        # each of their moves one second after it falls due.
+        timed = httpx2.post(f"{base}/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann", "options": {"target": 500},
+            "turn_limit_s": 1}).json()
+        httpx2.post(f"{base}/api/tables/{timed['table']['id']}/start",
+                    headers={"Authorization": f"Bearer {timed['token']}"})
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
     with running_server(db_url, port):
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{timed['table']['id']}") as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            stand_in_moves = 0
+            for frame in _frames(ws):
+                if frame["type"] == "event" and frame["seat"] == 0:
+                    stand_in_moves += 1
+                    if stand_in_moves == 2:
+                        break  # the timer was re-armed after the restart
         for table in tables:
             with connect(f"ws://127.0.0.1:{port}/ws/tables/{table['id']}") as ws:
                 ws.send(json.dumps({"type": "hello", "token": table["token"]}))
