@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -55,11 +56,13 @@ def _free_port() -> int:
 
 
 @contextmanager
-def running_server(db_url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(db_url: str, port: int,
+                   log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    output = log.open("wb") if log else subprocess.DEVNULL
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db", db_url,
-         "--bot-delay-ms", "0", "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--bot-delay-ms", "0", "--log-level", "info" if log else "warning"],
+        stdout=output, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -145,3 +148,30 @@ def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: s
             # Every frame from before the kill and after the restart is what the log says.
             assert frames_match_views(table["game"], replay, table["frames"], 0) > 0
             assert frames_match_views(table["game"], replay, frames, 0) > 0
+
+
+def test_a_stopped_server_shuts_down_cleanly_and_loses_no_acknowledged_move(
+        sqlite_url: str, tmp_path: Path) -> None:
+    db_url = sqlite_url.replace("sqlite+aiosqlite", "sqlite")
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    with running_server(db_url, port, log) as process:
+        joined = httpx2.post(f"{base}/api/tables", json={
+            "game": "timo", "players": 3, "display_name": "Ann",
+            "options": {"target": 500}}).json()
+        table_id, token = joined["table"]["id"], joined["token"]
+        httpx2.post(f"{base}/api/tables/{table_id}/start",
+                    headers={"Authorization": f"Bearer {token}"})
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            acked, _ = _play(ws, 5)
+            process.send_signal(signal.SIGTERM)
+            # uvicorn shuts down gracefully, then exits with the signal it caught.
+            assert process.wait(timeout=30) in (0, -signal.SIGTERM)
+    assert "Application shutdown complete" in log.read_text()
+    with running_server(db_url, port), \
+            connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        snapshot = next(f for f in _frames(ws) if f["type"] == "snapshot")
+        assert snapshot["seq"] >= acked
