@@ -6,6 +6,7 @@ to :class:`~twintable.server.tables.GameServer`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -325,8 +326,10 @@ class SocketSession:
         if message.seat is not None and message.seat != seat:
             return ErrorMessage(id=message.id, code="auth.wrong_seat",
                                 message="your token holds another seat")
-        return await self.table.submit(seat, message.kind, message.payload, message.id,
-                                       message.version)
+        # Shielded: a dropped connection or a shutdown must not cut a move in half
+        # (written to the log but not applied, or applied but not answered).
+        return await asyncio.shield(self.table.submit(seat, message.kind, message.payload,
+                                                      message.id, message.version))
 
     async def close(self) -> None:
         if self.connection is not None:

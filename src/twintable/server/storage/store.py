@@ -6,6 +6,8 @@ server acknowledges an action only after :meth:`Store.append_action` returns.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -36,6 +38,9 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._pending: asyncio.Queue[tuple[str, StoredAction, asyncio.Future[None]]] = (
+            asyncio.Queue())
+        self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision."""
@@ -47,6 +52,10 @@ class Store:
             await connection.exec_driver_sql("SELECT 1")
 
     async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
         await self.engine.dispose()
 
     # -- tables and seats -----------------------------------------------------------
@@ -92,11 +101,37 @@ class Store:
 
     # -- the action log -------------------------------------------------------------
     async def append_action(self, table_id: str, action: StoredAction) -> None:
-        # A Core insert: the hot path of every move skips the ORM's unit of work.
-        async with self.engine.begin() as connection:
-            await connection.execute(insert(ActionRow).values(
-                table_id=table_id, seq=action.seq, seat=action.seat, kind=action.kind,
-                payload=action.payload, t_ms=action.t_ms, client_id=action.client_id))
+        """Append one move; returns once it is committed.
+
+        Moves from every table are committed together by one writer (group commit), so a
+        busy server pays for one transaction per batch, not per move.
+        """
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_batches())
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.put_nowait((table_id, action, done))
+        await done
+
+    async def _write_batches(self) -> None:
+        while True:
+            batch = [await self._pending.get()]
+            while not self._pending.empty() and len(batch) < 500:
+                batch.append(self._pending.get_nowait())
+            rows = [{"table_id": table_id, "seq": a.seq, "seat": a.seat, "kind": a.kind,
+                     "payload": a.payload, "t_ms": a.t_ms, "client_id": a.client_id}
+                    for table_id, a, _ in batch]
+            try:
+                # A Core insert: the hot path skips the ORM's unit of work.
+                async with self.engine.begin() as connection:
+                    await connection.execute(insert(ActionRow), rows)
+            except Exception as error:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
     async def load_actions(self, table_id: str) -> list[StoredAction]:
         async with self.sessions() as session:
