@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from twintable.core.errors import OptionError
+from twintable.core.errors import OptionError, RuleError
 from twintable.core.options import OptionSchema
 from twintable.core.types import Action, Event
 
@@ -97,6 +97,23 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def apply(self, state: S, action: Action) -> list[Event]:
         """Apply one action in place and report what happened, or raise RuleError."""
+
+    def dispatch(self, state: S, action: Action,
+                 handlers: Mapping[str, Callable[[S, Action], list[Event]]],
+                 players: int) -> list[Event]:
+        """The checks every action passes (the end, a known kind, a real seat), then its
+        handler; an accepted action bumps the state version."""
+        if self.is_over(state):
+            raise RuleError("game.over", "the game is over")
+        handler = handlers.get(action.kind)
+        if handler is None:
+            raise RuleError("action.unknown", f"unknown action {action.kind!r}",
+                            {"kind": action.kind, "known": sorted(handlers)})
+        if not 0 <= action.seat < players:
+            raise RuleError("seat.invalid", "no such seat", {"seat": action.seat})
+        events = handler(state, action)
+        state.version += 1
+        return events
 
     def deadline(self, state: S) -> int | None:
         """Server time (ms) at which the table must send a timeout action, if any."""

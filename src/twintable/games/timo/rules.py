@@ -189,17 +189,7 @@ class TimoGame(Game[TimoState]):
 
     # -- applying -------------------------------------------------------------------
     def apply(self, state: TimoState, action: Action) -> list[Event]:
-        if state.over:
-            raise RuleError("game.over", "the game is over")
-        handler = self._handlers.get(action.kind)
-        if handler is None:
-            raise RuleError("action.unknown", f"unknown action {action.kind!r}",
-                            {"kind": action.kind, "known": sorted(self._handlers)})
-        if not 0 <= action.seat < state.players:
-            raise RuleError("seat.invalid", "no such seat", {"seat": action.seat})
-        events = handler(state, action)
-        state.version += 1
-        return events
+        return self.dispatch(state, action, self._handlers, state.players)
 
     def _require_turn(self, state: TimoState, seat: int) -> None:
         if seat != state.turn:

@@ -198,22 +198,15 @@ class TwinsGame(Game[TwinsState]):
 
     # -- applying -------------------------------------------------------------------
     def apply(self, state: TwinsState, action: Action) -> list[Event]:
-        if state.phase == OVER:
-            raise RuleError("game.over", "the game is over")
-        handler = self._handlers.get(action.kind)
-        if handler is None:
-            raise RuleError("action.unknown", f"unknown action {action.kind!r}",
-                            {"kind": action.kind, "known": sorted(self._handlers)})
-        if not 0 <= action.seat < state.players:
-            raise RuleError("seat.invalid", "no such seat", {"seat": action.seat})
-        if state.out[action.seat]:
+        return self.dispatch(state, action, self._handlers, state.players)
+
+    def _require_active(self, state: TwinsState, seat: int) -> None:
+        if state.out[seat]:
             raise RuleError("seat.bankrupt", "you have gone bankrupt and left the game")
-        events = handler(state, action)
-        state.version += 1
-        return events
 
     def _buy(self, state: TwinsState, action: Action) -> list[Event]:
         seat, count = action.seat, action.payload.get("count")
+        self._require_active(state, seat)
         if state.phase != BUY:
             raise RuleError("phase.not_buying", "cards are bought only before round 1")
         if seat != state.buyer:
@@ -245,6 +238,7 @@ class TwinsGame(Game[TwinsState]):
 
     def _pick(self, state: TwinsState, action: Action) -> list[Event]:
         seat, cards = action.seat, action.payload.get("cards")
+        self._require_active(state, seat)
         if state.phase != PICK:
             raise RuleError("phase.not_picking", "picks start after everyone has bought")
         if state.sitting_out[seat]:
