@@ -29,6 +29,11 @@ BUY_COST = (0, 1, 3)
 ROUNDS = 4
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
 _NOBODY: frozenset[int] = frozenset()
+# Strings built once, not per payment: the simulation's hot path.
+_LEDGER_KEYS = {(round_no, direction, category): f"round{round_no}_{direction}_{name}"
+                for round_no in range(1, ROUNDS + 1) for direction in ("paid", "received")
+                for category, name in enumerate(CATEGORY_NAMES)}
+_REASONS = {round_no: f"round {round_no}" for round_no in range(1, ROUNDS + 1)}
 
 OPTIONS = OptionSchema([
     Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
@@ -145,7 +150,8 @@ class TwinsGame(Game[TwinsState]):
         state.rng.shuffle(cards)
         state.hands = [[] for _ in range(state.players)]
         for seat in self._active(state):
-            state.hands[seat] = sorted(cards.pop() for _ in range(HAND_SIZE))
+            state.hands[seat] = sorted(cards[-HAND_SIZE:])
+            del cards[-HAND_SIZE:]
         state.draw_pile = cards
         state.played = []
         state.picks = [None] * state.players
@@ -245,15 +251,16 @@ class TwinsGame(Game[TwinsState]):
             raise RuleError("pick.sitting_out", "you sit out round 4")
         if state.picks[seat] is not None:
             raise RuleError("pick.already_committed", "you have already picked this round")
-        if not isinstance(cards, list | tuple) or len(cards) != 2:
+        if type(cards) not in (list, tuple) or len(cards) != 2:
             raise RuleError("pick.wrong_count", "pick exactly two cards",
-                            {"count": len(cards) if isinstance(cards, list | tuple) else None})
+                            {"count": len(cards) if type(cards) in (list, tuple) else None})
         first, second = cards
         hand = state.hands[seat]
-        for card in cards:
-            if type(card) is not int or card not in hand:
-                raise RuleError("pick.card_not_in_hand", "you do not hold that card",
-                                {"card": card})
+        if (type(first) is not int or type(second) is not int or first not in hand
+                or second not in hand):
+            missing = next(c for c in cards if type(c) is not int or c not in hand)
+            raise RuleError("pick.card_not_in_hand", "you do not hold that card",
+                            {"card": missing})
         if first == second:
             raise RuleError("pick.same_card", "pick two different cards", {"card": first})
         state.picks[seat] = (min(first, second), max(first, second))
@@ -288,7 +295,7 @@ class TwinsGame(Game[TwinsState]):
             k, amount = ((card.lowest_r1, card.pay_r1) if round_no == 1
                          else (card.lowest_r3, card.pay_r3))
             for seat in sorted(lowest_payers(ranks, k)):
-                paid = self._charge(state, seat, amount, events, reason=f"round {round_no}")
+                paid = self._charge(state, seat, amount, events, reason=_REASONS[round_no])
                 self._record(state, round_no, "paid", ranks[seat], paid)
                 if round_no == 3 and not state.out[seat]:
                     state.sitting_out[seat] = True
@@ -314,7 +321,7 @@ class TwinsGame(Game[TwinsState]):
 
     def _record(self, state: TwinsState, round_no: int, direction: str, rank: int,
                 amount: int) -> None:
-        key = f"round{round_no}_{direction}_{CATEGORY_NAMES[rank // 100]}"
+        key = _LEDGER_KEYS[round_no, direction, rank // 100]
         state.ledger[key] = state.ledger.get(key, 0) + amount
 
     def _charge(self, state: TwinsState, seat: int, amount: int, events: list[Event],
