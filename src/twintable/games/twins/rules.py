@@ -251,9 +251,10 @@ class TwinsGame(Game[TwinsState]):
             raise RuleError("pick.sitting_out", "you sit out round 4")
         if state.picks[seat] is not None:
             raise RuleError("pick.already_committed", "you have already picked this round")
-        if type(cards) not in (list, tuple) or len(cards) != 2:
+        if not isinstance(cards, (list, tuple)) or len(cards) != 2:
             raise RuleError("pick.wrong_count", "pick exactly two cards",
-                            {"count": len(cards) if type(cards) in (list, tuple) else None})
+                            {"count": len(cards) if isinstance(cards, (list, tuple))
+                             else None})
         first, second = cards
         hand = state.hands[seat]
         if (type(first) is not int or type(second) is not int or first not in hand
