@@ -100,6 +100,18 @@ def _play(ws: ClientConnection, moves: int | None) -> tuple[int, list[dict[str, 
     return player.acked_seq, frames
 
 
+def _started_table(base: str, game: str, players: int, options: dict[str, Any],
+                   **settings: Any) -> tuple[str, str]:
+    """Create a table (seat 0 ours, bots elsewhere) on a running server and start it."""
+    joined = httpx2.post(f"{base}/api/tables", json={
+        "game": game, "players": players, "display_name": "Ann", "options": options,
+        **settings}).json()
+    table_id, token = joined["table"]["id"], joined["token"]
+    httpx2.post(f"{base}/api/tables/{table_id}/start",
+                headers={"Authorization": f"Bearer {token}"})
+    return table_id, token
+
+
 def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: str) -> None:
     if db_url.startswith("sqlite"):
         db_url = db_url.replace("sqlite+aiosqlite", "sqlite")
@@ -109,12 +121,7 @@ def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: s
     with running_server(db_url, port) as process:
         for game, players, options in [("timo", 2, {"target": 60}), ("timo", 4, {"target": 60}),
                                        ("twins", 3, {"max_hands": 2})]:
-            joined = httpx2.post(f"{base}/api/tables", json={
-                "game": game, "players": players, "display_name": "Ann",
-                "options": options}).json()
-            table_id, token = joined["table"]["id"], joined["token"]
-            httpx2.post(f"{base}/api/tables/{table_id}/start",
-                        headers={"Authorization": f"Bearer {token}"})
+            table_id, token = _started_table(base, game, players, options)
             with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
                 ws.send(json.dumps({"type": "hello", "token": token}))
                 acked, frames = _play(ws, 3)
@@ -122,15 +129,11 @@ def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: s
                            "frames": frames})
         # A table with a running timer: its player never answers, so a stand-in bot plays
         # each of their moves one second after it falls due.
-        timed = httpx2.post(f"{base}/api/tables", json={
-            "game": "timo", "players": 2, "display_name": "Ann", "options": {"target": 500},
-            "turn_limit_s": 1}).json()
-        httpx2.post(f"{base}/api/tables/{timed['table']['id']}/start",
-                    headers={"Authorization": f"Bearer {timed['token']}"})
+        timed_id, _ = _started_table(base, "timo", 2, {"target": 500}, turn_limit_s=1)
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
     with running_server(db_url, port):
-        with connect(f"ws://127.0.0.1:{port}/ws/tables/{timed['table']['id']}") as ws:
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{timed_id}") as ws:
             ws.send(json.dumps({"type": "hello"}))
             stand_in_moves = 0
             for frame in _frames(ws):
@@ -157,12 +160,7 @@ def test_a_stopped_server_shuts_down_cleanly_and_loses_no_acknowledged_move(
     base = f"http://127.0.0.1:{port}"
     log = tmp_path / "server.log"
     with running_server(db_url, port, log) as process:
-        joined = httpx2.post(f"{base}/api/tables", json={
-            "game": "timo", "players": 3, "display_name": "Ann",
-            "options": {"target": 500}}).json()
-        table_id, token = joined["table"]["id"], joined["token"]
-        httpx2.post(f"{base}/api/tables/{table_id}/start",
-                    headers={"Authorization": f"Bearer {token}"})
+        table_id, token = _started_table(base, "timo", 3, {"target": 500})
         with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
             acked, _ = _play(ws, 5)
