@@ -350,30 +350,22 @@ class Table:
         if self.row.status == "running" and not self.game.is_over(self.state):
             self.task = asyncio.create_task(self._automatic_move())
 
-    def _stands_in(self, seat: int, now: float) -> bool:
-        """A person's seat is played by a stand-in bot while they are away past the grace
-        period, or when their move's time limit has run out."""
+    def _stand_in_from(self, seat: int) -> float | None:
+        """When a stand-in bot starts playing this person's seat (monotonic seconds): the
+        grace period after they left, or the move's time limit, whichever comes first."""
         if self.seats[seat].kind != "human":
-            return False
-        settings = self.row.settings or {}
-        away = self.away_since.get(seat)
-        if away is not None and now - away >= settings.get("grace_s", DEFAULT_GRACE_S):
-            return True
-        limit = settings.get("turn_limit_s")
-        return limit is not None and now - self.turn_since >= limit
-
-    def _wake_times(self, acting: list[int]) -> list[float]:
-        """When a person's seat would next be handed to a stand-in (monotonic seconds)."""
+            return None
         settings = self.row.settings or {}
         times = []
-        for seat in acting:
-            if self.seats[seat].kind != "human":
-                continue
-            if seat in self.away_since:
-                times.append(self.away_since[seat] + settings.get("grace_s", DEFAULT_GRACE_S))
-            if settings.get("turn_limit_s") is not None:
-                times.append(self.turn_since + settings["turn_limit_s"])
-        return times
+        if seat in self.away_since:
+            times.append(self.away_since[seat] + settings.get("grace_s", DEFAULT_GRACE_S))
+        if settings.get("turn_limit_s") is not None:
+            times.append(self.turn_since + settings["turn_limit_s"])
+        return min(times, default=None)
+
+    def _stands_in(self, seat: int, now: float) -> bool:
+        start = self._stand_in_from(seat)
+        return start is not None and now >= start
 
     def _stand_in(self, seat: int) -> Any:
         if seat not in self.stand_ins:
@@ -402,7 +394,7 @@ class Table:
                                                          state.version))
                         return
             deadline = self.game.deadline(state)
-            later = [t for t in self._wake_times(acting) if t > now]
+            later = [t for t in map(self._stand_in_from, acting) if t is not None and t > now]
             game_first = deadline is not None and (
                 not later or deadline / 1000 - time.time() <= min(later) - now)
             if game_first and deadline is not None:
