@@ -16,7 +16,6 @@ from typing import Any
 
 from twintable.bots.base import Bot, RandomBot
 from twintable.core.game import Game
-from twintable.core.replay import Replay
 from twintable.core.types import Action
 
 #: Virtual time between two actions when the game sets no deadline.
@@ -136,7 +135,3 @@ def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], g
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(_run_job, jobs)
 
-
-def replay_of(game: Game[Any], options: Mapping[str, Any], players: int,
-              result: GameResult) -> Replay:
-    return Replay(game.id, players, result.seed, dict(options), list(result.actions or []))

@@ -14,11 +14,11 @@ from rich.text import Text
 
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import (
-    CATEGORY_NAMES,
     COLOURS,
-    SET_RANK,
+    classify,
     colour_of,
     is_white,
+    set_name,
     value_of,
 )
 from twintable.games.twins.rules import BUY_COST, CASH_CARDS
@@ -36,8 +36,7 @@ def card_text(card: int) -> Text:
 
 
 def set_label(first: int, second: int) -> str:
-    rank = SET_RANK[first][second]
-    return f"{CATEGORY_NAMES[rank // 100]} {rank % 100}"
+    return set_name(classify(first, second))
 
 
 def cash_line(view: TwinsView) -> str:

@@ -46,11 +46,6 @@ class Deck:
         return {"id": card, "colour": COLOUR_NAMES[self.colour[card]],
                 "rank": RANKS[self.rank[card]]}
 
-    def find(self, colour: str, rank: str) -> list[int]:
-        """Ids of every card with this colour name and rank name (for tests and tools)."""
-        c, r = COLOUR_NAMES.index(colour), RANKS.index(rank)
-        return [i for i in range(self.size) if self.colour[i] == c and self.rank[i] == r]
-
 
 def deck_names() -> tuple[str, ...]:
     return tuple(_deck_data())

@@ -61,6 +61,12 @@ def heuristic_pick(hand: Sequence[int], round_no: int, players: int, rivals: int
     return candidates[0] if round_no == 1 else candidates[-1]
 
 
+def rivals(view: TwinsView) -> int:
+    """How many others play this round (not bankrupt, not sitting out)."""
+    return sum(1 for seat in range(view.players) if seat != view.viewer
+               and not view.out[seat] and not view.sitting_out[seat])
+
+
 def heuristic_buy(hand: Sequence[int], chips: int) -> int:
     """Buy when the hand lacks a strong set for the bank round and chips allow it."""
     top = strength(best_pair(hand))
@@ -80,9 +86,7 @@ class HeuristicTwinsBot:
         if view.phase == BUY:
             count = heuristic_buy(view.hand, view.chips[view.viewer])
             return Action(view.viewer, BUY_KIND, {"count": count})
-        rivals = sum(1 for seat in range(view.players) if seat != view.viewer
-                     and not view.out[seat] and not view.sitting_out[seat])
-        pair = heuristic_pick(view.hand, view.round_no, view.players, rivals)
+        pair = heuristic_pick(view.hand, view.round_no, view.players, rivals(view))
         return Action(view.viewer, PICK_KIND, {"cards": pair})
 
 
@@ -137,9 +141,7 @@ class StrongTwinsBot:
             step = (len(ranks) - 1) / (self.max_candidates - 1)
             ranks = sorted({ranks[round(i * step)] for i in range(self.max_candidates)})
         chosen = [by_rank[rank] for rank in ranks]
-        rivals = sum(1 for s in range(view.players) if s != view.viewer
-                     and not view.out[s] and not view.sitting_out[s])
-        own = heuristic_pick(view.hand, view.round_no, view.players, rivals)
+        own = heuristic_pick(view.hand, view.round_no, view.players, rivals(view))
         if own not in chosen:
             chosen.append(own)
         return chosen

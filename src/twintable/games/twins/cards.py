@@ -32,11 +32,6 @@ def is_white(card: int) -> bool:
     return (value_of(card) + colour_of(card)) % 2 == 0
 
 
-def label(card: int) -> str:
-    ink = "white" if is_white(card) else "black"
-    return f"{COLOURS[colour_of(card)]} {value_of(card)} ({ink})"
-
-
 def classify(first: int, second: int) -> tuple[int, int]:
     """(category, value) of a two-card set; a higher tuple is a stronger set.
 
