@@ -142,7 +142,7 @@ def play(
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
         options = game.resolve_options(_parse_options(option))
-        game.check_players(players)
+        game.check_players(players, options)
         bot_names = _lineup(bots, players - 1)
         seat_bots = make_bots(game, bot_names)
     except (TwinTableError, ValueError) as error:
@@ -176,7 +176,7 @@ def play(
 
 @app.command()
 def sim(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo or twins.")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo, twins or twinit.")],
     players: Annotated[int, typer.Option(help="Players per game.")] = 2,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     bots: Annotated[str, typer.Option(help="Bot per seat, comma-separated; repeated to fill. "
@@ -184,6 +184,9 @@ def sim(
     seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
     = None,
+    mode: Annotated[str | None, typer.Option(
+        help="Shorthand for --option mode=... (Twin It: competitive, team, coop, "
+             "timeattack).")] = None,
     workers: Annotated[int, typer.Option(help="Processes (0: one per CPU core).")] = 0,
     plot: Annotated[Path | None, typer.Option(help="Save a figure (PNG) here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Save the report here.")]
@@ -193,8 +196,11 @@ def sim(
     registry = default_registry()
     try:
         game = registry.get(game_id)
-        options = game.resolve_options(_parse_options(option))
-        game.check_players(players)
+        raw = _parse_options(option)
+        if mode is not None:
+            raw["mode"] = mode
+        options = game.resolve_options(raw)
+        game.check_players(players, options)
         lineup = _lineup(bots, players)
         make_bots(game, lineup)
     except (TwinTableError, ValueError) as error:
@@ -241,6 +247,19 @@ def _print_report(report: dict[str, Any]) -> None:
         seats.add_row(str(row["seat"]), f"{row['win_rate']:.1%}",
                       f"{row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}")
     console.print(seats)
+    figures = {name: row["totals"] for name, row in report["bots"].items() if "totals" in row}
+    if any("claims" in totals for totals in figures.values()):
+        speed = Table(title="by bot: claims and errors")
+        for column in ("bot", "takes per game", "mean time to claim", "error rate"):
+            speed.add_column(column, justify="right")
+        for name, totals in figures.items():
+            games = report["bots"][name]["games"]
+            claims, errors = totals.get("claims", 0.0), totals.get("errors", 0.0)
+            takes = totals.get("takes", 0.0)
+            mean_ms = totals.get("claim_ms", 0.0) / claims if claims else float("nan")
+            rate = errors / (takes + errors) if takes + errors else 0.0
+            speed.add_row(name, f"{takes / games:.2f}", f"{mean_ms / 1000:.2f} s", f"{rate:.1%}")
+        console.print(speed)
     for key, value in report["stats"].items():
         # "+ 0.0" turns a rounding -0.0 into 0.0 for display.
         low, mean, high = (value[k] + 0.0 for k in ("low", "mean", "high"))

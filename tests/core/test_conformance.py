@@ -12,22 +12,35 @@ from twintable.games import default_registry
 
 GAMES = list(default_registry())
 # Short games keep the suite fast; each game may name options that shorten it.
-SHORT_OPTIONS: dict[str, dict[str, Any]] = {"timo": {"target": 80}, "twins": {"max_hands": 3}}
+SHORT_OPTIONS: dict[str, dict[str, Any]] = {
+    "timo": {"target": 80}, "twins": {"max_hands": 3},
+    # Random hands rarely find twins, so a random Twin It game stops at its first set.
+    "twinit": {"sets_to_win": 1, "duration_s": 10, "rounds": 2},
+}
+# Games with modes are checked in each of them.
+MODES: dict[str, list[dict[str, Any]]] = {
+    "twinit": [{"mode": "competitive"}, {"mode": "team", "edition": "ko"},
+               {"mode": "coop"}, {"mode": "timeattack"}],
+}
 
 
 def _cases() -> list[Any]:
     cases = []
     for game in GAMES:
-        for players in sorted({game.min_players, (game.min_players + game.max_players) // 2,
-                               game.max_players}):
-            cases.append(pytest.param(game, players, id=f"{game.id}-{players}p"))
+        for mode in MODES.get(game.id, [{}]):
+            options = SHORT_OPTIONS.get(game.id, {}) | mode
+            low, high = game.player_range(options)
+            label = f"{game.id}-{mode['mode']}" if mode else game.id
+            for players in sorted({low, (low + high) // 2, high}):
+                cases.append(pytest.param(game, players, options, id=f"{label}-{players}p"))
     return cases
 
 
-@pytest.mark.parametrize(("game", "players"), _cases())
+@pytest.mark.parametrize(("game", "players", "options"), _cases())
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_playouts_pass_every_check(game: Game[Any], players: int, seed: int) -> None:
-    playout = random_playout(game, players, seed, SHORT_OPTIONS.get(game.id), probe_every=3,
+def test_random_playouts_pass_every_check(game: Game[Any], players: int,
+                                          options: dict[str, Any], seed: int) -> None:
+    playout = random_playout(game, players, seed, options, probe_every=3,
                              keep_snapshots=True)
     assert playout.illegal_probes > 0
     assert playout.leak_probes > 0

@@ -75,14 +75,16 @@ def random_playout(game: Game[Any], players: int, seed: int,
         if len(seen_legal) > 400:
             for key in list(seen_legal)[:200]:
                 del seen_legal[key]
-        if deadline is not None and (not legal or rng.random() < 0.1):
+        later = now + rng.randrange(0, 400)
+        if deadline is not None and (not legal or later >= deadline or rng.random() < 0.1):
+            # A table fires a timer at its deadline, before any later action.
             now = max(now, deadline)
             timeout = game.timeout_action(state, now)
             if timeout is None:
                 raise AssertionError("a deadline passed without a timeout action")
             action = timeout
         else:
-            now += rng.randrange(0, 400)
+            now = later
             action = rng.choice(legal).at(now)
         game.apply(state, action)
         replay.actions.append(action)

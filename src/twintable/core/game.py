@@ -73,12 +73,16 @@ class Game(ABC, Generic[S]):
     def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return self.options_schema.resolve(raw)
 
-    def check_players(self, players: int) -> None:
-        if not self.min_players <= players <= self.max_players:
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """The fewest and most players these options allow (a mode may narrow it)."""
+        return self.min_players, self.max_players
+
+    def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        low, high = self.player_range(options)
+        if not low <= players <= high:
             raise OptionError(
-                "players.invalid",
-                f"{self.name} takes {self.min_players} to {self.max_players} players",
-                {"players": players, "min": self.min_players, "max": self.max_players},
+                "players.invalid", f"{self.name} takes {low} to {high} players",
+                {"players": players, "min": low, "max": high},
             )
 
     @abstractmethod

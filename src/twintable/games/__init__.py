@@ -8,9 +8,11 @@ from twintable.core.registry import GameRegistry
 def default_registry() -> GameRegistry:
     """A registry holding every built-in game (registered here, not on import)."""
     from twintable.games.timo import TimoGame
+    from twintable.games.twinit import TwinItGame
     from twintable.games.twins import TwinsGame
 
     registry = GameRegistry()
     registry.register(TimoGame())
     registry.register(TwinsGame())
+    registry.register(TwinItGame())
     return registry

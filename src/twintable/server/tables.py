@@ -451,7 +451,7 @@ class GameServer:
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
-            game.check_players(players)
+            game.check_players(players, resolved)
         except OptionError as error:
             raise LobbyError(422, error.code, error.message) from None
         if len(seat_kinds) != players or seat_kinds[0][0] != "human":

@@ -5,6 +5,7 @@ The JSON report keeps one shape for every game (docs/simulation.md documents it)
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -15,6 +16,7 @@ from twintable.sim.runner import GameResult
 from twintable.sim.stats import mean_interval, wilson_interval
 
 REPORT_FORMAT = 1
+_SEAT_FIGURE = re.compile(r"seat(\d+)_(\w+)")
 
 
 def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
@@ -33,8 +35,17 @@ def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
             if seat in result.winners:
                 bot_wins[name] += share
                 seat_wins[seat] += share
+    # Figures a game reports per seat ("seat2_takes") are summed per bot instead, since
+    # seats rotate between games.
+    bot_totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for result in results:
+        for key, value in result.stats.items():
+            match = _SEAT_FIGURE.fullmatch(key)
+            if match and int(match[1]) < len(result.bots):
+                bot_totals[result.bots[int(match[1])]][match[2]] += value
     # A figure missing from a game's stats (a payout that never happened) counts as 0.
-    keys = sorted({key for result in results for key in result.stats})
+    keys = sorted({key for result in results for key in result.stats
+                   if not _SEAT_FIGURE.fullmatch(key)})
     for result in results:
         for key in keys:
             stats[key].append(result.stats.get(key, 0.0))
@@ -49,6 +60,7 @@ def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
         "options": {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()},
         "bots": {name: _rate(bot_wins[name], bot_games[name]) | {
                      "scores": _spread(bot_scores[name])}
+                 | ({"totals": dict(bot_totals[name])} if name in bot_totals else {})
                  for name in dict.fromkeys(lineup)},
         "seats": [_rate(seat_wins[seat], n) | {"seat": seat} for seat in range(players)],
         "stats": {key: dict(zip(("mean", "low", "high"), mean_interval(values), strict=True))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from twintable.bots.base import Bot, RandomBot
+from twintable.core.errors import RuleError
 from twintable.core.game import Game
 from twintable.core.types import Action
 
@@ -49,6 +50,8 @@ def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],
               seed: int, record: bool = False) -> GameResult:
     """Play one game to the end; the bots' choices and race order come from ``seed`` too."""
+    if getattr(game, "realtime", False):
+        return play_realtime_game(game, options, bots, seed, record)
     state = game.new_state(options, len(bots), seed)
     rng = random.Random(seed * 7919 + 17)
     now = 0
@@ -71,6 +74,60 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
         if actions is not None:
             actions.append(action)
         now += STEP_MS
+    else:
+        raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
+                      game.stats(state), actions)
+
+
+def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
+                       bots: Sequence[Bot], seed: int, record: bool = False) -> GameResult:
+    """A discrete-event simulation on a virtual clock, for games where speed matters.
+
+    Each timed bot says when it would act next; the earliest plan, or the game's own
+    deadline if that comes first, happens next, and everyone plans again. Nothing sleeps:
+    a game of several virtual minutes takes milliseconds.
+    """
+    state = game.new_state(options, len(bots), seed)
+    rng = random.Random(seed * 7919 + 17)
+    players = len(bots)
+    actions: list[Action] | None = [] if record else None
+    refused: set[int] = set()
+    refused_at = -1
+    for step in range(MAX_STEPS):
+        if game.is_over(state):
+            break
+        if refused_at != state.version:
+            refused.clear()
+        best: tuple[int, int, Action] | None = None
+        for offset in range(players):
+            seat = (step + offset) % players
+            if seat in refused:
+                continue
+            plan = bots[seat].plan(game.view(state, seat), rng)  # type: ignore[attr-defined]
+            if plan is not None and (best is None or plan[0] < best[0]):
+                best = (plan[0], seat, plan[1])
+        deadline = game.deadline(state)
+        if deadline is not None and (best is None or deadline <= best[0]):
+            action = game.timeout_action(state, deadline)
+            if action is None:
+                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
+        elif best is not None:
+            action = best[2].at(best[0])
+        else:
+            raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
+        try:
+            game.apply(state, action)
+        except RuleError:
+            # A bot misjudged (say, a timer changed the table first): it sits this
+            # version out and plans again after the next change.
+            refused.add(best[1] if best is not None else -1)
+            refused_at = state.version
+            continue
+        if actions is not None:
+            actions.append(action)
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
     outcome = game.outcome(state)

@@ -1,0 +1,243 @@
+"""Twin It bots: perception models that play like people of a given speed and care.
+
+A bot notices a pair of identical visible pictures some time after it appears (a
+reaction time drawn from a log-normal distribution set by its level), reaches for one
+card, then the other a moment later, through the same ``touch`` actions a person sends.
+It sometimes mistakes a look-alike from the same family for a twin, which is an error
+with the usual penalty. It flips its pile on its turn after a pause, helps a teammate
+who has a hand on a card, and in time attack turns cards over when it sees nothing.
+
+A bot is a timed bot: ``plan(view, rng)`` answers *when* it would act and how, and the
+table (or the simulator's virtual clock) calls it again whenever the table changes. What
+it noticed, and when, it remembers between calls, so a change elsewhere on the table
+does not reset its reaction.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from twintable.core.types import Action
+from twintable.games.twinit.deck import VARIANTS
+from twintable.games.twinit.state import COOP, FLIP, READY, START, TEAM, TIME_ATTACK, TOUCH
+from twintable.games.twinit.state import TURN_OVER as TURN_OVER_KIND
+from twintable.games.twinit.views import PublicTable, TwinItView
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A perception model: median reaction, its spread, and how often a look-alike fools it."""
+
+    reaction_ms: float
+    spread: float
+    """Sigma of the log-normal reaction time."""
+    confusion: float
+    """Chance that the second hand goes to a look-alike, and half the chance that a new
+    look-alike pair is taken for twins."""
+    flip_ms: float
+    """Median pause before flipping one's own pile."""
+    hand_gap_ms: float
+    """Time between the first and the second hand."""
+
+    def draw(self, median: float, rng: random.Random) -> float:
+        return median * rng.lognormvariate(0.0, self.spread)
+
+
+LEVELS = {
+    "beginner": Level(1700, 0.5, 0.07, 1300, 240),
+    "casual": Level(1300, 0.5, 0.045, 1000, 180),
+    "sharp": Level(1000, 0.5, 0.025, 800, 140),
+    "expert": Level(800, 0.5, 0.012, 600, 110),
+}
+#: Pictures on the table at which the level's reaction time holds. Finding a pair takes
+#: longer the more there is to look at (between linear and pairwise comparison: count ** 1.6),
+#: which is what makes a spread of 135 cards in time attack slow going.
+USUAL_VISIBLE = 24
+
+
+#: Time attack spreads the whole deck in a jumble; searching it stays as slow as at the
+#: start even as it thins out (calibrated so three sharp bots land in the French level
+#: table's Expert band).
+SPREAD = 135
+
+
+def search_load(visible: int, mode: str) -> float:
+    if mode in (COOP, TIME_ATTACK):
+        visible = max(visible, SPREAD)
+    return max(1.0, float((visible / USUAL_VISIBLE) ** 1.6))
+
+
+class PerceptionBot:
+    """A Twin It player at one of :data:`LEVELS`; sees only its seat's view."""
+
+    def __init__(self, level: str = "sharp"):
+        self.name = level
+        self.level = LEVELS[level]
+        # The pair it is looking at: (when it will reach, first ref, picture, second ref,
+        # picture); one search at a time, as a person's attention works.
+        self.target: tuple[float, str, int, str, int] | None = None
+        self.looked_at = -1  # table time of the last search that found nothing
+        self.memo: dict[Any, float] = {}  # other decisions already timed (flips, help)
+        self.second: tuple[str, int] | None = None
+
+    # The plain Bot contract: act now if the plan is due.
+    def act(self, view: TwinItView, rng: random.Random) -> Action | None:
+        planned = self.plan(view, rng)
+        if planned is None or planned[0] > view.public.now_ms:
+            return None
+        return planned[1]
+
+    def plan(self, view: TwinItView, rng: random.Random) -> tuple[int, Action] | None:
+        """When this bot will act next and what it will do, or None for "nothing"."""
+        table, seat = view.public, view.viewer
+        if seat is None or table.phase not in (READY, "play"):
+            return None
+        now = table.now_ms
+        if table.phase == READY:
+            due = self._timed(("start", table.round_no), now, self.level.flip_ms, rng)
+            return due, Action(seat, START)
+        if table.contenders is not None and seat not in table.contenders:
+            return None
+        covered = {ref: owner for owner, ref, _ in table.hands}
+        pictures = dict(table.visible)
+        earliest = now + _spacing(view.recent_touches, now)
+        mine = [ref for ref, owner in covered.items() if owner == seat]
+        if mine:
+            if self.target is not None and self.target[1] in mine:
+                self.second = (self.target[3], self.target[4])
+                self.target = None
+            if table.mode != TEAM:
+                return self._second_hand(seat, pictures, covered, earliest)
+        by_picture: dict[int, list[str]] = {}
+        for ref, picture in self._candidates(table, seat, covered):
+            by_picture.setdefault(picture, []).append(ref)
+        if table.mode == TEAM and not mine:
+            helping = self._help(table, seat, pictures, by_picture, now, earliest, rng)
+            if helping is not None:
+                return helping
+        if not self._still_there(pictures, covered):
+            self.target = None
+        if self.target is None and self.looked_at != now:
+            self.target = self._search(table, by_picture, now, rng)
+            if self.target is None:
+                self.looked_at = now
+        if self.target is not None and not mine:
+            when, first, picture = self.target[0], self.target[1], self.target[2]
+            return max(int(when), earliest), Action(seat, TOUCH,
+                                                   {"card": first, "picture": picture})
+        if table.turn == seat and table.piles[seat][0]:
+            due = self._timed(("flip", table.piles[seat][0]), now, self.level.flip_ms, rng)
+            return due, Action(seat, FLIP)
+        if table.mode in (COOP, TIME_ATTACK) and not mine:
+            return self._turn_something(table, seat, covered, now, earliest, rng)
+        return None
+
+    def _timed(self, key: Any, now: int, median: float, rng: random.Random) -> int:
+        if key not in self.memo:
+            self.memo[key] = now + self.level.draw(median, rng)
+        return int(max(self.memo[key], now))
+
+    def _candidates(self, table: PublicTable, seat: int,
+                    covered: dict[str, int]) -> list[tuple[str, int]]:
+        """Visible things this bot would reach for: free, allowed, not its taboo."""
+        side = table.side_of[seat]
+        banned = set(table.taboo[side])
+        if table.options["edition"] == "ko" and table.mode not in (COOP, TIME_ATTACK):
+            size, top = table.piles[seat]
+            if size:
+                banned.add(top)
+        no_steals = table.mode == TIME_ATTACK
+        out = []
+        for ref, picture in table.visible:
+            if ref in covered or picture in banned:
+                continue
+            if ref[0] == "s" and no_steals and int(ref[1:ref.index(".")]) != side:
+                continue
+            out.append((ref, picture))
+        return out
+
+    def _still_there(self, pictures: dict[str, int], covered: dict[str, int]) -> bool:
+        if self.target is None:
+            return False
+        _, first, first_picture, second, second_picture = self.target
+        return (pictures.get(first) == first_picture and pictures.get(second) == second_picture
+                and first not in covered and second not in covered)
+
+    def _search(self, table: PublicTable, by_picture: dict[int, list[str]], now: int,
+                rng: random.Random) -> tuple[float, str, int, str, int] | None:
+        """Start looking for a pair: which one it will find (or mistake), and when."""
+        look = self.level.reaction_ms * search_load(len(table.visible), table.mode)
+        pairs = [(picture, refs) for picture, refs in by_picture.items() if len(refs) >= 2]
+        if pairs:
+            picture, refs = rng.choice(pairs)
+            first, second = rng.sample(refs, 2)
+            second_picture = picture
+            if rng.random() < self.level.confusion:
+                # The second hand slips to a look-alike of the same family.
+                alikes = [(other, other_refs[0]) for other, other_refs in by_picture.items()
+                          if other != picture and other // VARIANTS == picture // VARIANTS]
+                if alikes:
+                    second_picture, second = rng.choice(alikes)
+            return now + self.level.draw(look, rng), first, picture, second, second_picture
+        if rng.random() >= self.level.confusion / 2:
+            return None
+        families: dict[int, list[int]] = {}
+        for picture in by_picture:
+            families.setdefault(picture // VARIANTS, []).append(picture)
+        lookalikes = [group for group in families.values() if len(group) >= 2]
+        if not lookalikes:
+            return None
+        first_picture, second_picture = rng.sample(rng.choice(lookalikes), 2)
+        return (now + self.level.draw(look, rng) * 1.3, by_picture[first_picture][0],
+                first_picture, by_picture[second_picture][0], second_picture)
+
+    def _help(self, table: PublicTable, seat: int, pictures: dict[str, int],
+              by_picture: dict[int, list[str]], now: int, earliest: int,
+              rng: random.Random) -> tuple[int, Action] | None:
+        """Team play: a teammate's hand is on a card whose twin is free; put ours on it."""
+        side = table.side_of[seat]
+        for owner, ref, _ in table.hands:
+            if owner == seat or table.side_of[owner] != side:
+                continue
+            twins = by_picture.get(pictures.get(ref, -1), [])
+            if twins:
+                due = self._timed(("help", ref, twins[0]), now, self.level.reaction_ms * 0.6,
+                                  rng)
+                return max(due, earliest), Action(seat, TOUCH, {
+                    "card": twins[0], "picture": pictures[twins[0]]})
+        return None
+
+    def _second_hand(self, seat: int, pictures: dict[str, int], covered: dict[str, int],
+                     earliest: int) -> tuple[int, Action] | None:
+        if self.second is None:
+            return None
+        target, picture = self.second
+        if target in covered or pictures.get(target) != picture:
+            return None  # someone got there first: let the hand lift by itself
+        return int(earliest + self.level.hand_gap_ms), Action(seat, TOUCH, {
+            "card": target, "picture": picture})
+
+    def _turn_something(self, table: PublicTable, seat: int, covered: dict[str, int],
+                        now: int, earliest: int,
+                        rng: random.Random) -> tuple[int, Action] | None:
+        """Time attack with nothing spotted: turn a centre card over to see its back."""
+        free = [ref for ref, _ in table.visible if ref[0] == "c" and ref not in covered]
+        if not free:
+            return None
+        key = ("turn", len(table.visible), table.scores)
+        if key not in self.memo:
+            self.memo = {key: now + self.level.draw(self.level.reaction_ms, rng)}
+        ref = free[int(self.memo[key]) % len(free)]
+        return max(int(self.memo[key]), earliest), Action(seat, TURN_OVER_KIND, {
+            "card": ref, "picture": dict(table.visible)[ref]})
+
+
+def _spacing(recent: tuple[int, ...], now: int) -> int:
+    """How long to wait so as never to touch faster than a person may."""
+    from twintable.games.twinit.state import MAX_TOUCHES_PER_S
+
+    if len(recent) < MAX_TOUCHES_PER_S:
+        return 0
+    return max(0, recent[-MAX_TOUCHES_PER_S] + 1001 - now)

@@ -1,0 +1,195 @@
+"""What one seat, or a spectator, may see of a Twin It game.
+
+Everyone sees the same table: the centre, each pile's size and top picture, every set
+and taboo card, where the hands are and when they lift, the timers and scores. Nobody
+sees the cards under a pile's top or any card's hidden face, and no card number ever
+leaves the engine (a number would name the hidden face). The public part is built once
+per state version and shared by every seat's view; a seat's legal moves are worked out
+from the view itself, only when asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from twintable.core.types import Action
+from twintable.games.twinit.deck import DECK
+from twintable.games.twinit.state import (
+    COOP,
+    FLIP,
+    MAX_TOUCHES_PER_S,
+    OVER,
+    READY,
+    START,
+    TIME_ATTACK,
+    TOUCH,
+    TURN_OVER,
+    TwinItState,
+)
+
+
+def visible_items(state: TwinItState) -> list[tuple[str, int]]:
+    """Every visible thing as (ref, picture): centre cards, pile tops, sets, taboo cards."""
+    up, deck = state.up, DECK
+    items = [(f"c{slot}", deck[card][up[card]])
+             for slot, card in enumerate(state.centre) if card >= 0]
+    items += [(f"p{seat}", deck[pile[-1]][up[pile[-1]]])
+              for seat, pile in enumerate(state.piles) if pile]
+    for side, groups in enumerate(state.sets):
+        items += [(f"s{side}.{index}", deck[group[0]][up[group[0]]])
+                  for index, group in enumerate(groups)]
+    for side, row in enumerate(state.taboo):
+        items += [(f"t{side}.{index}", deck[card][up[card]]) for index, card in enumerate(row)]
+    return items
+
+
+class PublicTable(NamedTuple):
+    """The part of the table everybody sees."""
+
+    options: dict[str, Any]
+    players: int
+    mode: str
+    phase: str
+    now_ms: int
+    turn: int
+    side_of: tuple[int, ...]
+    centre: tuple[int, ...]
+    """Picture per centre slot, -1 for an empty slot."""
+    piles: tuple[tuple[int, int], ...]
+    """(cards, top picture or -1) per seat."""
+    sets: tuple[tuple[tuple[int, int], ...], ...]
+    """(picture, cards) per set, per side."""
+    taboo: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[int, str, int], ...]
+    """(seat, ref, lift time) per hand on the table."""
+    visible: tuple[tuple[str, int], ...]
+    scores: tuple[int, ...]
+    """Per side: sets held (competitive, team) or points (time attack)."""
+    round_no: int
+    ends_ms: int | None
+    triple_due: tuple[tuple[int, int], ...]
+    contenders: tuple[int, ...] | None
+    winners: tuple[int, ...]
+
+
+def public_table(state: TwinItState) -> PublicTable:
+    cached = state.public_cache
+    if cached is not None and cached[0] == state.version:
+        return cached[1]  # type: ignore[no-any-return]
+    up, deck = state.up, DECK
+    mode = state.options["mode"]
+    if mode in (COOP, TIME_ATTACK):
+        scores = tuple(state.points[side] + (state.round_points[side]
+                                             if state.phase != OVER else 0)
+                       for side in range(state.sides))
+    else:
+        scores = tuple(len(groups) for groups in state.sets)
+    table = PublicTable(
+        options=state.options,
+        players=state.players,
+        mode=mode,
+        phase=state.phase,
+        now_ms=state.clock,
+        turn=state.turn,
+        side_of=tuple(state.side_of),
+        centre=tuple(deck[c][up[c]] if c >= 0 else -1 for c in state.centre),
+        piles=tuple((len(p), deck[p[-1]][up[p[-1]]] if p else -1) for p in state.piles),
+        sets=tuple(tuple((deck[g[0]][up[g[0]]], len(g)) for g in groups)
+                   for groups in state.sets),
+        taboo=tuple(tuple(deck[c][up[c]] for c in row) for row in state.taboo),
+        hands=tuple((h.seat, h.ref, h.lift_ms) for h in state.hands.values()),
+        visible=tuple(visible_items(state)),
+        scores=scores,
+        round_no=state.round_no,
+        ends_ms=state.ends_ms,
+        triple_due=tuple(sorted(state.triple_due.items())),
+        contenders=tuple(sorted(state.contenders)) if state.contenders is not None else None,
+        winners=tuple(sorted(state.winners)),
+    )
+    state.public_cache = (state.version, table)
+    return table
+
+
+class TwinItView:
+    """One audience's view: the public table, plus the viewer's own recent touch times
+    (which say when the touch rate limit lets it touch again)."""
+
+    __slots__ = ("_legal", "public", "recent_touches", "viewer")
+
+    def __init__(self, public: PublicTable, viewer: int | None,
+                 recent_touches: tuple[int, ...]):
+        self.public = public
+        self.viewer = viewer
+        self.recent_touches = recent_touches
+        self._legal: tuple[Action, ...] | None = None
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = legal_moves(self.public, self.viewer, self.recent_touches)
+        return self._legal
+
+    def to_json(self) -> dict[str, Any]:
+        table = self.public
+        return {
+            "game": "twinit",
+            "viewer": self.viewer,
+            "options": dict(table.options),
+            "players": table.players,
+            "mode": table.mode,
+            "phase": table.phase,
+            "now_ms": table.now_ms,
+            "turn": table.turn if table.turn >= 0 else None,
+            "sides": list(table.side_of),
+            "centre": [picture if picture >= 0 else None for picture in table.centre],
+            "piles": [{"cards": size, "top": top if top >= 0 else None}
+                      for size, top in table.piles],
+            "sets": [[{"picture": picture, "cards": size} for picture, size in groups]
+                     for groups in table.sets],
+            "taboo": [list(row) for row in table.taboo],
+            "hands": [{"seat": seat, "card": ref, "lift_ms": lift}
+                      for seat, ref, lift in table.hands],
+            "scores": list(table.scores),
+            "round": table.round_no,
+            "ends_ms": table.ends_ms,
+            "triple_due": [{"picture": p, "at_ms": t} for p, t in table.triple_due],
+            "contenders": list(table.contenders) if table.contenders is not None else None,
+            "winners": list(table.winners),
+            "legal": [action.to_json() for action in self.legal],
+        }
+
+
+def build_view(state: TwinItState, viewer: int | None) -> TwinItView:
+    touches = tuple(state.touches[viewer]) if viewer is not None else ()
+    return TwinItView(public_table(state), viewer, touches)
+
+
+def legal_moves(table: PublicTable, seat: int | None,
+                recent_touches: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every move ``seat`` may make on this table (none for spectators)."""
+    if seat is None or table.phase == OVER:
+        return ()
+    if table.phase == READY:
+        return (Action(seat, START),)
+    if table.contenders is not None and seat not in table.contenders:
+        return ()
+    legal: list[Action] = []
+    if table.turn == seat and table.piles[seat][0]:
+        legal.append(Action(seat, FLIP))
+    if (len(recent_touches) >= MAX_TOUCHES_PER_S
+            and recent_touches[-MAX_TOUCHES_PER_S] > table.now_ms - 1000):
+        return tuple(legal)
+    covered = {ref for _, ref, _ in table.hands}
+    side = table.side_of[seat]
+    time_attack = table.mode in (COOP, TIME_ATTACK)
+    no_steals = table.mode == TIME_ATTACK
+    for ref, picture in table.visible:
+        if ref in covered:
+            continue
+        if no_steals and ref[0] == "s" and int(ref[1:ref.index(".")]) != side:
+            continue
+        payload = {"card": ref, "picture": picture}
+        legal.append(Action(seat, TOUCH, payload))
+        if time_attack and ref[0] == "c":
+            legal.append(Action(seat, TURN_OVER, payload))
+    return tuple(legal)
