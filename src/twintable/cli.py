@@ -301,5 +301,20 @@ def replay(
         console.print(f"Final scores: {outcome.scores}, winner(s): {sorted(outcome.winners)}")
 
 
+twinit_app = typer.Typer(help="Twin It tools.", no_args_is_help=True)
+app.add_typer(twinit_app, name="twinit")
+
+
+@twinit_app.command("sheet")
+def twinit_sheet(
+    out: Annotated[Path, typer.Argument(help="HTML file to write.")],
+) -> None:
+    """Render every Twin It picture and card on one HTML page, for review."""
+    from twintable.games.twinit.art import deck_sheet_html
+
+    out.write_text(deck_sheet_html(), encoding="utf-8")
+    console.print(f"deck sheet written to {out}")
+
+
 if __name__ == "__main__":
     app()

@@ -61,9 +61,10 @@ class Player:
     simply followed by a fresh choice from the newest view."""
 
     def __init__(self, send: Callable[[dict[str, Any]], None],
-                 choose: Callable[[dict[str, Any]], dict[str, Any]] | None = None):
+                 choose: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None):
         self.send = send
-        self.choose = choose or (lambda view: view["legal"][0])
+        self.choose: Callable[[dict[str, Any]], dict[str, Any] | None] = (
+            choose or (lambda view: view["legal"][0]))
         self.latest: dict[str, Any] | None = None
         self.in_flight = False
         self.sent = 0
@@ -89,14 +90,17 @@ class Player:
             return
         if frame["view"]["legal"]:
             action = self.choose(frame["view"])
+            if action is None:
+                return  # nothing worth doing yet: wait for the table to change
             self.sent += 1
             self.in_flight = True
             self.send({"type": "action", "id": f"p{self.sent}", "version": frame["version"],
                        "kind": action["kind"], "payload": action["payload"]})
 
 
-def play_to_end(ws: WebSocketTestSession, choose: Callable[[dict[str, Any]], dict[str, Any]]
-                | None = None, max_frames: int = 20_000,
+def play_to_end(ws: WebSocketTestSession,
+                choose: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
+                max_frames: int = 20_000,
                 seen: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Play until the game ends; returns every frame received. ``seen``: frames the caller
     already read from this connection (the player starts from the newest view in them)."""

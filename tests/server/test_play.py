@@ -71,3 +71,59 @@ def test_replays_open_only_when_the_game_is_over(sqlite_url: str) -> None:
         start(client, table_id, joined["token"])
         response = client.get(f"/api/tables/{table_id}/replay")
         assert response.status_code == 409 and response.json()["code"] == "table.not_finished"
+
+
+def twinit_chooser() -> Any:
+    """A person at a Twin It table: flips on their turn, reaches for twins with one hand
+    and then the other, and otherwise waits for the table to change."""
+    second: list[dict[str, Any]] = []
+
+    def choose(view: dict[str, Any]) -> dict[str, Any] | None:
+        touches = {a["payload"]["card"]: a for a in view["legal"] if a["kind"] == "touch"}
+        mine = [hand for hand in view["hands"] if hand["seat"] == view["viewer"]]
+        if mine:
+            if second and second[0]["payload"]["card"] in touches:
+                return second.pop()
+            return None
+        second.clear()
+        by_picture: dict[int, list[dict[str, Any]]] = {}
+        for action in touches.values():
+            by_picture.setdefault(action["payload"]["picture"], []).append(action)
+        for pair in by_picture.values():
+            if len(pair) >= 2:
+                second.append(pair[1])
+                return pair[0]
+        return next((a for a in view["legal"] if a["kind"] == "flip"), None)
+
+    return choose
+
+
+@pytest.mark.parametrize("options", [{"sets_to_win": 2}, {"mode": "team", "sets_to_win": 2}],
+                         ids=["competitive", "team"])
+def test_a_person_plays_twin_it_against_real_time_bots(sqlite_url: str,
+                                                       options: dict[str, Any]) -> None:
+    players = 4
+    with app_client(sqlite_url, realtime_bot_pace=0.05) as client:
+        joined = create_table(client, "twinit", players, options)
+        table_id, token = joined["table"]["id"], joined["token"]
+        assert [s["bot"] for s in joined["table"]["seats"][1:]] == ["casual"] * 3
+        start(client, table_id, token)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player, \
+                client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+            hello(player, token)
+            hello(spectator, None)
+            frames = play_to_end(player, twinit_chooser())
+            watched = []
+            while True:
+                frame = spectator.receive_json()
+                watched.append(frame)
+                if frame["type"] == "table" and frame["table"]["status"] == "finished":
+                    break
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["status"] == "finished" and info["result"]["winners"]
+        replay = client.get(f"/api/tables/{table_id}/replay").json()
+    kinds = {action["kind"] for action in replay["actions"]}
+    assert {"flip", "touch"} <= kinds
+    assert any(a["seat"] == 0 for a in replay["actions"])  # the person played too
+    assert frames_match_views("twinit", replay, frames, 0) > 0
+    assert frames_match_views("twinit", replay, watched, None) > 0

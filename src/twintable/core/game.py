@@ -66,6 +66,8 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     options_schema: OptionSchema
+    default_bot: str = "random"
+    """The bot that stands in for a person who is away or out of time."""
     finite_actions: bool = True
     """True when ``legal_actions`` lists every legal action (False for free-text words)."""
 

@@ -124,7 +124,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
-            else [("human", None)] + [("bot", "heuristic")] * (request.players - 1))
+            else [("human", None)]
+            + [("bot", server.registry.get(request.game).default_bot
+                if request.game in server.registry else "random")] * (request.players - 1))
         table, seat, token = await server.create(
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s)

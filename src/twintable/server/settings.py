@@ -20,6 +20,9 @@ class Settings:
     public_url: str = "http://127.0.0.1:8000"
     bot_delay_ms: int = 700
     """How long a bot at a table "thinks" before it acts, so people can follow the game."""
+    realtime_bot_pace: float = 1.0
+    """Real-time games (Twin It): 1.0 lets bots react at their level's human speed; a
+    smaller number speeds them up (tests)."""
     max_frame_bytes: int = 16_384
     messages_per_second: float = 20.0
     message_burst: int = 40

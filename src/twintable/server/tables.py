@@ -370,10 +370,13 @@ class Table:
     def _stand_in(self, seat: int) -> Any:
         if seat not in self.stand_ins:
             factories = bot_factories(self.game)
-            self.stand_ins[seat] = factories.get("heuristic", factories["random"])()
+            self.stand_ins[seat] = factories.get(self.game.default_bot, factories["random"])()
         return self.stand_ins[seat]
 
     async def _automatic_move(self) -> None:
+        if getattr(self.game, "realtime", False):
+            await self._realtime_move()
+            return
         while True:
             state = self.state
             acting = sorted(self.game.to_act(state))
@@ -408,6 +411,50 @@ class Table:
             if not later:
                 return
             await asyncio.sleep(min(later) - now)
+
+    async def _realtime_move(self) -> None:
+        """Real-time games: every bot says when it would act; the earliest of those, the
+        game's own deadline and a stand-in taking over happens next (then we plan again)."""
+        state = self.state
+        mono = time.monotonic()
+        wall = now_ms()
+        pace = self.server.settings.realtime_bot_pace
+        best: tuple[float, int, Any] | None = None
+        for seat in range(len(self.seats)):
+            if seat not in self.bots and not self._stands_in(seat, mono):
+                continue
+            bot = self.bots.get(seat) or self._stand_in(seat)
+            plan = getattr(bot, "plan", None)
+            planned = plan(self.game.view(state, seat), self.rng) if plan else None
+            if planned is not None:
+                # Bots time themselves from the last change on the table.
+                at = state.clock + (planned[0] - state.clock) * pace
+                if best is None or at < best[0]:
+                    best = (at, seat, planned[1])
+        deadline = self.game.deadline(state)
+        later = [t for t in map(self._stand_in_from, range(len(self.seats)))
+                 if t is not None and t > mono]
+        wake = wall + (min(later) - mono) * 1000 if later else None
+        moments = [t for t in (best[0] if best else None, deadline, wake) if t is not None]
+        if not moments:
+            return
+        first = min(moments)
+        await asyncio.sleep(max(0.0, (first - now_ms()) / 1000))
+        if deadline is not None and first == deadline:
+            timeout = self.game.timeout_action(state, max(now_ms(), deadline))
+            if timeout is not None:
+                await asyncio.shield(self.submit(SYSTEM_SEAT, timeout.kind,
+                                                 dict(timeout.payload), None, state.version))
+        elif best is not None and first == best[0]:
+            action = best[2]
+            await asyncio.shield(self.submit(best[1], action.kind, dict(action.payload), None,
+                                             state.version))
+            if self.state is state:
+                # Refused (the table changed under the bot): look again shortly.
+                await asyncio.sleep(0.05)
+                self._wake()
+        else:
+            self._wake()  # a stand-in starts now: plan again with it
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -55,6 +55,7 @@ class TimoGame(Game[TimoState]):
     min_players = 2
     max_players = 6
     options_schema = OPTIONS
+    default_bot = "heuristic"
 
     def __init__(self) -> None:
         self._handlers: dict[str, Callable[[TimoState, Action], list[Event]]] = {

@@ -89,7 +89,7 @@ def _sun(fill: str) -> str:
 
 
 def _moon(fill: str) -> str:
-    return (f'<path d="M62 12 A38 38 0 1 0 62 88 A30 30 0 1 1 62 12 Z" fill="{fill}"/>'
+    return (f'<path d="M60 10 A40 40 0 0 0 60 90 A52 52 0 0 1 60 10 Z" fill="{fill}"/>'
             f'<circle cx="80" cy="24" r="4" fill="{fill}"/>')
 
 

@@ -101,6 +101,7 @@ class TwinItGame(Game[TwinItState]):
     min_players = 1
     max_players = 6
     options_schema = OPTIONS
+    default_bot = "casual"
     realtime = True
 
     def __init__(self) -> None:

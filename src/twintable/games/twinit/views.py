@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from twintable.core.types import Action
+from twintable.core.types import Action, plain
 from twintable.games.twinit.deck import DECK
 from twintable.games.twinit.state import (
     COOP,
@@ -134,7 +134,7 @@ class TwinItView:
         return {
             "game": "twinit",
             "viewer": self.viewer,
-            "options": dict(table.options),
+            "options": plain(table.options),
             "players": table.players,
             "mode": table.mode,
             "phase": table.phase,

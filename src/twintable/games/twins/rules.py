@@ -109,6 +109,7 @@ class TwinsGame(Game[TwinsState]):
     min_players = 3
     max_players = 6
     options_schema = OPTIONS
+    default_bot = "heuristic"
 
     def __init__(self) -> None:
         self._handlers: dict[str, Callable[[TwinsState, Action], list[Event]]] = {
