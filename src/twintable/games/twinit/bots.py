@@ -21,7 +21,16 @@ from typing import Any
 
 from twintable.core.types import Action
 from twintable.games.twinit.deck import VARIANTS
-from twintable.games.twinit.state import COOP, FLIP, READY, START, TEAM, TIME_ATTACK, TOUCH
+from twintable.games.twinit.state import (
+    COOP,
+    FLIP,
+    MAX_TOUCHES_PER_S,
+    READY,
+    START,
+    TEAM,
+    TIME_ATTACK,
+    TOUCH,
+)
 from twintable.games.twinit.state import TURN_OVER as TURN_OVER_KIND
 from twintable.games.twinit.views import PublicTable, TwinItView
 
@@ -63,10 +72,39 @@ USUAL_VISIBLE = 24
 SPREAD = 135
 
 
+_LOADS = tuple(max(1.0, float((visible / USUAL_VISIBLE) ** 1.6))
+               for visible in range(SPREAD + 1))
+
+
 def search_load(visible: int, mode: str) -> float:
     if mode in (COOP, TIME_ATTACK):
-        visible = max(visible, SPREAD)
-    return max(1.0, float((visible / USUAL_VISIBLE) ** 1.6))
+        visible = SPREAD
+    return _LOADS[min(visible, SPREAD)]
+
+
+class Reach:
+    """What one seat would reach for, picture by picture: free, allowed, not taboo."""
+
+    __slots__ = ("banned", "covered", "no_steals_but", "table")
+
+    def __init__(self, table: PublicTable, seat: int, covered: dict[str, int]):
+        self.table = table
+        self.covered = covered
+        side = table.side_of[seat]
+        self.banned = set(table.taboo[side])
+        if table.options["edition"] == "ko" and table.mode not in (COOP, TIME_ATTACK):
+            size, top = table.piles[seat]
+            if size:
+                self.banned.add(top)
+        self.no_steals_but = f"s{side}." if table.mode == TIME_ATTACK else None
+
+    def refs(self, picture: int) -> list[str]:
+        refs = self.table.groups.get(picture)
+        if not refs or picture in self.banned:
+            return []
+        own = self.no_steals_but
+        return [ref for ref in refs if ref not in self.covered
+                and (own is None or ref[0] != "s" or ref.startswith(own))]
 
 
 class PerceptionBot:
@@ -101,26 +139,24 @@ class PerceptionBot:
         if table.contenders is not None and seat not in table.contenders:
             return None
         covered = {ref: owner for owner, ref, _ in table.hands}
-        pictures = dict(table.visible)
+        pictures = table.picture_at
         earliest = now + _spacing(view.recent_touches, now)
-        mine = [ref for ref, owner in covered.items() if owner == seat]
+        mine = [ref for ref, owner in covered.items() if owner == seat] if covered else []
         if mine:
             if self.target is not None and self.target[1] in mine:
                 self.second = (self.target[3], self.target[4])
                 self.target = None
             if table.mode != TEAM:
                 return self._second_hand(seat, pictures, covered, earliest)
-        by_picture: dict[int, list[str]] = {}
-        for ref, picture in self._candidates(table, seat, covered):
-            by_picture.setdefault(picture, []).append(ref)
+        reach = Reach(table, seat, covered)
         if table.mode == TEAM and not mine:
-            helping = self._help(table, seat, pictures, by_picture, now, earliest, rng)
+            helping = self._help(table, seat, reach, now, earliest, rng)
             if helping is not None:
                 return helping
         if not self._still_there(pictures, covered):
             self.target = None
         if self.target is None and self.looked_at != now:
-            self.target = self._search(table, by_picture, now, rng)
+            self.target = self._search(table, reach, now, rng)
             if self.target is None:
                 self.looked_at = now
         if self.target is not None and not mine:
@@ -139,25 +175,6 @@ class PerceptionBot:
             self.memo[key] = now + self.level.draw(median, rng)
         return int(max(self.memo[key], now))
 
-    def _candidates(self, table: PublicTable, seat: int,
-                    covered: dict[str, int]) -> list[tuple[str, int]]:
-        """Visible things this bot would reach for: free, allowed, not its taboo."""
-        side = table.side_of[seat]
-        banned = set(table.taboo[side])
-        if table.options["edition"] == "ko" and table.mode not in (COOP, TIME_ATTACK):
-            size, top = table.piles[seat]
-            if size:
-                banned.add(top)
-        no_steals = table.mode == TIME_ATTACK
-        out = []
-        for ref, picture in table.visible:
-            if ref in covered or picture in banned:
-                continue
-            if ref[0] == "s" and no_steals and int(ref[1:ref.index(".")]) != side:
-                continue
-            out.append((ref, picture))
-        return out
-
     def _still_there(self, pictures: dict[str, int], covered: dict[str, int]) -> bool:
         if self.target is None:
             return False
@@ -165,48 +182,51 @@ class PerceptionBot:
         return (pictures.get(first) == first_picture and pictures.get(second) == second_picture
                 and first not in covered and second not in covered)
 
-    def _search(self, table: PublicTable, by_picture: dict[int, list[str]], now: int,
+    def _search(self, table: PublicTable, reach: Reach, now: int,
                 rng: random.Random) -> tuple[float, str, int, str, int] | None:
         """Start looking for a pair: which one it will find (or mistake), and when."""
         look = self.level.reaction_ms * search_load(len(table.visible), table.mode)
-        pairs = [(picture, refs) for picture, refs in by_picture.items() if len(refs) >= 2]
+        pairs = [(picture, refs) for picture in table.twins
+                 if len(refs := reach.refs(picture)) >= 2]
         if pairs:
             picture, refs = rng.choice(pairs)
             first, second = rng.sample(refs, 2)
             second_picture = picture
             if rng.random() < self.level.confusion:
                 # The second hand slips to a look-alike of the same family.
-                alikes = [(other, other_refs[0]) for other, other_refs in by_picture.items()
-                          if other != picture and other // VARIANTS == picture // VARIANTS]
+                family = picture - picture % VARIANTS
+                alikes = [(other, refs[0]) for other in range(family, family + VARIANTS)
+                          if other != picture and (refs := reach.refs(other))]
                 if alikes:
                     second_picture, second = rng.choice(alikes)
             return now + self.level.draw(look, rng), first, picture, second, second_picture
         if rng.random() >= self.level.confusion / 2:
             return None
         families: dict[int, list[int]] = {}
-        for picture in by_picture:
-            families.setdefault(picture // VARIANTS, []).append(picture)
+        for picture in table.groups:
+            if reach.refs(picture):
+                families.setdefault(picture // VARIANTS, []).append(picture)
         lookalikes = [group for group in families.values() if len(group) >= 2]
         if not lookalikes:
             return None
         first_picture, second_picture = rng.sample(rng.choice(lookalikes), 2)
-        return (now + self.level.draw(look, rng) * 1.3, by_picture[first_picture][0],
-                first_picture, by_picture[second_picture][0], second_picture)
+        return (now + self.level.draw(look, rng) * 1.3, reach.refs(first_picture)[0],
+                first_picture, reach.refs(second_picture)[0], second_picture)
 
-    def _help(self, table: PublicTable, seat: int, pictures: dict[str, int],
-              by_picture: dict[int, list[str]], now: int, earliest: int,
+    def _help(self, table: PublicTable, seat: int, reach: Reach, now: int, earliest: int,
               rng: random.Random) -> tuple[int, Action] | None:
         """Team play: a teammate's hand is on a card whose twin is free; put ours on it."""
         side = table.side_of[seat]
         for owner, ref, _ in table.hands:
             if owner == seat or table.side_of[owner] != side:
                 continue
-            twins = by_picture.get(pictures.get(ref, -1), [])
+            picture = table.picture_at.get(ref, -1)
+            twins = reach.refs(picture)
             if twins:
                 due = self._timed(("help", ref, twins[0]), now, self.level.reaction_ms * 0.6,
                                   rng)
                 return max(due, earliest), Action(seat, TOUCH, {
-                    "card": twins[0], "picture": pictures[twins[0]]})
+                    "card": twins[0], "picture": picture})
         return None
 
     def _second_hand(self, seat: int, pictures: dict[str, int], covered: dict[str, int],
@@ -236,8 +256,6 @@ class PerceptionBot:
 
 def _spacing(recent: tuple[int, ...], now: int) -> int:
     """How long to wait so as never to touch faster than a person may."""
-    from twintable.games.twinit.state import MAX_TOUCHES_PER_S
-
     if len(recent) < MAX_TOUCHES_PER_S:
         return 0
     return max(0, recent[-MAX_TOUCHES_PER_S] + 1001 - now)

@@ -520,12 +520,22 @@ class TwinItGame(Game[TwinItState]):
         """After any change: arm triple timers, note when pairs appeared, spot a stall."""
         if state.phase != PLAY:
             return []
-        counts: dict[int, int] = {}
+        # Pictures only, no refs: this runs after every action.
+        up, deck = state.up, DECK
+        loose = [deck[card][up[card]] for card in state.centre if card >= 0]
+        loose += [deck[pile[-1]][up[pile[-1]]] for pile in state.piles if pile]
         free: dict[int, int] = {}
-        for ref, picture in visible_items(state):
-            counts[picture] = counts.get(picture, 0) + 1
-            if ref[0] in "cp":
-                free[picture] = free.get(picture, 0) + 1
+        for picture in loose:
+            free[picture] = free.get(picture, 0) + 1
+        counts = dict(free)
+        for groups in state.sets:
+            for group in groups:
+                picture = deck[group[0]][up[group[0]]]
+                counts[picture] = counts.get(picture, 0) + 1
+        for row in state.taboo:
+            for card in row:
+                picture = deck[card][up[card]]
+                counts[picture] = counts.get(picture, 0) + 1
         since = state.pair_since
         for picture in [p for p in since if counts.get(p, 0) < 2]:
             del since[picture]

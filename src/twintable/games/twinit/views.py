@@ -28,12 +28,17 @@ from twintable.games.twinit.state import (
 )
 
 
+# Refs made once: building them is most of the cost of listing what is visible.
+_CENTRE_REFS = tuple(f"c{slot}" for slot in range(len(DECK)))
+_PILE_REFS = tuple(f"p{seat}" for seat in range(6))
+
+
 def visible_items(state: TwinItState) -> list[tuple[str, int]]:
     """Every visible thing as (ref, picture): centre cards, pile tops, sets, taboo cards."""
     up, deck = state.up, DECK
-    items = [(f"c{slot}", deck[card][up[card]])
+    items = [(_CENTRE_REFS[slot], deck[card][up[card]])
              for slot, card in enumerate(state.centre) if card >= 0]
-    items += [(f"p{seat}", deck[pile[-1]][up[pile[-1]]])
+    items += [(_PILE_REFS[seat], deck[pile[-1]][up[pile[-1]]])
               for seat, pile in enumerate(state.piles) if pile]
     for side, groups in enumerate(state.sets):
         items += [(f"s{side}.{index}", deck[group[0]][up[group[0]]])
@@ -52,17 +57,23 @@ class PublicTable(NamedTuple):
     phase: str
     now_ms: int
     turn: int
-    side_of: tuple[int, ...]
-    centre: tuple[int, ...]
-    """Picture per centre slot, -1 for an empty slot."""
+    side_of: tuple[int, ...] | list[int]
+    centre_slots: int
+    """Centre slots, empty ones included (their pictures are in ``picture_at``)."""
     piles: tuple[tuple[int, int], ...]
     """(cards, top picture or -1) per seat."""
-    sets: tuple[tuple[tuple[int, int], ...], ...]
-    """(picture, cards) per set, per side."""
+    set_sizes: tuple[tuple[int, ...], ...]
+    """Cards in each set, per side (their pictures are in ``picture_at``)."""
     taboo: tuple[tuple[int, ...], ...]
     hands: tuple[tuple[int, str, int], ...]
     """(seat, ref, lift time) per hand on the table."""
     visible: tuple[tuple[str, int], ...]
+    picture_at: dict[str, int]
+    """The visible things again, by ref."""
+    groups: dict[int, list[str]]
+    """The visible things again, by picture."""
+    twins: tuple[int, ...]
+    """Pictures visible more than once."""
     scores: tuple[int, ...]
     """Per side: sets held (competitive, team) or points (time attack)."""
     round_no: int
@@ -83,7 +94,14 @@ def public_table(state: TwinItState) -> PublicTable:
                                              if state.phase != OVER else 0)
                        for side in range(state.sides))
     else:
-        scores = tuple(len(groups) for groups in state.sets)
+        scores = tuple(map(len, state.sets))
+    visible = visible_items(state)
+    groups: dict[int, list[str]] = {}
+    for ref, picture in visible:
+        if picture in groups:
+            groups[picture].append(ref)
+        else:
+            groups[picture] = [ref]
     table = PublicTable(
         options=state.options,
         players=state.players,
@@ -91,14 +109,16 @@ def public_table(state: TwinItState) -> PublicTable:
         phase=state.phase,
         now_ms=state.clock,
         turn=state.turn,
-        side_of=tuple(state.side_of),
-        centre=tuple(deck[c][up[c]] if c >= 0 else -1 for c in state.centre),
+        side_of=state.side_of,
+        centre_slots=len(state.centre),
         piles=tuple((len(p), deck[p[-1]][up[p[-1]]] if p else -1) for p in state.piles),
-        sets=tuple(tuple((deck[g[0]][up[g[0]]], len(g)) for g in groups)
-                   for groups in state.sets),
+        set_sizes=tuple(tuple(map(len, groups)) for groups in state.sets),
         taboo=tuple(tuple(deck[c][up[c]] for c in row) for row in state.taboo),
         hands=tuple((h.seat, h.ref, h.lift_ms) for h in state.hands.values()),
-        visible=tuple(visible_items(state)),
+        visible=tuple(visible),
+        picture_at=dict(visible),
+        groups=groups,
+        twins=tuple(picture for picture, refs in groups.items() if len(refs) > 1),
         scores=scores,
         round_no=state.round_no,
         ends_ms=state.ends_ms,
@@ -141,11 +161,13 @@ class TwinItView:
             "now_ms": table.now_ms,
             "turn": table.turn if table.turn >= 0 else None,
             "sides": list(table.side_of),
-            "centre": [picture if picture >= 0 else None for picture in table.centre],
+            "centre": [table.picture_at.get(_CENTRE_REFS[slot])
+                       for slot in range(table.centre_slots)],
             "piles": [{"cards": size, "top": top if top >= 0 else None}
                       for size, top in table.piles],
-            "sets": [[{"picture": picture, "cards": size} for picture, size in groups]
-                     for groups in table.sets],
+            "sets": [[{"picture": table.picture_at[f"s{side}.{index}"], "cards": size}
+                      for index, size in enumerate(sizes)]
+                     for side, sizes in enumerate(table.set_sizes)],
             "taboo": [list(row) for row in table.taboo],
             "hands": [{"seat": seat, "card": ref, "lift_ms": lift}
                       for seat, ref, lift in table.hands],
