@@ -27,7 +27,6 @@ from twintable.games.twinit.state import (
     TwinItState,
 )
 
-
 # Refs made once: building them is most of the cost of listing what is visible.
 _CENTRE_REFS = tuple(f"c{slot}" for slot in range(len(DECK)))
 _PILE_REFS = tuple(f"p{seat}" for seat in range(6))
