@@ -67,8 +67,8 @@ USUAL_VISIBLE = 24
 
 
 #: Time attack spreads the whole deck in a jumble; searching it stays as slow as at the
-#: start even as it thins out (calibrated so three sharp bots land in the French level
-#: table's Expert band).
+#: start even as it thins out (calibrated on the French level table: three sharp bots
+#: score in its Promising band, three experts in its Expert band).
 SPREAD = 135
 
 
