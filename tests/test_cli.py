@@ -90,3 +90,31 @@ def test_sim_twins_reports_hands_bankruptcies_and_payouts(tmp_path: Path) -> Non
     assert report["game"] == "twins" and report["games"] == 8
     assert {"hands", "bankruptcies"} <= set(report["stats"])
     assert any(key.startswith("round2_received_") for key in report["stats"])
+
+
+def test_sim_twinit_reports_each_level_in_a_mode(tmp_path: Path) -> None:
+    report_path = tmp_path / "twinit.json"
+    result = runner.invoke(app, ["sim", "twinit", "--mode", "team", "--players", "4",
+                                 "--games", "8", "--bots", "expert,beginner", "--workers", "1",
+                                 "--json", str(report_path)], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "mean time to claim" in result.output
+    report = json.loads(report_path.read_text())
+    assert report["options"]["mode"] == "team"
+    totals = report["bots"]["expert"]["totals"]
+    assert totals["claims"] > 0 and totals["claim_ms"] > 0
+    assert "virtual_s" in report["stats"] and "seat0_takes" not in report["stats"]
+
+
+def test_sim_twinit_refuses_a_mode_for_too_few_players() -> None:
+    result = runner.invoke(app, ["sim", "twinit", "--mode", "team", "--players", "2",
+                                 "--games", "1", "--bots", "sharp"])
+    assert result.exit_code == 2
+    assert "4 to 6" in result.output
+
+
+def test_twinit_sheet_renders_the_deck(tmp_path: Path) -> None:
+    out = tmp_path / "deck.html"
+    result = runner.invoke(app, ["twinit", "sheet", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text().count("<svg") == 90 + 2 * 135
