@@ -70,6 +70,9 @@ def serve(
              "(default: SQLite in your data directory).")] = None,
     bot_delay_ms: Annotated[int, typer.Option(help="How long bots think before acting.")]
     = 700,
+    realtime_bot_pace: Annotated[float, typer.Option(
+        help="Real-time games (Twin It): 1 = bots react at human speed, less = faster.")]
+    = 1.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the game server (lobby, tables, WebSocket protocol)."""
@@ -81,7 +84,8 @@ def serve(
 
     logs.configure(log_level)
     settings = Settings(db_url=_async_url(db) if db else default_db_url(),
-                        public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms)
+                        public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms,
+                        realtime_bot_pace=realtime_bot_pace)
     console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                 timeout_graceful_shutdown=10)

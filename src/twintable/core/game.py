@@ -154,6 +154,10 @@ class Game(ABC, Generic[S]):
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
 
+    def assets(self) -> dict[str, Any]:
+        """JSON a client needs to draw this game beyond its views (pictures, names)."""
+        return {}
+
     def bots(self) -> dict[str, Any]:
         """Bot factories by name, beyond the ``random`` bot every game has."""
         return {}

@@ -11,12 +11,16 @@ import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.server.metrics import Metrics
 from twintable.server.protocol import (
@@ -40,6 +44,9 @@ from twintable.server.settings import Settings
 from twintable.server.storage.store import Store
 from twintable.server.tables import Connection, GameServer, LobbyError, Table
 from twintable.sim.runner import bot_factories
+
+#: The browser client: static files shipped inside the package, nothing to build.
+WEB = Path(__file__).resolve().parent.parent / "web"
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorMessage} for code in (401, 403, 404, 409, 422)}
@@ -85,8 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- health and figures ---------------------------------------------------------
     @app.get("/", include_in_schema=False)
-    async def root() -> RedirectResponse:
-        return RedirectResponse("/docs")
+    async def root() -> FileResponse:
+        return FileResponse(WEB / "index.html")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
@@ -192,6 +199,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay(table_id: str) -> dict[str, Any]:
         return (await server.stored_replay(table_id)).to_json()
 
+    @app.get("/api/tables/{table_id}/replay/views", responses=ERRORS)
+    async def replay_views(table_id: str) -> list[dict[str, Any]]:
+        """Every step of a finished game as spectators saw it, for the replay viewer."""
+        stored = await server.stored_replay(table_id)
+        game = registry.get(stored.game)
+        return [{"action": action.to_json() if action is not None else None,
+                 "events": [e.to_json() for e in events_for(events, None)],
+                 "view": game.view(state, None).to_json()}
+                for action, events, state in stored.steps(game)]
+
+    @app.get("/api/games/{game_id}/rules", responses=ERRORS)
+    async def rules(game_id: str) -> Response:
+        """The game's rules page (Markdown, in our own words)."""
+        if game_id not in registry:
+            raise LobbyError(404, "game.unknown", "no such game")
+        module = type(registry.get(game_id)).__module__.rsplit(".", 1)[0]
+        text = resources.files(module).joinpath("README.md").read_text(encoding="utf-8")
+        return Response(text, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/api/games/{game_id}/assets", responses=ERRORS)
+    async def assets(game_id: str) -> dict[str, Any]:
+        """Whatever a client needs to draw the game (Twin It: the SVG of every picture)."""
+        if game_id not in registry:
+            raise LobbyError(404, "game.unknown", "no such game")
+        return registry.get(game_id).assets()
+
     @app.get("/api/leaderboard/{game_id}", responses=ERRORS)
     async def leaderboard(game_id: str, limit: int = 50) -> list[LeaderboardRow]:
         if game_id not in registry:
@@ -219,6 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await session.close()
 
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 
 

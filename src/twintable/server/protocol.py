@@ -36,11 +36,13 @@ class Hello(Strict):
 
 class ActionMessage(Strict):
     """A move. ``id`` is chosen by the client (a resend with the same id is answered with
-    the first answer); ``version`` is the state version the move was made against."""
+    the first answer); ``version`` is the state version the move was made against. In a
+    real-time game (Twin It) a client may leave ``version`` out: every touch races anyway,
+    and the move itself names what it expects (the picture on the touched card)."""
 
     type: Literal["action"]
     id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[int, Field(ge=0)] | None = None
     kind: Annotated[str, StringConstraints(min_length=1, max_length=32)]
     payload: dict[str, Any] = Field(default_factory=dict)
     seat: int | None = None

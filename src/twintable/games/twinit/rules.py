@@ -38,14 +38,15 @@ from twintable.games.twinit.state import (
     TwinItState,
     too_fast,
 )
-from twintable.games.twinit.views import TwinItView, build_view, visible_items
+from twintable.games.twinit.views import (
+    LEVEL_FLOORS,
+    TwinItView,
+    build_view,
+    visible_items,
+)
 
 TABOO_CARDS = 3
 DEFAULT_DURATION_S = {"fr": 120, "ko": 60}
-#: The French level table: points at or above each threshold, by players (1-6).
-LEVELS = ("beginner", "promising", "expert", "genius")
-LEVEL_FLOORS = {1: (5, 7, 10), 2: (10, 13, 18), 3: (15, 19, 27), 4: (20, 25, 36),
-                5: (25, 31, 45), 6: (30, 37, 54)}
 PLAYER_RANGE = {COMPETITIVE: (2, 6), TEAM: (4, 6), COOP: (1, 6), TIME_ATTACK: (1, 6)}
 
 OPTIONS = OptionSchema([
@@ -75,12 +76,6 @@ OPTIONS = OptionSchema([
            "ko: players finishing within this window of each other play sudden death.",
            minimum=0, maximum=5000),
 ])
-
-
-def level_for(points: int, players: int) -> str:
-    """The French rulebook's verdict on a cooperative score."""
-    floors = LEVEL_FLOORS[min(max(players, 1), 6)]
-    return LEVELS[sum(points >= floor for floor in floors)]
 
 
 def parse_ref(ref: Any) -> tuple[str, int, int] | None:
@@ -625,6 +620,15 @@ class TwinItGame(Game[TwinItState]):
         if state.options["mode"] == COOP:
             figures["points"] = float(state.points[0])
         return figures
+
+    def assets(self) -> dict[str, Any]:
+        from twintable.games.twinit.art import picture_svg
+        from twintable.games.twinit.deck import PICTURES, picture_name
+
+        return {"pictures": [picture_svg(p, 100) for p in range(PICTURES)],
+                "names": [picture_name(p) for p in range(PICTURES)],
+                "levels": {str(players): list(floors)
+                           for players, floors in LEVEL_FLOORS.items()}}
 
     def bots(self) -> dict[str, Any]:
         from twintable.games.twinit.bots import LEVELS as BOT_LEVELS

@@ -27,6 +27,17 @@ from twintable.games.twinit.state import (
     TwinItState,
 )
 
+#: The French level table: points at or above each threshold, by players (1-6).
+LEVELS = ("beginner", "promising", "expert", "genius")
+LEVEL_FLOORS = {1: (5, 7, 10), 2: (10, 13, 18), 3: (15, 19, 27), 4: (20, 25, 36),
+                5: (25, 31, 45), 6: (30, 37, 54)}
+
+def level_for(points: int, players: int) -> str:
+    """The French rulebook's verdict on a cooperative score."""
+    floors = LEVEL_FLOORS[min(max(players, 1), 6)]
+    return LEVELS[sum(points >= floor for floor in floors)]
+
+
 # Refs made once: building them is most of the cost of listing what is visible.
 _CENTRE_REFS = tuple(f"c{slot}" for slot in range(len(DECK)))
 _PILE_REFS = tuple(f"p{seat}" for seat in range(6))
@@ -176,6 +187,8 @@ class TwinItView:
             "triple_due": [{"picture": p, "at_ms": t} for p, t in table.triple_due],
             "contenders": list(table.contenders) if table.contenders is not None else None,
             "winners": list(table.winners),
+            "level": level_for(table.scores[0], table.players)
+            if table.mode == COOP and table.phase == OVER else None,
             "legal": [action.to_json() for action in self.legal],
         }
 
