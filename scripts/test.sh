@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q -e '.[test]'
+# The browser tests drive Debian's Chromium (Playwright's own download is not used).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+    && [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
 set +e
 .venv/bin/pytest "$@"
 status=$?

@@ -1,0 +1,104 @@
+"""Browser test fixtures: a real `twintable serve` on loopback and Debian's Chromium.
+
+Without Chromium (or Playwright) the browser tests skip, except when
+TWINTABLE_REQUIRE_SERVICES=1, where they fail: CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    db = tmp_path_factory.mktemp("web") / "twintable.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{db}", "--bot-delay-ms", "40", "--realtime-bot-pace", "0.15",
+         "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1):
+                break
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(process.stderr.read().decode() if process.stderr else "") \
+                    from None
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    required = os.environ.get("TWINTABLE_REQUIRE_SERVICES") == "1"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if required:
+            raise
+        pytest.skip("Playwright is not installed (pip install -e '.[test]')")
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        if required:
+            pytest.fail("Chromium is missing: apt-get install -y chromium")
+        pytest.skip("Debian's Chromium is not installed (apt-get install -y chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+class Tab:
+    """One browser page that records console errors and uncaught exceptions."""
+
+    def __init__(self, page: Any, base: str):
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.set_default_timeout(15_000)
+
+    def go(self, path: str = "/") -> None:
+        self.page.goto(self.base + path)
+
+
+@pytest.fixture
+def tab(browser: Any, server_url: str) -> Iterator[Tab]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened = Tab(context.new_page(), server_url)
+    yield opened
+    context.close()
+    assert opened.errors == [], opened.errors
+
+
+@pytest.fixture
+def second_tab(browser: Any, server_url: str) -> Iterator[Tab]:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    opened = Tab(context.new_page(), server_url)
+    yield opened
+    context.close()
+    assert opened.errors == [], opened.errors

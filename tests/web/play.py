@@ -1,0 +1,98 @@
+"""How a test person plays each game in the browser: by clicks and keys, from the page."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.web.conftest import Tab
+
+FIND_TWINS = """() => { const seen = {};
+  for (const b of document.querySelectorAll('.tw-card:not([disabled])')) {
+    const p = b.dataset.picture;
+    if (seen[p] && !b.dataset.ref.startsWith('s')) return [seen[p], b.dataset.ref];
+    seen[p] = b.dataset.ref; }
+  return null; }"""
+
+
+def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
+                 open_seats: tuple[int, ...] = ()) -> str:
+    tab.go("/")
+    tab.page.fill("#name", "Ann")
+    tab.page.select_option("#game", game)
+    tab.page.fill("#players", str(players))
+    for name, value in options.items():
+        field = tab.page.locator(f"#opt-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    for seat in open_seats:
+        tab.page.select_option(f'[data-seat="{seat}"]', "")
+    tab.page.click("#create")
+    tab.page.wait_for_selector("#invite")
+    return str(tab.page.url.rsplit("/", 1)[1])
+
+
+def finished(tab: Tab) -> bool:
+    return bool(tab.page.locator("#results:not([hidden])").count())
+
+
+def timo_move(tab: Tab) -> None:
+    page = tab.page
+    if page.locator("[data-colour]").count():
+        page.locator("[data-colour]").first.click()
+        return
+    legal = page.locator(".hand button.card.legal:not([disabled])")
+    if legal.count():
+        legal.first.click()
+        return
+    for selector in ("#call-timo", "[data-catch]", "#pass", "#draw"):
+        if page.locator(selector).count():
+            page.locator(selector).first.click()
+            return
+
+
+def twins_move(tab: Tab) -> None:
+    page = tab.page
+    if page.locator("[data-buy]").count():
+        page.locator("[data-buy]").first.click()
+        return
+    cards = page.locator(".hand button.card:not([disabled])")
+    if page.locator("#commit").count() and cards.count() >= 2:
+        if page.locator(".hand button.card.picked").count() < 2:
+            cards.nth(0).click()
+            cards.nth(1).click()
+        page.click("#commit")
+
+
+def twinit_move(tab: Tab, use_keyboard: bool = False) -> None:
+    page = tab.page
+    if page.locator("#flip").count():
+        if use_keyboard:
+            page.keyboard.press("f")
+        else:
+            page.click("#flip")
+        return
+    pair = page.evaluate(FIND_TWINS)
+    if pair:
+        try:
+            for ref in pair:
+                if use_keyboard:
+                    page.focus(f'[data-ref="{ref}"]', timeout=500)
+                    page.keyboard.press("Enter")
+                else:
+                    page.click(f'[data-ref="{ref}"]', timeout=500)
+        except Exception:  # the table changed under the hand: a person would look again
+            return
+
+
+MOVES: dict[str, Any] = {"timo": timo_move, "twins": twins_move, "twinit": twinit_move}
+
+
+def play_to_results(tab: Tab, game: str, limit_s: float = 120, **kwargs: Any) -> None:
+    deadline = time.monotonic() + limit_s
+    while not finished(tab):
+        assert time.monotonic() < deadline, "the game did not reach its results"
+        MOVES[game](tab, **kwargs)
+        time.sleep(0.12)

@@ -1,0 +1,124 @@
+"""The browser client in Debian's Chromium against a real `twintable serve`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import Tab
+from tests.web.play import create_table, finished, play_to_results, timo_move
+
+pytestmark = pytest.mark.browser
+
+GAMES = [("timo", 2, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
+         ("twinit", 3, {"sets_to_win": "2"})]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_person_plays_a_whole_game_against_bots(tab: Tab, game: str, players: int,
+                                                   options: dict[str, str]) -> None:
+    create_table(tab, game, players, options)
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, game)
+    results = tab.page.locator("#results").inner_text()
+    assert "Ann" in results and "winner" in results
+    tab.page.click("#replay-link")
+    tab.page.wait_for_selector("#seek")
+    tab.page.click("#next")
+    assert "Move 1 of" in tab.page.locator("#replay-step").inner_text()
+    last = tab.page.locator("#seek").get_attribute("max")
+    tab.page.locator("#seek").fill(str(last))
+    assert f"Move {last} of {last}" in tab.page.locator("#replay-step").inner_text()
+
+
+def test_twin_it_plays_by_keyboard(tab: Tab) -> None:
+    create_table(tab, "twinit", 2, {"sets_to_win": "1"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, "twinit", use_keyboard=True)
+
+
+def test_two_browsers_play_one_table(tab: Tab, second_tab: Tab) -> None:
+    table_id = create_table(tab, "timo", 2, {"target": "20"}, open_seats=(1,))
+    second_tab.go(f"/#/join/{table_id}")
+    second_tab.page.fill("#join-name", "Bea")
+    second_tab.page.click("#join")
+    second_tab.page.wait_for_selector("#waiting")
+    tab.page.wait_for_selector("#start:not([disabled])")
+    tab.page.click("#start")
+    for each in (tab, second_tab):
+        each.page.wait_for_selector(".hand")
+    import time
+
+    deadline = time.monotonic() + 120
+    while not (finished(tab) and finished(second_tab)):
+        assert time.monotonic() < deadline
+        timo_move(tab)
+        timo_move(second_tab)
+        time.sleep(0.1)
+    for each in (tab, second_tab):
+        text = each.page.locator("#results").inner_text()
+        assert "Ann" in text and "Bea" in text
+
+
+def test_a_reload_in_the_middle_of_a_game_resumes_it(tab: Tab) -> None:
+    create_table(tab, "twins", 3, {"max_hands": "1"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("[data-buy]")
+    tab.page.locator("[data-buy]").first.click()
+    tab.page.wait_for_selector("#commit")
+    hand = tab.page.locator(".hand").inner_text()
+    tab.page.reload()
+    tab.page.wait_for_selector("#commit")
+    assert tab.page.locator(".hand").inner_text() == hand
+    play_to_results(tab, "twins")
+
+
+def test_switching_the_language_changes_the_visible_strings(tab: Tab) -> None:
+    tab.go("/")
+    tab.page.wait_for_selector("#create")
+    assert tab.page.locator("nav").inner_text().split()[0] == "Lobby"
+    for code, lobby, create in (("fr", "Salon", "Créer la table"), ("ko", "로비", "테이블 만들기"),
+                                ("nl", "Lobby", "Tafel maken")):
+        tab.page.select_option("#language", code)
+        tab.page.wait_for_function(f"document.documentElement.lang === '{code}'")
+        tab.page.wait_for_selector(f"#create:text('{create}')")
+        assert tab.page.locator("nav a").first.inner_text() == lobby
+    tab.page.reload()
+    tab.page.wait_for_selector("#create:text('Tafel maken')")  # the choice is remembered
+
+
+def test_pages_load_without_console_errors(tab: Tab) -> None:
+    for path, selector in (("/", "#create"), ("/#/rules", "main li"),
+                           ("/#/rules/twinit", ".rules table"), ("/#/leaderboard", "main h1"),
+                           ("/#/leaderboard/twins", "main h1")):
+        tab.go(path)
+        tab.page.wait_for_selector(selector)
+
+
+def test_an_unknown_table_gets_a_clear_message(tab: Tab) -> None:
+    tab.go("/#/table/nope")
+    tab.page.wait_for_selector(".error")
+    # The browser logs the API's 404 itself; nothing else may have gone wrong.
+    tab.errors = [e for e in tab.errors if "404" not in e]
+
+
+def test_the_phone_layout_shows_the_whole_hand(second_tab: Tab) -> None:
+    create_table(second_tab, "timo", 2, {"target": "30"})
+    second_tab.page.click("#start")
+    second_tab.page.wait_for_selector(".hand button.card")
+    width = second_tab.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+
+
+def test_catalogues_have_the_same_keys_in_every_language() -> None:
+    folder = Path(__file__).parents[2] / "src" / "twintable" / "web" / "i18n"
+    catalogues = {path.stem: json.loads(path.read_text()) for path in folder.glob("*.json")}
+    assert set(catalogues) == {"en", "fr", "ko", "nl"}
+    keys = set(catalogues["en"])
+    for code, catalogue in catalogues.items():
+        assert set(catalogue) == keys, code
+        assert all(isinstance(value, str) and value for value in catalogue.values())
