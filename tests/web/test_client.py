@@ -122,3 +122,14 @@ def test_catalogues_have_the_same_keys_in_every_language() -> None:
     for code, catalogue in catalogues.items():
         assert set(catalogue) == keys, code
         assert all(isinstance(value, str) and value for value in catalogue.values())
+
+
+def test_cooperative_time_attack_spreads_every_card_and_ends_with_a_level(tab: Tab) -> None:
+    create_table(tab, "twinit", 1, {"mode": "coop", "duration_s": "10"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#start-round")
+    tab.page.click("#start-round")
+    tab.page.wait_for_selector("#timer")
+    assert tab.page.locator(".tw-centre .tw-card").count() == 135
+    play_to_results(tab, "twinit")
+    assert tab.page.locator("#level").count() == 1

@@ -23,8 +23,8 @@ async def update_ratings(store: Store, game: str, seats: Sequence[SeatRow],
     """Rate the finished game: every seat is ranked by its final score, bots included
     (as fixed opponents that are not stored), so beating bots counts too."""
     rated = [s for s in seats if s.kind == "human" and s.player_id]
-    if not rated:
-        return
+    if not rated or len(seats) < 2 or len(outcome.winners) == len(seats):
+        return  # nobody to compare with (solo or cooperative play, or everyone tied)
     known = await store.ratings(game, [s.player_id for s in rated if s.player_id])
     teams = []
     for seat in seats:

@@ -314,7 +314,10 @@ class Table:
         result = outcome.to_json() | {"names": [s.display_name or s.bot for s in self.seats]}
         self.row.status, self.row.result = "finished", result
         await self.server.store.set_status(self.id, "finished", result)
-        await update_ratings(self.server.store, self.game.id, self.seats, outcome)
+        try:
+            await update_ratings(self.server.store, self.game.id, self.seats, outcome)
+        except Exception:  # ratings are a bonus: they must never keep a game from ending
+            log.exception("could not update ratings", extra={"table": self.id})
         self._announce()
         log.info("table finished", extra={"table": self.id, "result": result})
 

@@ -260,6 +260,7 @@ function seatName(seat) {
 
 async function tablePage(tableId) {
   let info = await api("GET", `/api/tables/${tableId}`);
+  await games();
   const mine = tokens()[tableId];
   const render = RENDERERS[info.game];
   const gameAssets = await assets(info.game);
@@ -294,8 +295,22 @@ async function tablePage(tableId) {
     const invite = `${location.origin}/#/join/${tableId}`;
     const isCreator = mine && mine.seat === 0;
     const full = info.seats.every((s) => s.kind !== "empty");
+    const game = gamesCache && gamesCache.find((g) => g.id === info.game);
+    const seatControls = isCreator && game ? el("div", { id: "seat-controls" }, info.seats.slice(1).map((seat, index) => {
+      const number = index + 1;
+      return el("label", { class: "field" }, t("lobby.seat", { n: number + 1 }), " ",
+        el("select", { "data-seat-control": number, onchange: async (event) => {
+          try {
+            if (event.target.value === "") await api("DELETE", `/api/tables/${tableId}/seats/${number}`, null, mine.token);
+            else await api("PUT", `/api/tables/${tableId}/seats/${number}/bot`, { bot: event.target.value }, mine.token);
+          } catch (error) { flash.textContent = errorText(error); }
+        } },
+          el("option", { value: "", selected: seat.kind !== "bot" }, seat.kind === "human" ? t("table.kick", { name: seat.display_name }) : t("lobby.seat_open")),
+          game.bots.map((bot) => el("option", { value: bot, selected: seat.bot === bot }, t("lobby.bot", { level: t(`bot.${bot}`) })))));
+    })) : "";
     waiting.replaceChildren(
       el("h2", {}, t("table.waiting")),
+      seatControls,
       el("p", {}, t("table.invite"), " ", el("input", { readonly: true, value: invite, size: 40, id: "invite", "aria-label": t("table.invite") })),
       isCreator ? el("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
         try { await api("POST", `/api/tables/${tableId}/start`, null, mine.token); } catch (error) { flash.textContent = errorText(error); }
@@ -344,11 +359,12 @@ async function tablePage(tableId) {
 
   function describe(events, seat) {
     for (const event of events) {
-      const key = `event.${info.game}.${event.kind}`;
+      const kind = event.kind === "taken" && event.data?.stolen_from !== undefined ? "stolen" : event.kind;
+      const key = `event.${info.game}.${kind}`;
       const text = t(key, { ...event.data, name: names()[event.data?.seat ?? seat] ?? "" });
       if (text !== key) {
         log.prepend(el("div", {}, text));
-        if (["taken", "tie", "error", "game_over", "round_over", "reveal", "caught"].includes(event.kind)) flash.textContent = text;
+        if (["taken", "tie", "error", "game_over", "round_over", "revealed", "caught"].includes(event.kind)) flash.textContent = text;
       }
     }
     while (log.childNodes.length > 40) log.lastChild.remove();

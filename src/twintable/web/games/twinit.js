@@ -1,11 +1,22 @@
 // Twin It at the table: the centre, piles, sets and taboo cards drawn from the generated
 // SVG art. Each click or tap is a hand (Enter or Space on a focused card does the same);
 // F flips your pile, S starts a time-attack round, T toggles turning cards over.
+const drawings = new Map();  // picture id -> parsed SVG, cloned for each card (cheap)
+
+function drawing(assets, pictureId) {
+  if (!drawings.has(pictureId)) {
+    const template = document.createElement("template");
+    template.innerHTML = assets.pictures[pictureId];
+    drawings.set(pictureId, template.content.firstElementChild);
+  }
+  return drawings.get(pictureId).cloneNode(true);
+}
+
 function picture(ctx, ref, pictureId, extra = {}) {
   const { el, assets } = ctx;
   const name = assets.names[pictureId];
   return el("button", { class: "tw-card", "data-ref": ref, "data-picture": pictureId, "data-key": ref,
-    "aria-label": name, title: name, html: assets.pictures[pictureId], ...extra });
+    "aria-label": name, title: name, ...extra }, drawing(assets, pictureId));
 }
 
 function clock(view) {

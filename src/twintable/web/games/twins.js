@@ -16,7 +16,7 @@ export function renderTwins(view, ctx) {
   const legal = view.legal || [];
   const root = el("div", { class: "twins" });
   root.append(el("section", { class: "panel" },
-    el("p", {}, t("twins.hand_round", { hand: view.hand_no + 1, round: view.round })),
+    el("p", {}, t("twins.hand_round", { hand: view.hand_no, round: view.round })),
     el("p", {}, t("twins.bank", { n: view.bank })),
     el("table", { class: "grid", "aria-label": t("twins.chips") },
       el("tr", {}, el("th", {}, t("table.player")), el("th", {}, t("twins.chips")), el("th", {}, t("twins.cards")), el("th", {}, "")),
