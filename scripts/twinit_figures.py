@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from twintable.games.twinit.bots import LEVELS
-from twintable.games.twinit.rules import level_for
+from twintable.games.twinit.views import level_for
 from twintable.sim.runner import GameResult, run_games
 from twintable.sim.stats import mean_interval, wilson_interval
 

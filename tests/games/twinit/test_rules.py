@@ -307,7 +307,7 @@ def test_coop_spreads_the_deck_at_the_start_and_scores_pairs_and_triples() -> No
 
 
 def test_level_table_matches_the_french_rulebook() -> None:
-    from twintable.games.twinit.rules import level_for
+    from twintable.games.twinit.views import level_for
 
     assert level_for(4, 1) == "beginner" and level_for(5, 1) == "promising"
     assert level_for(9, 1) == "expert" and level_for(10, 1) == "genius"
