@@ -10,9 +10,11 @@ def default_registry() -> GameRegistry:
     from twintable.games.timo import TimoGame
     from twintable.games.twinit import TwinItGame
     from twintable.games.twins import TwinsGame
+    from twintable.games.twinz import TwinzGame
 
     registry = GameRegistry()
     registry.register(TimoGame())
     registry.register(TwinsGame())
     registry.register(TwinItGame())
+    registry.register(TwinzGame())
     return registry

@@ -1,0 +1,7 @@
+"""Twinz: a French word-clue party game for duos, 4-10 players (RULES.md §4)."""
+
+from twintable.games.twinz.rules import TwinzGame
+from twintable.games.twinz.state import TwinzState
+from twintable.games.twinz.views import TwinzView
+
+__all__ = ["TwinzGame", "TwinzState", "TwinzView"]

@@ -1,0 +1,437 @@
+"""Twinz rules (RULES.md §4): duos, the mystery word, secret clues revealed together with
+every penalty, the guessing race with simultaneous winners, contests, two attempts,
+scoring with the token floor, and the end.
+
+Actions: ``clue`` {word} from a duo member, ``guess`` {word} from anyone else,
+``contest`` {member} and ``vote`` {uphold} from the others, and the system's ``tick``
+when the clue deadline, the tie window or the guess timeout passes. Handlers check
+everything before they change anything.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from twintable.core.errors import RuleError
+from twintable.core.game import Game, Outcome
+from twintable.core.options import Option, OptionSchema
+from twintable.core.types import SYSTEM_SEAT, Action, Event
+from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
+from twintable.games.twinz.roots import same_root
+from twintable.games.twinz.state import CLUES, GUESSES, OVER, TwinzState
+from twintable.games.twinz.views import TwinzView
+
+CLUE, GUESS, CONTEST, VOTE, TICK = "clue", "guess", "contest", "vote", "tick"
+PILE_SIZE = {4: 13, 5: 16, 6: 19, 7: 15, 8: 17, 9: 19, 10: 21}
+MAX_WORD = 30
+#: One word: letters, with an apostrophe or a hyphen allowed inside.
+ONE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+#: Words bots and random players may try (public, never derived from the mystery word).
+SAMPLE_WORDS = ("maison", "voyage", "musique", "animal", "couleur", "lumière")
+
+OPTIONS = OptionSchema([
+    Option("deck", "choice", "yellow", "yellow (novice, everyday words) or blue (expert).",
+           choices=DECKS),
+    Option("countdown_s", "int", 5, "Seconds the duo has before giving its clues.",
+           minimum=1, maximum=60),
+    Option("grace_ms", "int", 1500, "A clue up to this long after the countdown is on time; "
+           "up to twice this long it is late (-1).", minimum=0, maximum=10_000),
+    Option("guess_timeout_s", "int", 30, "Seconds to guess before the attempt fails.",
+           minimum=5, maximum=300),
+    Option("tie_ms", "int", 300, "Right guesses this close to the first one share the win.",
+           minimum=0, maximum=5000),
+    Option("accept_plural", "bool", True, "A plain plural of the mystery word counts as right."),
+])
+
+
+def check_word(word: Any, what: str) -> str:
+    """The word, stripped, or a RuleError saying what is wrong with it."""
+    if not isinstance(word, str) or not word.strip():
+        raise RuleError(f"{what}.empty", f"the {what} is empty")
+    word = str(word).strip()
+    if len(word) > MAX_WORD:
+        raise RuleError(f"{what}.too_long", f"a {what} has at most {MAX_WORD} letters")
+    if not ONE_WORD.fullmatch(word):
+        raise RuleError(f"{what}.not_one_word", f"a {what} is one single word")
+    return word
+
+
+class TwinzGame(Game[TwinzState]):
+    id = "twinz"
+    name = "Twinz"
+    min_players = 4
+    max_players = 10
+    options_schema = OPTIONS
+    default_bot = "random"
+    finite_actions = False
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, Callable[[TwinzState, Action], list[Event]]] = {
+            CLUE: self._clue, GUESS: self._guess, CONTEST: self._contest, VOTE: self._vote,
+        }
+
+    def deck(self, state: TwinzState) -> Any:
+        return load_decks()[state.options["deck"]]
+
+    # -- set-up ---------------------------------------------------------------------
+    def new_state(self, options: Mapping[str, Any] | None, players: int,
+                  seed: int) -> TwinzState:
+        self.check_players(players)
+        resolved = self.resolve_options(options)
+        state = TwinzState(resolved, players, seed)
+        order = list(range(len(load_decks()[resolved["deck"]])))
+        state.rng.shuffle(order)
+        state.pile = order[:PILE_SIZE[players]]
+        self._start_round(state, 0, first=True)
+        return state
+
+    def _start_round(self, state: TwinzState, t: int, first: bool = False) -> list[Event]:
+        if len(state.pile) <= 1:
+            return self._finish(state)
+        if not first:
+            second = state.duo[1]
+            state.duo = (second, (second + 1) % state.players)
+        state.round_no += 1
+        state.card = state.pile.pop()
+        state.orientation = state.rng.randrange(2)
+        state.line = self.deck(state)[state.pile[-1]].back
+        state.attempt = 1
+        return [Event("round_started", {"round": state.round_no, "duo": list(state.duo),
+                                        "line": state.line}),
+                *self._open_clues(state, t)]
+
+    def _open_clues(self, state: TwinzState, t: int) -> list[Event]:
+        state.phase = CLUES
+        state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
+        state.tie_due, state.contest, state.votes = None, None, {}
+        state.countdown_ends = t + state.options["countdown_s"] * 1000
+        state.clue_due = state.countdown_ends + 2 * state.options["grace_ms"]
+        word = self.mystery(state)
+        return [Event("countdown", {"attempt": state.attempt, "ends_ms": state.countdown_ends}),
+                Event("mystery", {"word": word}, frozenset(state.duo))]
+
+    def mystery(self, state: TwinzState) -> str:
+        card: Card = self.deck(state)[state.card]
+        return card.word(state.line, state.orientation)
+
+    # -- who acts -------------------------------------------------------------------
+    def to_act(self, state: TwinzState) -> frozenset[int]:
+        return frozenset(s for s in range(state.players) if self.legal_actions(state, s))
+
+    def legal_actions(self, state: TwinzState, seat: int) -> list[Action]:
+        if state.phase == OVER or not 0 <= seat < state.players:
+            return []
+        if state.phase == CLUES:
+            if seat in state.duo and seat not in state.clues:
+                return [Action(seat, CLUE, {"word": w}) for w in self._samples(state)]
+            return []
+        actions: list[Action] = []
+        if seat not in state.duo:
+            if seat not in state.guessed:
+                actions += [Action(seat, GUESS, {"word": w}) for w in self._samples(state)]
+            if state.contest is None and state.tie_due is None:
+                actions += [Action(seat, CONTEST, {"member": m}) for m in state.duo
+                            if state.revealed.get(m)]
+            if state.contest is not None and seat not in state.votes:
+                actions += [Action(seat, VOTE, {"uphold": True}),
+                            Action(seat, VOTE, {"uphold": False})]
+        return actions
+
+    def _samples(self, state: TwinzState) -> list[str]:
+        used = set(state.used)
+        return [w for w in SAMPLE_WORDS if fold(w) not in used][:3] or ["indice"]
+
+    # -- applying -------------------------------------------------------------------
+    def apply(self, state: TwinzState, action: Action) -> list[Event]:
+        if action.kind == TICK:
+            if state.phase == OVER:
+                raise RuleError("game.over", "the game is over")
+            if action.seat != SYSTEM_SEAT:
+                raise RuleError("tick.system_only", "only the table's clock sends ticks")
+            due = self.deadline(state)
+            if due is None or action.t_ms < due:
+                raise RuleError("tick.early", "no timer has run out yet", {"deadline": due})
+            events = self._run_timers(state, action.t_ms)
+            state.version += 1
+            return events
+        due = self.deadline(state)
+        if due is not None and action.t_ms > due and state.phase != OVER:
+            # The table has not fired a timer yet: it runs first (on a copy).
+            trial = state.clone()
+            events = self._run_timers(trial, due)
+            events += self.dispatch(trial, action, self.handlers, state.players)
+            for name in TwinzState.__slots__:
+                setattr(state, name, getattr(trial, name))
+            return events
+        return self.dispatch(state, action, self.handlers, state.players)
+
+    def deadline(self, state: TwinzState) -> int | None:
+        if state.phase == CLUES:
+            return state.clue_due
+        if state.phase == GUESSES:
+            return state.tie_due if state.tie_due is not None else state.guess_due
+        return None
+
+    def timeout_action(self, state: TwinzState, now_ms: int) -> Action | None:
+        due = self.deadline(state)
+        if due is None or now_ms < due:
+            return None
+        return Action(SYSTEM_SEAT, TICK, {}, now_ms)
+
+    def _run_timers(self, state: TwinzState, t: int) -> list[Event]:
+        if state.phase == CLUES:
+            return self._reveal(state, t)
+        if state.tie_due is not None:
+            return self._found(state, t)
+        return self._attempt_failed(state, t, "timeout")
+
+    # -- clues ------------------------------------------------------------------------
+    def _clue(self, state: TwinzState, action: Action) -> list[Event]:
+        seat = action.seat
+        if state.phase != CLUES:
+            raise RuleError("clue.too_late", "clues are closed for this attempt")
+        if seat not in state.duo:
+            raise RuleError("clue.not_duo", "only the duo gives clues")
+        if seat in state.clues:
+            raise RuleError("clue.already_given", "you gave your clue for this attempt")
+        word = check_word(action.payload.get("word"), "clue")
+        state.clues[seat] = (word, action.t_ms)
+        events = [Event("clue_given", {"seat": seat}),
+                  Event("your_clue", {"seat": seat, "word": word}, frozenset({seat}))]
+        if len(state.clues) == 2:
+            events += self._reveal(state, action.t_ms)
+        return events
+
+    def _reveal(self, state: TwinzState, t: int) -> list[Event]:
+        """Show both clues and apply every penalty; a clue on the mystery word's root ends
+        the duo's turn."""
+        mystery = self.mystery(state)
+        late_after = state.countdown_ends + state.options["grace_ms"]
+        penalties: dict[int, list[str]] = {seat: [] for seat in state.duo}
+        words: dict[int, str | None] = {}
+        for seat in state.duo:
+            given = state.clues.get(seat)
+            words[seat] = given[0] if given else None
+            if given is None:
+                penalties[seat].append("missing")
+                continue
+            word, at = given
+            if at > late_after:
+                penalties[seat].append("late")
+            if fold(word) in state.used:
+                penalties[seat].append("reused")
+            if same_root(word, mystery):
+                penalties[seat].append("mystery_root")
+        first, second = state.duo
+        same = (words[first] is not None and words[second] is not None
+                and fold(words[first] or "") == fold(words[second] or ""))
+        for seat in state.duo:
+            cost = len(penalties[seat]) + (2 if same else 0)
+            if same:
+                penalties[seat].append("same_clue")
+            self._lose(state, seat, cost)
+            clue = words[seat]
+            if clue is not None and fold(clue) not in state.used:
+                state.used.append(fold(clue))
+        state.revealed = words
+        events = [Event("clues_revealed", {"clues": {str(s): w for s, w in words.items()},
+                                           "penalties": {str(s): p for s, p in penalties.items()},
+                                           "attempt": state.attempt})]
+        if any("mystery_root" in p for p in penalties.values()):
+            return events + self._end_round(state, t, "mystery_word", [])
+        state.phase = GUESSES
+        state.guess_due = t + state.options["guess_timeout_s"] * 1000
+        events.append(Event("guessing", {"until_ms": state.guess_due}))
+        return events
+
+    def _lose(self, state: TwinzState, seat: int, amount: int) -> None:
+        # Points from tokens never go below 0.
+        state.points[seat] = max(0, state.points[seat] - amount)
+
+    # -- guesses ----------------------------------------------------------------------
+    def _guess(self, state: TwinzState, action: Action) -> list[Event]:
+        seat = action.seat
+        if state.phase != GUESSES:
+            raise RuleError("guess.not_now", "wait for the clues")
+        if seat in state.duo:
+            raise RuleError("guess.from_duo", "the duo does not guess its own word")
+        if seat in state.guessed:
+            raise RuleError("guess.already", "one guess per attempt")
+        if state.tie_due is not None and action.t_ms > state.tie_due:
+            raise RuleError("guess.too_late", "the word was found")
+        word = check_word(action.payload.get("word"), "guess")
+        state.guessed[seat] = word
+        right = self._matches(state, word)
+        events = [Event("guessed", {"seat": seat, "word": word, "right": right})]
+        if right:
+            state.right.append(seat)
+            if state.tie_due is None:
+                state.tie_due = action.t_ms + state.options["tie_ms"]
+                if state.options["tie_ms"] == 0:
+                    return events + self._found(state, action.t_ms)
+            return events
+        guessers = [s for s in range(state.players) if s not in state.duo]
+        if state.tie_due is None and all(s in state.guessed for s in guessers):
+            return events + self._attempt_failed(state, action.t_ms, "all_wrong")
+        return events
+
+    def _matches(self, state: TwinzState, word: str) -> bool:
+        target, guess = fold(self.mystery(state)), fold(word)
+        if guess == target:
+            return True
+        return bool(state.options["accept_plural"]) and guess in (target + "s", target + "x")
+
+    def _found(self, state: TwinzState, t: int) -> list[Event]:
+        winners = list(state.right)
+        for member in state.duo:
+            state.points[member] += 1
+        if len(winners) == 1:
+            state.cards_won[winners[0]] += 1
+        else:
+            for seat in winners:
+                state.points[seat] += 1
+        return self._end_round(state, t, "found", winners)
+
+    def _attempt_failed(self, state: TwinzState, t: int, why: str) -> list[Event]:
+        if state.attempt == 1:
+            state.attempt = 2
+            return [Event("attempt_failed", {"reason": why, "attempt": 1}),
+                    *self._open_clues(state, t)]
+        for member in state.duo:
+            self._lose(state, member, 1)
+        return self._end_round(state, t, why, [])
+
+    # -- contests ---------------------------------------------------------------------
+    def _contest(self, state: TwinzState, action: Action) -> list[Event]:
+        member = action.payload.get("member")
+        if state.phase != GUESSES or state.tie_due is not None:
+            raise RuleError("contest.not_now", "clues can be contested while people guess")
+        if action.seat in state.duo:
+            raise RuleError("contest.from_duo", "the duo cannot contest its own clue")
+        if state.contest is not None:
+            raise RuleError("contest.open", "a contest is already being voted on")
+        if member not in state.duo or not state.revealed.get(member):
+            raise RuleError("contest.no_clue", "that player gave no clue", {"member": member})
+        state.contest = member
+        state.votes = {action.seat: True}
+        return [Event("contested", {"seat": action.seat, "member": member}),
+                *self._count_votes(state, action.t_ms)]
+
+    def _vote(self, state: TwinzState, action: Action) -> list[Event]:
+        if state.contest is None:
+            raise RuleError("vote.no_contest", "nothing to vote on")
+        if action.seat in state.duo:
+            raise RuleError("vote.from_duo", "the duo does not vote")
+        if action.seat in state.votes:
+            raise RuleError("vote.already", "you voted")
+        uphold = action.payload.get("uphold")
+        if not isinstance(uphold, bool):
+            raise RuleError("vote.invalid", "vote true (uphold) or false (dismiss)")
+        state.votes[action.seat] = uphold
+        return [Event("voted", {"seat": action.seat}), *self._count_votes(state, action.t_ms)]
+
+    def _count_votes(self, state: TwinzState, t: int) -> list[Event]:
+        voters = state.players - 2
+        yes = sum(state.votes.values())
+        no = len(state.votes) - yes
+        member = state.contest
+        assert member is not None
+        if yes * 2 > voters:
+            self._lose(state, member, 1)
+            return [Event("contest_upheld", {"member": member}),
+                    *self._end_round(state, t, "contest", [])]
+        if no * 2 >= voters:
+            state.contest, state.votes = None, {}
+            return [Event("contest_dismissed", {"member": member})]
+        return []
+
+    # -- rounds and the end -------------------------------------------------------------
+    def _end_round(self, state: TwinzState, t: int, why: str,
+                   winners: list[int]) -> list[Event]:
+        mystery = self.mystery(state)
+        state.history.append({"word": mystery,
+                              "clues": [state.revealed.get(s) for s in state.duo],
+                              "guesses": dict(state.guessed), "winners": winners,
+                              "result": why})
+        state.tally[why] = state.tally.get(why, 0) + 1
+        events = [Event("round_over", {"word": mystery, "reason": why, "winners": winners,
+                                       "points": list(state.points),
+                                       "cards": list(state.cards_won)})]
+        return events + self._start_round(state, t)
+
+    def _finish(self, state: TwinzState) -> list[Event]:
+        state.phase = OVER
+        outcome = self.outcome(state)
+        assert outcome is not None
+        return [Event("game_over", outcome.to_json())]
+
+    # -- seeing ---------------------------------------------------------------------
+    def view(self, state: TwinzState, viewer: int | None) -> TwinzView:
+        in_duo = viewer is not None and viewer in state.duo
+        legal = tuple(self.legal_actions(state, viewer)) if viewer is not None else ()
+        return TwinzView(
+            viewer=viewer, options=state.options, players=state.players, phase=state.phase,
+            round_no=state.round_no, attempt=state.attempt, duo=state.duo, line=state.line,
+            pile=len(state.pile), mystery=self.mystery(state) if in_duo and
+            state.phase != OVER else None,
+            countdown_ends=state.countdown_ends, clue_due=state.clue_due,
+            guess_due=state.guess_due if state.phase == GUESSES else None,
+            clue_given=tuple(seat in state.clues for seat in state.duo),
+            my_clue=state.clues[viewer][0] if viewer in state.clues else None,
+            clues=tuple(state.revealed.get(seat) for seat in state.duo)
+            if state.revealed else None,
+            guessed=tuple(sorted(state.guessed.items())), used=tuple(state.used),
+            points=tuple(state.points), cards=tuple(state.cards_won),
+            contest=state.contest, votes=len(state.votes), legal=legal)
+
+    def determinize(self, state: TwinzState, viewer: int | None,
+                    rng: random.Random) -> TwinzState:
+        """Re-deal the hidden cards: the pile under its top card, and (for anyone outside
+        the duo) the card in play and its orientation; the partner's secret clue too."""
+        other = state.clone()
+        if len(other.pile) > 1:
+            under = other.pile[:-1]
+            if viewer is None or viewer not in other.duo:
+                under.append(other.card)
+                rng.shuffle(under)
+                other.card = under.pop()
+                other.orientation = rng.randrange(2)
+            else:
+                rng.shuffle(under)
+            other.pile = [*under, other.pile[-1]]
+        for seat, (_, at) in list(other.clues.items()):
+            if seat != viewer:
+                other.clues[seat] = (rng.choice(SAMPLE_WORDS), at)
+        return other
+
+    # -- the end --------------------------------------------------------------------
+    def is_over(self, state: TwinzState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: TwinzState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        totals = tuple(state.points[s] + 2 * state.cards_won[s] for s in range(state.players))
+        best = max(totals)
+        tied = [s for s in range(state.players) if totals[s] == best]
+        most = max(state.cards_won[s] for s in tied)
+        return Outcome(totals, frozenset(s for s in tied if state.cards_won[s] == most))
+
+    def stats(self, state: TwinzState) -> dict[str, float]:
+        return {"rounds": float(state.round_no), **{k: float(v) for k, v in state.tally.items()}}
+
+    def snapshot(self, state: TwinzState) -> dict[str, Any]:
+        return {name: (getattr(state, name).to_json() if name == "rng" else
+                       _plain(getattr(state, name))) for name in TwinzState.__slots__}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+

@@ -1,0 +1,90 @@
+"""The full state of a Twinz game. Only the rules module mutates it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twintable.core.rng import Rng
+
+CLUES, GUESSES, OVER = "clues", "guesses", "over"
+START_POINTS = 3
+
+
+class TwinzState:
+    """Mutable state with an explicit :meth:`clone`.
+
+    ``pile`` holds card indexes into the chosen deck, top last; ``card`` is the card in
+    play and ``orientation`` which column reads upright. ``clues[seat]`` holds a duo
+    member's clue for this attempt, secret until both are revealed, with its arrival time.
+    """
+
+    __slots__ = (
+        "attempt",
+        "card",
+        "cards_won",
+        "clue_due",
+        "clues",
+        "contest",
+        "countdown_ends",
+        "duo",
+        "guess_due",
+        "guessed",
+        "history",
+        "line",
+        "options",
+        "orientation",
+        "phase",
+        "pile",
+        "players",
+        "points",
+        "revealed",
+        "right",
+        "rng",
+        "round_no",
+        "seed",
+        "tally",
+        "tie_due",
+        "used",
+        "version",
+        "votes",
+    )
+
+    def __init__(self, options: dict[str, Any], players: int, seed: int):
+        self.options = options
+        self.players = players
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.version = 0
+        self.phase = CLUES
+        self.pile: list[int] = []
+        self.card = -1
+        self.orientation = 0
+        self.line = 1
+        self.duo = (0, 1)
+        self.round_no = 0
+        self.attempt = 1
+        self.points = [START_POINTS] * players
+        self.cards_won = [0] * players
+        self.clues: dict[int, tuple[str, int]] = {}  # seat -> (word, t_ms)
+        self.revealed: dict[int, str | None] = {}  # this attempt's clues once shown
+        self.used: list[str] = []  # folded clue words given so far this game
+        self.countdown_ends = 0
+        self.clue_due = 0
+        self.guess_due = 0
+        self.guessed: dict[int, str] = {}  # seat -> this attempt's guess
+        self.right: list[int] = []  # seats with a right guess, first first
+        self.tie_due: int | None = None
+        self.contest: int | None = None  # the duo member whose clue is contested
+        self.votes: dict[int, bool] = {}
+        self.tally: dict[str, int] = {}
+        self.history: list[dict[str, Any]] = []  # finished rounds, for learning bots
+
+    def clone(self) -> TwinzState:
+        other = TwinzState.__new__(TwinzState)
+        for name in TwinzState.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list | dict):
+                value = value.copy()
+            setattr(other, name, value)
+        other.rng = self.rng.clone()
+        return other

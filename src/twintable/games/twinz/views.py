@@ -1,0 +1,53 @@
+"""What one seat, or a spectator, may see of a Twinz game.
+
+The mystery word is shown only to the duo. A duo member sees their own clue as soon as
+they give it, and nobody sees the other's until both are revealed together; everyone
+sees who has given a clue, the revealed clues, the guesses, points and cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from twintable.core.types import Action, plain
+
+
+class TwinzView(NamedTuple):
+    viewer: int | None
+    options: dict[str, Any]
+    players: int
+    phase: str
+    round_no: int
+    attempt: int
+    duo: tuple[int, int]
+    line: int
+    pile: int
+    mystery: str | None
+    countdown_ends: int
+    clue_due: int
+    guess_due: int | None
+    clue_given: tuple[bool, ...]
+    my_clue: str | None
+    clues: tuple[str | None, ...] | None
+    guessed: tuple[tuple[int, str], ...]
+    used: tuple[str, ...]
+    points: tuple[int, ...]
+    cards: tuple[int, ...]
+    contest: int | None
+    votes: int
+    legal: tuple[Action, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "twinz", "viewer": self.viewer, "options": plain(self.options),
+            "players": self.players, "phase": self.phase, "round": self.round_no,
+            "attempt": self.attempt, "duo": list(self.duo), "line": self.line,
+            "pile": self.pile, "mystery": self.mystery, "countdown_ends": self.countdown_ends,
+            "clue_due": self.clue_due, "guess_due": self.guess_due,
+            "clue_given": list(self.clue_given), "my_clue": self.my_clue,
+            "clues": list(self.clues) if self.clues is not None else None,
+            "guesses": [{"seat": seat, "word": word} for seat, word in self.guessed],
+            "used": list(self.used), "points": list(self.points), "cards": list(self.cards),
+            "contest": self.contest, "votes": self.votes,
+            "legal": [action.to_json() for action in self.legal],
+        }
