@@ -51,12 +51,12 @@ def check_word(word: Any, what: str) -> str:
     """The word, stripped, or a RuleError saying what is wrong with it."""
     if not isinstance(word, str) or not word.strip():
         raise RuleError(f"{what}.empty", f"the {what} is empty")
-    word = str(word).strip()
-    if len(word) > MAX_WORD:
+    text = str(word).strip()
+    if len(text) > MAX_WORD:
         raise RuleError(f"{what}.too_long", f"a {what} has at most {MAX_WORD} letters")
-    if not ONE_WORD.fullmatch(word):
+    if not ONE_WORD.fullmatch(text):
         raise RuleError(f"{what}.not_one_word", f"a {what} is one single word")
-    return word
+    return text
 
 
 class TwinzGame(Game[TwinzState]):
