@@ -1,0 +1,74 @@
+"""The Twinz decks and the same-root check."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from twintable.games.twinz.decks import (
+    CARDS_PER_DECK,
+    DECKS,
+    LENGTH_BANDS,
+    PRINTED,
+    fold,
+    load_decks,
+)
+from twintable.games.twinz.roots import same_root
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_each_deck_has_54_cards_of_12_words_on_length_bands(name: str) -> None:
+    cards = load_decks()[name]
+    assert len(cards) == CARDS_PER_DECK
+    words = []
+    for card in cards:
+        assert 1 <= card.back <= 6 and len(card.lines) == 6
+        for line, pair in enumerate(card.lines, start=1):
+            low, high = LENGTH_BANDS[line]
+            for word in pair:
+                assert low <= len(word) <= high, (name, line, word)
+                assert word == word.lower() and word.isalpha()
+                words.append(fold(word))
+    assert len(words) == len(set(words)) == 12 * CARDS_PER_DECK
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_the_rulebook_words_are_on_their_printed_lines(name: str) -> None:
+    back, printed = PRINTED[name]
+    assert any(card.back == back and card.lines == printed for card in load_decks()[name])
+
+
+def test_the_decks_credit_the_lexicon() -> None:
+    data = json.loads(resources.files("twintable.games.twinz").joinpath("data/decks.json")
+                      .read_text(encoding="utf-8"))
+    assert "Lexique 3.83" in data["credit"] and "CC BY-SA" in data["credit"]
+
+
+def test_the_novice_deck_is_more_everyday_than_the_expert_deck() -> None:
+    wordfreq = pytest.importorskip("wordfreq")
+
+    def mean_zipf(name: str) -> float:
+        words = [w for card in load_decks()[name] for pair in card.lines for w in pair]
+        return sum(wordfreq.zipf_frequency(w, "fr") for w in words) / len(words)
+
+    assert mean_zipf("yellow") > mean_zipf("blue") + 0.8
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("jardin", "jardinier"), ("JARDINIER", "Jardin"), ("table", "tableau"),
+    ("soldat", "soldats"), ("police", "policier"), ("héros", "HEROS"), ("eau", "aquatique"),
+    ("cheval", "équitation"), ("oeil", "oculaire"), ("maison", "maisonnette"),
+    ("chanter", "chante"),
+])
+def test_words_sharing_a_root_match(first: str, second: str) -> None:
+    assert same_root(first, second)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("mer", "merle"), ("chat", "chapeau"), ("pomme", "pompier"), ("table", "tapis"),
+    ("car", "carte"), ("eau", "écume"), ("sirène", "poisson"),
+])
+def test_unrelated_words_do_not_match(first: str, second: str) -> None:
+    assert not same_root(first, second)
