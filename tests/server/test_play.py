@@ -12,7 +12,8 @@ from twintable.core.types import events_for
 from twintable.games import default_registry
 
 REGISTRY = default_registry()
-SHORT = {"timo": {"target": 60}, "twins": {"max_hands": 2}}
+SHORT = {"timo": {"target": 60}, "twins": {"max_hands": 2},
+         "twinz": {"countdown_s": 1, "grace_ms": 200, "guess_timeout_s": 5}}
 
 
 def frames_match_views(game_id: str, replay: dict[str, Any], frames: list[dict[str, Any]],
@@ -36,7 +37,7 @@ def frames_match_views(game_id: str, replay: dict[str, Any], frames: list[dict[s
 
 
 @pytest.mark.parametrize("game_id,players", [("timo", 2), ("timo", 4), ("twins", 3),
-                                             ("twins", 5)])
+                                             ("twins", 5), ("twinz", 4)])
 def test_a_person_plays_a_whole_game_against_bots(sqlite_url: str, game_id: str,
                                                   players: int) -> None:
     with app_client(sqlite_url) as client:
@@ -61,7 +62,8 @@ def test_a_person_plays_a_whole_game_against_bots(sqlite_url: str, game_id: str,
     assert frames_match_views(game_id, replay, watched, None) > 0
     for frame in watched:
         if frame["type"] in ("snapshot", "event"):
-            assert not frame["view"]["hand"] and not frame["view"]["legal"]
+            assert not frame["view"].get("hand") and not frame["view"]["legal"]
+            assert frame["view"].get("mystery") is None
 
 
 def test_replays_open_only_when_the_game_is_over(sqlite_url: str) -> None:

@@ -87,7 +87,25 @@ def twinit_move(tab: Tab, use_keyboard: bool = False) -> None:
             return
 
 
-MOVES: dict[str, Any] = {"timo": timo_move, "twins": twins_move, "twinit": twinit_move}
+def twinz_move(tab: Tab) -> None:
+    page = tab.page
+    try:
+        if page.locator("#draw-card").count():
+            page.click("#draw-card", timeout=500)
+        elif page.locator("#clue-word").count():
+            tab.clues = getattr(tab, "clues", 0) + 1
+            page.fill("#clue-word", f"indice{chr(97 + tab.clues % 26)}{chr(97 + tab.clues // 26)}",
+                      timeout=500)
+            page.press("#clue-word", "Enter", timeout=500)
+        elif page.locator("#guess-word").count():
+            page.fill("#guess-word", "maison", timeout=500)
+            page.click("#guess-send", timeout=500)
+    except Exception:  # the bots moved the table on first: look again
+        return
+
+
+MOVES: dict[str, Any] = {"timo": timo_move, "twins": twins_move, "twinit": twinit_move,
+                         "twinz": twinz_move}
 
 
 def play_to_results(tab: Tab, game: str, limit_s: float = 120, **kwargs: Any) -> None:

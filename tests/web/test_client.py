@@ -13,7 +13,8 @@ from tests.web.play import create_table, finished, play_to_results, timo_move
 pytestmark = pytest.mark.browser
 
 GAMES = [("timo", 2, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
-         ("twinit", 3, {"sets_to_win": "2"})]
+         ("twinit", 3, {"sets_to_win": "2"}),
+         ("twinz", 4, {"countdown_s": "1", "grace_ms": "300", "guess_timeout_s": "5"})]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g[0] for g in GAMES])

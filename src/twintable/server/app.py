@@ -90,6 +90,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Joined(table=table.info(), seat=seat, token=token,
                       invite=f"{settings.public_url}/?table={table.id}")
 
+    def _default_bot(game_id: str) -> str:
+        if game_id not in registry:
+            return "random"
+        game = registry.get(game_id)
+        return game.default_bot if game.default_bot in bot_factories(game) else "random"
+
     # -- health and figures ---------------------------------------------------------
     @app.get("/", include_in_schema=False)
     async def root() -> FileResponse:
@@ -123,7 +129,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def games() -> list[GameInfo]:
         return [GameInfo(id=g.id, name=g.name, min_players=g.min_players,
                          max_players=g.max_players, options=g.options_schema.to_json(),
-                         bots=sorted(bot_factories(g))) for g in registry]
+                         bots=sorted(bot_factories(g)),
+                         default_bot=g.default_bot if g.default_bot in bot_factories(g)
+                         else "random") for g in registry]
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable) -> Joined:
@@ -132,8 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
             else [("human", None)]
-            + [("bot", server.registry.get(request.game).default_bot
-                if request.game in server.registry else "random")] * (request.players - 1))
+            + [("bot", _default_bot(request.game))] * (request.players - 1))
         table, seat, token = await server.create(
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s)

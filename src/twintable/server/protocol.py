@@ -185,6 +185,7 @@ class GameInfo(BaseModel):
     max_players: int
     options: list[dict[str, Any]]
     bots: list[str]
+    default_bot: str = "random"
 
 
 class LeaderboardRow(BaseModel):

@@ -4,8 +4,9 @@
 import { renderTimo } from "./games/timo.js";
 import { renderTwins } from "./games/twins.js";
 import { renderTwinIt } from "./games/twinit.js";
+import { renderTwinz } from "./games/twinz.js";
 
-const RENDERERS = { timo: renderTimo, twins: renderTwins, twinit: renderTwinIt };
+const RENDERERS = { timo: renderTimo, twins: renderTwins, twinit: renderTwinIt, twinz: renderTwinz };
 const LANGUAGES = ["en", "fr", "ko", "nl"];
 const catalogues = {};
 let lang = "en";
@@ -139,7 +140,7 @@ async function lobbyPage() {
     const optionsBox = el("div", {});
     for (const option of game.options) optionsBox.append(optionField(game, option));
     const seatsBox = el("div", { id: "seats" });
-    const defaultBot = game.bots.includes("heuristic") ? "heuristic" : game.bots.includes("casual") ? "casual" : game.bots[0];
+    const defaultBot = game.default_bot;
     function drawSeats() {
       seatsBox.replaceChildren(el("p", {}, t("lobby.seat_you")));
       for (let seat = 1; seat < Number(players.value); seat++) {

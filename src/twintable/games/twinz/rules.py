@@ -21,10 +21,10 @@ from twintable.core.options import Option, OptionSchema
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
 from twintable.games.twinz.roots import same_root
-from twintable.games.twinz.state import CLUES, GUESSES, OVER, TwinzState
+from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
 from twintable.games.twinz.views import TwinzView
 
-CLUE, GUESS, CONTEST, VOTE, TICK = "clue", "guess", "contest", "vote", "tick"
+DRAW_KIND, CLUE, GUESS, CONTEST, VOTE, TICK = "draw", "clue", "guess", "contest", "vote", "tick"
 PILE_SIZE = {4: 13, 5: 16, 6: 19, 7: 15, 8: 17, 9: 19, 10: 21}
 MAX_WORD = 30
 #: One word: letters, with an apostrophe or a hyphen allowed inside.
@@ -65,12 +65,13 @@ class TwinzGame(Game[TwinzState]):
     min_players = 4
     max_players = 10
     options_schema = OPTIONS
-    default_bot = "random"
+    default_bot = "words"
     finite_actions = False
 
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[TwinzState, Action], list[Event]]] = {
-            CLUE: self._clue, GUESS: self._guess, CONTEST: self._contest, VOTE: self._vote,
+            DRAW_KIND: self._draw, CLUE: self._clue, GUESS: self._guess,
+            CONTEST: self._contest, VOTE: self._vote,
         }
 
     def deck(self, state: TwinzState) -> Any:
@@ -99,9 +100,17 @@ class TwinzGame(Game[TwinzState]):
         state.orientation = state.rng.randrange(2)
         state.line = self.deck(state)[state.pile[-1]].back
         state.attempt = 1
+        state.phase = DRAW  # the countdown starts when the duo has the card in hand
+        state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
         return [Event("round_started", {"round": state.round_no, "duo": list(state.duo),
-                                        "line": state.line}),
-                *self._open_clues(state, t)]
+                                        "line": state.line})]
+
+    def _draw(self, state: TwinzState, action: Action) -> list[Event]:
+        if state.phase != DRAW:
+            raise RuleError("draw.not_now", "the card is already drawn")
+        if action.seat not in state.duo:
+            raise RuleError("draw.not_duo", "the duo draws the card")
+        return self._open_clues(state, action.t_ms)
 
     def _open_clues(self, state: TwinzState, t: int) -> list[Event]:
         state.phase = CLUES
@@ -124,6 +133,8 @@ class TwinzGame(Game[TwinzState]):
     def legal_actions(self, state: TwinzState, seat: int) -> list[Action]:
         if state.phase == OVER or not 0 <= seat < state.players:
             return []
+        if state.phase == DRAW:
+            return [Action(seat, DRAW_KIND)] if seat in state.duo else []
         if state.phase == CLUES:
             if seat in state.duo and seat not in state.clues:
                 return [Action(seat, CLUE, {"word": w}) for w in self._samples(state)]
@@ -156,6 +167,7 @@ class TwinzGame(Game[TwinzState]):
                 raise RuleError("tick.early", "no timer has run out yet", {"deadline": due})
             events = self._run_timers(state, action.t_ms)
             state.version += 1
+            state.clock = max(state.clock, action.t_ms)
             return events
         due = self.deadline(state)
         if due is not None and action.t_ms > due and state.phase != OVER:
@@ -165,8 +177,10 @@ class TwinzGame(Game[TwinzState]):
             events += self.dispatch(trial, action, self.handlers, state.players)
             for name in TwinzState.__slots__:
                 setattr(state, name, getattr(trial, name))
-            return events
-        return self.dispatch(state, action, self.handlers, state.players)
+        else:
+            events = self.dispatch(state, action, self.handlers, state.players)
+        state.clock = max(state.clock, action.t_ms)
+        return events
 
     def deadline(self, state: TwinzState) -> int | None:
         if state.phase == CLUES:
@@ -374,9 +388,10 @@ class TwinzGame(Game[TwinzState]):
         legal = tuple(self.legal_actions(state, viewer)) if viewer is not None else ()
         return TwinzView(
             viewer=viewer, options=state.options, players=state.players, phase=state.phase,
+            now_ms=state.clock,
             round_no=state.round_no, attempt=state.attempt, duo=state.duo, line=state.line,
             pile=len(state.pile), mystery=self.mystery(state) if in_duo and
-            state.phase != OVER else None,
+            state.phase in (CLUES, GUESSES) else None,
             countdown_ends=state.countdown_ends, clue_due=state.clue_due,
             guess_due=state.guess_due if state.phase == GUESSES else None,
             clue_given=tuple(seat in state.clues for seat in state.duo),

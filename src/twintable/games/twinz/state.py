@@ -6,7 +6,7 @@ from typing import Any
 
 from twintable.core.rng import Rng
 
-CLUES, GUESSES, OVER = "clues", "guesses", "over"
+DRAW, CLUES, GUESSES, OVER = "draw", "clues", "guesses", "over"
 START_POINTS = 3
 
 
@@ -22,6 +22,7 @@ class TwinzState:
         "attempt",
         "card",
         "cards_won",
+        "clock",
         "clue_due",
         "clues",
         "contest",
@@ -55,7 +56,8 @@ class TwinzState:
         self.seed = seed
         self.rng = Rng(seed)
         self.version = 0
-        self.phase = CLUES
+        self.clock = 0  # server time of the last accepted action
+        self.phase = DRAW
         self.pile: list[int] = []
         self.card = -1
         self.orientation = 0

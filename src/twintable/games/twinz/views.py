@@ -17,6 +17,7 @@ class TwinzView(NamedTuple):
     options: dict[str, Any]
     players: int
     phase: str
+    now_ms: int
     round_no: int
     attempt: int
     duo: tuple[int, int]
@@ -40,7 +41,8 @@ class TwinzView(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {
             "game": "twinz", "viewer": self.viewer, "options": plain(self.options),
-            "players": self.players, "phase": self.phase, "round": self.round_no,
+            "players": self.players, "phase": self.phase, "now_ms": self.now_ms,
+            "round": self.round_no,
             "attempt": self.attempt, "duo": list(self.duo), "line": self.line,
             "pile": self.pile, "mystery": self.mystery, "countdown_ends": self.countdown_ends,
             "clue_due": self.clue_due, "guess_due": self.guess_due,
