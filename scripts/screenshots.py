@@ -19,7 +19,8 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
-TABLES = {"timo": (3, {"target": "200"}), "twins": (4, {}), "twinit": (4, {})}
+TABLES = {"timo": (3, {"target": "200"}), "twins": (4, {}), "twinit": (4, {}),
+          "twinz": (5, {"countdown_s": "20"})}
 
 
 def serve(port: int, folder: Path) -> subprocess.Popen[bytes]:
@@ -52,6 +53,10 @@ def open_table(page: Page, base: str, game: str) -> None:
         page.wait_for_selector("#commit")
         page.locator(".hand button.card").nth(0).click()
         page.locator(".hand button.card").nth(2).click()
+    if game == "twinz" and page.locator("#draw-card").count():
+        page.click("#draw-card")
+        page.wait_for_selector("#clue-word")
+        page.fill("#clue-word", "histoire")
     if game == "twinit":
         for _ in range(6):
             if page.locator("#flip").count():

@@ -41,6 +41,11 @@ SEED = 2027
 # Reviewed by hand: offensive, sensitive or vulgar words, and words that read as English
 # or are mostly used in fixed foreign expressions, none of which belong in a family game.
 BLOCKLIST = frozenset([
+    # Function words and parts of fixed phrases that Lexique tags as nouns or adjectives.
+    "quant", "insu", "lors", "afin", "malgré", "parmi", "selon", "envers", "dès", "chez",
+    "hormis", "nul", "nulle", "tel", "telle", "même", "autre", "tout", "toute", "aucun",
+    "aucune", "chaque", "plusieurs", "certain", "certaine", "quelconque", "tant", "guise",
+    "bref", "ailleurs", "exprès", "gré", "cas", "fois", "sorte", "façon", "manière",
     "con", "conne", "connard", "cul", "merde", "pute", "putain", "salope", "bite", "couille",
     "chatte", "nique", "enculé", "bordel", "foutre", "pédé", "gouine", "nègre", "négresse",
     "bougnoule", "youpin", "bâtard", "garce", "poufiasse", "connasse", "nazi", "nazisme", "viol",
