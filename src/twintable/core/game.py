@@ -154,6 +154,11 @@ class Game(ABC, Generic[S]):
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
 
+    def round_records(self, state: S) -> list[dict[str, Any]]:
+        """What a finished game teaches bots that learn from people (Twinz: each round's
+        word, clues, guesses and result)."""
+        return []
+
     def assets(self) -> dict[str, Any]:
         """JSON a client needs to draw this game beyond its views (pictures, names)."""
         return {}

@@ -438,6 +438,9 @@ class TwinzGame(Game[TwinzState]):
     def stats(self, state: TwinzState) -> dict[str, float]:
         return {"rounds": float(state.round_no), **{k: float(v) for k, v in state.tally.items()}}
 
+    def round_records(self, state: TwinzState) -> list[dict[str, Any]]:
+        return list(state.history)
+
     def bots(self) -> dict[str, Any]:
         from twintable.games.twinz.words import model_vocab
 
