@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.web.conftest import Tab
+from tests.web.conftest import Tab, _free_port
 from tests.web.play import create_table, finished, play_to_results, timo_move
 
 pytestmark = pytest.mark.browser
@@ -134,3 +139,47 @@ def test_cooperative_time_attack_spreads_every_card_and_ends_with_a_level(tab: T
     assert tab.page.locator(".tw-centre .tw-card").count() == 135
     play_to_results(tab, "twinit")
     assert tab.page.locator("#level").count() == 1
+
+
+def test_the_client_reconnects_by_itself_when_the_server_comes_back(
+        browser: Any, tmp_path: Path) -> None:
+    """A crashed server is a network drop for everyone: the page says it is reconnecting,
+    then resumes the same table with the same hand, and the game goes on to the end."""
+    port = _free_port()
+    db = tmp_path / "drop.sqlite3"
+
+    def serve() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
+             f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    return process
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    server = serve()
+    context = browser.new_context()
+    tab = Tab(context.new_page(), f"http://127.0.0.1:{port}")
+    try:
+        create_table(tab, "twins", 3, {"max_hands": "1"})
+        tab.page.click("#start")
+        tab.page.wait_for_selector("[data-buy]")
+        hand = tab.page.locator(".hand").inner_text()
+        server.kill()
+        server.wait()
+        tab.page.wait_for_selector("#status:text('reconnecting')")
+        server = serve()
+        tab.page.wait_for_function("document.getElementById('status').textContent === ''")
+        tab.page.wait_for_selector("[data-buy]")
+        assert tab.page.locator(".hand").inner_text() == hand
+        play_to_results(tab, "twins")
+    finally:
+        context.close()
+        server.kill()
+        server.wait()
+    # The page logged the refused connections while the server was down, nothing else.
+    assert [e for e in tab.errors if "WebSocket" not in e and "ERR_CONNECTION" not in e] == []
