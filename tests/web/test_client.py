@@ -77,9 +77,15 @@ def test_a_reload_in_the_middle_of_a_game_resumes_it(tab: Tab) -> None:
     tab.page.locator("[data-buy]").first.click()
     tab.page.wait_for_selector("#commit")
     hand = tab.page.locator(".hand").inner_text()
+    assert "Round 1: the 1 lowest pay 2" in tab.page.locator("#cash-card").inner_text()
     tab.page.reload()
     tab.page.wait_for_selector("#commit")
     assert tab.page.locator(".hand").inner_text() == hand
+    tab.page.locator(".hand button.card").nth(0).click()
+    tab.page.locator(".hand button.card").nth(1).click()
+    tab.page.click("#commit")
+    tab.page.wait_for_selector("#reveals")  # everyone's two cards, ranked
+    assert "#1" in tab.page.locator("#reveals").inner_text()
     play_to_results(tab, "twins")
 
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from twintable.core.types import Action
-from twintable.games.twins.cards import COLOURS, colour_of, is_white, value_of
+from twintable.games.twins.cards import (
+    CATEGORY_NAMES,
+    COLOURS,
+    SET_RANK,
+    classify,
+    colour_of,
+    is_white,
+    value_of,
+)
 
 
 def card_json(card: int) -> dict[str, Any]:
@@ -61,7 +69,8 @@ class TwinsView(NamedTuple):
             "committed": list(self.committed),
             "my_pick": [card_json(c) for c in self.my_pick] if self.my_pick else None,
             "sitting_out": list(self.sitting_out),
-            "played": [{"round": r, "seat": s, "cards": [card_json(a), card_json(b)]}
+            "played": [{"round": r, "seat": s, "cards": [card_json(a), card_json(b)],
+                        "set": CATEGORY_NAMES[classify(a, b)[0]], "rank": SET_RANK[a][b]}
                        for r, s, a, b in self.played],
             "cash_card": CASH_CARDS[self.players].to_json(),
             "legal": [action.to_json() for action in self.legal],

@@ -10,6 +10,15 @@ function cardFace(ctx, card, attrs = {}, tag = "div") {
     el("span", { class: "val", "aria-hidden": "true" }, card.value));
 }
 
+// Where a revealed set placed in its round: 1 is the strongest (sets are ranked by the
+// server's set strength, sent as "strength" when known, else by card values).
+function rankLabel(ctx, view, set) {
+  const same = view.played.filter((other) => other.round === set.round);
+  if (same.length < 2 || set.rank === undefined) return "";
+  const place = 1 + same.filter((other) => other.rank > set.rank).length;
+  return ` ${ctx.t(`twins.set.${set.set}`)} · #${place}`;
+}
+
 export function renderTwins(view, ctx) {
   const { t, el, local } = ctx;
   const names = ctx.names;
@@ -24,10 +33,14 @@ export function renderTwins(view, ctx) {
         el("td", {}, view.hand_sizes[seat]),
         el("td", {}, view.out[seat] ? t("twins.out") : view.sitting_out[seat] ? t("twins.sitting_out")
           : view.committed[seat] ? t("twins.committed") : view.phase === "buy" && view.buyer === seat ? t("twins.buying") : ""))))));
+  const cash = view.cash_card;
+  root.append(el("section", { class: "panel", id: "cash-card" }, el("h2", {}, t("twins.cash_card")),
+    el("ol", {}, el("li", {}, t("twins.cash.round1", cash.round1)), el("li", {}, t("twins.cash.round2", cash.round2)),
+      el("li", {}, t("twins.cash.round3", cash.round3)), el("li", {}, t("twins.cash.round4")))));
   if (view.played.length) {
     root.append(el("section", { class: "panel", id: "reveals" }, el("h2", {}, t("twins.revealed")),
       view.played.map((set) => el("div", { class: "row" }, el("span", {}, t("twins.round_of", { round: set.round, name: names[set.seat] ?? "" })),
-        set.cards.map((card) => cardFace(ctx, card))))));
+        set.cards.map((card) => cardFace(ctx, card)), el("span", {}, rankLabel(ctx, view, set))))));
   }
   if (ctx.me === null) return root;
   const buys = legal.filter((a) => a.kind === "buy");
