@@ -186,8 +186,9 @@ def sim(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo, twins or twinit.")],
     players: Annotated[int, typer.Option(help="Players per game.")] = 2,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
-    bots: Annotated[str, typer.Option(help="Bot per seat, comma-separated; repeated to fill. "
-                                           "Seats rotate every game.")] = "heuristic,random",
+    bots: Annotated[str | None, typer.Option(
+        help="Bot per seat, comma-separated; repeated to fill. Seats rotate every game "
+             "(default: the game's usual bot against random).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
     = None,
@@ -208,7 +209,7 @@ def sim(
             raw["mode"] = mode
         options = game.resolve_options(raw)
         game.check_players(players, options)
-        lineup = _lineup(bots, players)
+        lineup = _lineup(bots or f"{game.default_bot},random", players)
         make_bots(game, lineup)
     except (TwinTableError, ValueError) as error:
         raise _fail(str(error)) from None

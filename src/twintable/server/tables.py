@@ -39,7 +39,7 @@ from twintable.server.ratings import update_ratings
 from twintable.server.settings import Settings
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.store import Store, StoredAction
-from twintable.sim.runner import bot_factories
+from twintable.sim.runner import bot_factories, timed_plan
 
 log = logging.getLogger("twintable.server")
 
@@ -441,8 +441,7 @@ class Table:
             if seat not in self.bots and not self._stands_in(seat, mono):
                 continue
             bot = self.bots.get(seat) or self._stand_in(seat)
-            plan = getattr(bot, "plan", None)
-            planned = plan(self.game.view(state, seat), self.rng) if plan else None
+            planned = timed_plan(bot, self.game.view(state, seat), self.rng, state.clock)
             if planned is not None:
                 # Bots time themselves from the last change on the table.
                 at = state.clock + (planned[0] - state.clock) * pace

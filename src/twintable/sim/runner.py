@@ -106,6 +106,7 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
     actions: list[Action] | None = [] if record else None
     refused: set[int] = set()
     refused_at = -1
+    now = 0
     for step in range(MAX_STEPS):
         if game.is_over(state):
             break
@@ -116,7 +117,7 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
             seat = (step + offset) % players
             if seat in refused:
                 continue
-            plan = bots[seat].plan(game.view(state, seat), rng)  # type: ignore[attr-defined]
+            plan = timed_plan(bots[seat], game.view(state, seat), rng, now)
             if plan is not None and (best is None or plan[0] < best[0]):
                 best = (plan[0], seat, plan[1])
         deadline = game.deadline(state)
@@ -130,6 +131,7 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
             raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
         try:
             game.apply(state, action)
+            now = max(now, action.t_ms)
         except RuleError:
             # A bot misjudged (say, a timer changed the table first): it sits this
             # version out and plans again after the next change.
@@ -144,6 +146,17 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
     assert outcome is not None
     return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
                       game.stats(state), actions)
+
+
+def timed_plan(bot: Bot, view: Any, rng: random.Random,
+               now: int) -> tuple[int, Action] | None:
+    """When and how a bot acts in a real-time game: its own plan if it makes one,
+    otherwise its choice now, a step later (the random bot)."""
+    plan = getattr(bot, "plan", None)
+    if plan is not None:
+        return plan(view, rng)  # type: ignore[no-any-return]
+    action = bot.act(view, rng)
+    return (now + STEP_MS, action) if action is not None else None
 
 
 def _next_action(game: Game[Any], state: Any, bots: Sequence[Bot],

@@ -73,3 +73,8 @@ def test_every_mode_plays_to_the_end_with_bots() -> None:
         result = play_game(GAME, options, make_bots(GAME, ["expert"] * players), 3)
         assert result.winners
         assert result.stats["takes"] > 0
+
+
+def test_an_untimed_random_bot_still_plays_on_the_virtual_clock() -> None:
+    result = play_game(GAME, None, make_bots(GAME, ["expert", "random"]), 4)
+    assert result.winners == {0}
