@@ -12,11 +12,11 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.options import OptionSchema
-from twintable.core.types import Action, Event
+from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
 
 
 class GameState(Protocol):
@@ -26,6 +26,13 @@ class GameState(Protocol):
     """Count of accepted actions; a client action made against another version is stale."""
 
     def clone(self) -> Any: ...
+
+
+class TimedState(GameState, Protocol):
+    """A state whose game has timers (see :meth:`Game.dispatch_timed`)."""
+
+    def adopt(self, other: Any) -> None:
+        """Take over ``other``'s contents (a clone on which an action succeeded)."""
 
 
 class View(Protocol):
@@ -119,6 +126,38 @@ class Game(ABC, Generic[S]):
             raise RuleError("seat.invalid", "no such seat", {"seat": action.seat})
         events = handler(state, action)
         state.version += 1
+        return events
+
+    def dispatch_timed(self, state: S, action: Action,
+                       handlers: Mapping[str, Callable[[S, Action], list[Event]]],
+                       players: int,
+                       run_timers: Callable[[S, int], list[Event]]) -> list[Event]:
+        """:meth:`dispatch` for games with timers. The table's ``tick`` runs whatever has
+        run out. Any other action that arrives at or after a deadline the table has not
+        fired yet lets the timers run first (they would have, a moment earlier), on a
+        clone, so a refused action still leaves the state exactly as it was."""
+        if action.kind == TICK:
+            # The clock is not a seat, so it skips dispatch's seat check.
+            if self.is_over(state):
+                raise RuleError("game.over", "the game is over")
+            if action.seat != SYSTEM_SEAT:
+                raise RuleError("tick.system_only", "only the table's clock sends ticks")
+            due = self.deadline(state)
+            if due is None or action.t_ms < due:
+                raise RuleError("tick.early", "no timer has run out yet", {"deadline": due})
+            events = run_timers(state, action.t_ms)
+            state.version += 1
+            return events
+        due = self.deadline(state)
+        if due is None or action.t_ms < due or self.is_over(state):
+            return self.dispatch(state, action, handlers, players)
+        trial = state.clone()
+        events = []
+        while due is not None and due <= action.t_ms and not self.is_over(trial):
+            events += run_timers(trial, due)
+            due = self.deadline(trial)
+        events += self.dispatch(trial, action, handlers, players)
+        cast(TimedState, state).adopt(trial)
         return events
 
     def deadline(self, state: S) -> int | None:

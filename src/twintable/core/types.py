@@ -8,6 +8,8 @@ from typing import Any, NamedTuple
 
 #: The seat used for actions that no player sends, such as a timer firing.
 SYSTEM_SEAT = -1
+#: The kind of the system action a table sends when a game's deadline passes.
+TICK = "tick"
 
 JSONValue = Any
 Payload = Mapping[str, JSONValue]

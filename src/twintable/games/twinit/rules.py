@@ -18,7 +18,7 @@ from typing import Any
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
-from twintable.core.types import SYSTEM_SEAT, Action, Event
+from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
 from twintable.games.twinit.deck import DECK
 from twintable.games.twinit.state import (
     COMPETITIVE,
@@ -30,7 +30,6 @@ from twintable.games.twinit.state import (
     READY,
     START,
     TEAM,
-    TICK,
     TIME_ATTACK,
     TOUCH,
     TURN_OVER,
@@ -102,7 +101,7 @@ class TwinItGame(Game[TwinItState]):
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[TwinItState, Action], list[Event]]] = {
             FLIP: self._flip, TOUCH: self._touch, TURN_OVER: self._turn_over,
-            START: self._start, TICK: self._tick,
+            START: self._start,
         }
 
     # -- set-up ---------------------------------------------------------------------
@@ -163,20 +162,8 @@ class TwinItGame(Game[TwinItState]):
 
     # -- applying -------------------------------------------------------------------
     def apply(self, state: TwinItState, action: Action) -> list[Event]:
-        due = self.deadline(state)
-        if action.kind != TICK and due is not None and action.t_ms >= due:
-            trial = state.clone()
-            events = self._run_timers(trial, action.t_ms)
-            events += self.dispatch(trial, action, self.handlers, state.players)
-            state.adopt(trial)
-        elif action.kind == TICK:
-            # The clock is not a seat, so it skips dispatch's seat check.
-            if state.phase == OVER:
-                raise RuleError("game.over", "the game is over")
-            events = self._tick(state, action)
-            state.version += 1
-        else:
-            events = self.dispatch(state, action, self.handlers, state.players)
+        events = self.dispatch_timed(state, action, self.handlers, state.players,
+                                     self._run_timers)
         if state.started_ms is None:
             state.started_ms = state.clock
         state.public_cache = None
@@ -294,14 +281,6 @@ class TwinItGame(Game[TwinItState]):
         state.up[card] ^= 1
         return [Event("turned_over", {"seat": seat, "card": ref,
                                       "picture": state.picture(card)})]
-
-    def _tick(self, state: TwinItState, action: Action) -> list[Event]:
-        if action.seat != SYSTEM_SEAT:
-            raise RuleError("tick.system_only", "only the table's clock sends ticks")
-        due = self.deadline(state)
-        if due is None or action.t_ms < due:
-            raise RuleError("tick.early", "no timer has run out yet", {"deadline": due})
-        return self._run_timers(state, action.t_ms)
 
     # -- checks ---------------------------------------------------------------------
     def _check_playing(self, state: TwinItState, seat: int) -> None:

@@ -20,7 +20,7 @@ from twintable.games.twinit.deck import DECK
 
 READY, PLAY, OVER = "ready", "play", "over"
 COMPETITIVE, TEAM, COOP, TIME_ATTACK = "competitive", "team", "coop", "timeattack"
-FLIP, TOUCH, TURN_OVER, START, TICK = "flip", "touch", "turn_over", "start", "tick"
+FLIP, TOUCH, TURN_OVER, START = "flip", "touch", "turn_over", "start"
 #: A person cannot touch more often than this in any second; more is refused.
 MAX_TOUCHES_PER_S = 8
 

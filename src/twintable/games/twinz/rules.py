@@ -18,13 +18,13 @@ from typing import Any
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
-from twintable.core.types import SYSTEM_SEAT, Action, Event
+from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
 from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
 from twintable.games.twinz.roots import same_root
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
 from twintable.games.twinz.views import TwinzView
 
-DRAW_KIND, CLUE, GUESS, CONTEST, VOTE, TICK = "draw", "clue", "guess", "contest", "vote", "tick"
+DRAW_KIND, CLUE, GUESS, CONTEST, VOTE = "draw", "clue", "guess", "contest", "vote"
 PILE_SIZE = {4: 13, 5: 16, 6: 19, 7: 15, 8: 17, 9: 19, 10: 21}
 MAX_WORD = 30
 #: One word: letters, with an apostrophe or a hyphen allowed inside.
@@ -157,28 +157,8 @@ class TwinzGame(Game[TwinzState]):
 
     # -- applying -------------------------------------------------------------------
     def apply(self, state: TwinzState, action: Action) -> list[Event]:
-        if action.kind == TICK:
-            if state.phase == OVER:
-                raise RuleError("game.over", "the game is over")
-            if action.seat != SYSTEM_SEAT:
-                raise RuleError("tick.system_only", "only the table's clock sends ticks")
-            due = self.deadline(state)
-            if due is None or action.t_ms < due:
-                raise RuleError("tick.early", "no timer has run out yet", {"deadline": due})
-            events = self._run_timers(state, action.t_ms)
-            state.version += 1
-            state.clock = max(state.clock, action.t_ms)
-            return events
-        due = self.deadline(state)
-        if due is not None and action.t_ms > due and state.phase != OVER:
-            # The table has not fired a timer yet: it runs first (on a copy).
-            trial = state.clone()
-            events = self._run_timers(trial, due)
-            events += self.dispatch(trial, action, self.handlers, state.players)
-            for name in TwinzState.__slots__:
-                setattr(state, name, getattr(trial, name))
-        else:
-            events = self.dispatch(state, action, self.handlers, state.players)
+        events = self.dispatch_timed(state, action, self.handlers, state.players,
+                                     self._run_timers)
         state.clock = max(state.clock, action.t_ms)
         return events
 
@@ -274,8 +254,6 @@ class TwinzGame(Game[TwinzState]):
             raise RuleError("guess.from_duo", "the duo does not guess its own word")
         if seat in state.guessed:
             raise RuleError("guess.already", "one guess per attempt")
-        if state.tie_due is not None and action.t_ms > state.tie_due:
-            raise RuleError("guess.too_late", "the word was found")
         word = check_word(action.payload.get("word"), "guess")
         state.guessed[seat] = word
         right = self._matches(state, word)

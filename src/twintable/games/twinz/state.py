@@ -90,3 +90,8 @@ class TwinzState:
             setattr(other, name, value)
         other.rng = self.rng.clone()
         return other
+
+    def adopt(self, other: TwinzState) -> None:
+        """Take over ``other``'s contents (a clone on which an action succeeded)."""
+        for name in TwinzState.__slots__:
+            setattr(self, name, getattr(other, name))
