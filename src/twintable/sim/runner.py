@@ -86,10 +86,7 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
         now += STEP_MS
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    outcome = game.outcome(state)
-    assert outcome is not None
-    return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
-                      game.stats(state), actions)
+    return _result(game, state, bots, seed, actions)
 
 
 def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
@@ -142,6 +139,11 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
             actions.append(action)
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
+    return _result(game, state, bots, seed, actions)
+
+
+def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
+            actions: list[Action] | None) -> GameResult:
     outcome = game.outcome(state)
     assert outcome is not None
     return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
