@@ -189,3 +189,39 @@ def test_the_client_reconnects_by_itself_when_the_server_comes_back(
         server.wait()
     # The page logged the refused connections while the server was down, nothing else.
     assert [e for e in tab.errors if "WebSocket" not in e and "ERR_CONNECTION" not in e] == []
+
+
+KEY_LIKE = (r"\b(?:lobby|table|option|choice|bot|game|twinit|twinz|twins|timo|event|error|nav"
+            r"|replay)\.[a-z_.]+")
+
+
+@pytest.mark.parametrize("code", ["en", "fr", "ko", "nl"])
+def test_no_catalogue_key_shows_untranslated(tab: Tab, code: str) -> None:
+    import re
+
+    tab.go("/")
+    tab.page.wait_for_selector("#create")
+    tab.page.select_option("#language", code)
+    tab.page.wait_for_function(f"document.documentElement.lang === '{code}'")
+    for game in ("timo", "twins", "twinit", "twinz"):
+        tab.page.select_option("#game", game)
+        tab.page.wait_for_selector("#create")
+        text = tab.page.locator("main").inner_text()
+        assert not re.findall(KEY_LIKE, text), (code, game, re.findall(KEY_LIKE, text))
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_every_table_string_is_translated(tab: Tab, game: str, players: int,
+                                          options: dict[str, str]) -> None:
+    import re
+
+    tab.go("/")
+    tab.page.wait_for_selector("#create")
+    tab.page.select_option("#language", "fr")
+    tab.page.wait_for_function("document.documentElement.lang === 'fr'")
+    create_table(tab, game, players, options)
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    tab.page.wait_for_timeout(800)
+    text = tab.page.locator("main").inner_text()
+    assert not re.findall(KEY_LIKE, text), re.findall(KEY_LIKE, text)
