@@ -36,6 +36,16 @@ def frames_match_views(game_id: str, replay: dict[str, Any], frames: list[dict[s
     return checked
 
 
+def watch_to_end(spectator: Any) -> list[dict[str, Any]]:
+    """Every frame a spectator receives until the table says the game is finished."""
+    watched = []
+    while True:
+        frame = spectator.receive_json()
+        watched.append(frame)
+        if frame["type"] == "table" and frame["table"]["status"] == "finished":
+            return watched
+
+
 @pytest.mark.parametrize("game_id,players", [("timo", 2), ("timo", 4), ("twins", 3),
                                              ("twins", 5), ("twinz", 4)])
 def test_a_person_plays_a_whole_game_against_bots(sqlite_url: str, game_id: str,
@@ -49,12 +59,7 @@ def test_a_person_plays_a_whole_game_against_bots(sqlite_url: str, game_id: str,
             hello(player, token)
             assert hello(spectator, None)["seat"] is None
             frames = play_to_end(player)
-            watched = []
-            while True:
-                frame = spectator.receive_json()
-                watched.append(frame)
-                if frame["type"] == "table" and frame["table"]["status"] == "finished":
-                    break
+            watched = watch_to_end(spectator)
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["status"] == "finished" and info["result"]["winners"]
         replay = client.get(f"/api/tables/{table_id}/replay").json()
@@ -115,12 +120,7 @@ def test_a_person_plays_twin_it_against_real_time_bots(sqlite_url: str,
             hello(player, token)
             hello(spectator, None)
             frames = play_to_end(player, twinit_chooser())
-            watched = []
-            while True:
-                frame = spectator.receive_json()
-                watched.append(frame)
-                if frame["type"] == "table" and frame["table"]["status"] == "finished":
-                    break
+            watched = watch_to_end(spectator)
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["status"] == "finished" and info["result"]["winners"]
         replay = client.get(f"/api/tables/{table_id}/replay").json()
