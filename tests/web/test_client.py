@@ -225,3 +225,15 @@ def test_every_table_string_is_translated(tab: Tab, game: str, players: int,
     tab.page.wait_for_timeout(800)
     text = tab.page.locator("main").inner_text()
     assert not re.findall(KEY_LIKE, text), re.findall(KEY_LIKE, text)
+
+
+def test_twinz_shows_each_penalty_as_it_happens(tab: Tab) -> None:
+    create_table(tab, "twinz", 4, {"countdown_s": "1", "grace_ms": "100",
+                                   "guess_timeout_s": "5"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    # The bot partner draws the card at once and gives its clue; we stay silent past the
+    # countdown, so our clue is missing.
+    tab.page.wait_for_function(
+        "document.querySelector('.log') && document.querySelector('.log').textContent"
+        ".includes('Ann loses points: no clue')", timeout=15_000)

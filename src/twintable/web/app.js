@@ -362,10 +362,12 @@ async function tablePage(tableId) {
     for (const event of events) {
       const kind = event.kind === "taken" && event.data?.stolen_from !== undefined ? "stolen" : event.kind;
       const key = `event.${info.game}.${kind}`;
-      const text = t(key, { ...event.data, name: names()[event.data?.seat ?? seat] ?? "" });
+      // A game may say more than its catalogue line (Twinz lists each penalty).
+      const own = render.describe ? render.describe(event, ctx) : null;
+      const text = own ?? t(key, { ...event.data, name: names()[event.data?.seat ?? seat] ?? "" });
       if (text !== key) {
         log.prepend(el("div", {}, text));
-        if (["taken", "tie", "error", "game_over", "round_over", "revealed", "caught"].includes(event.kind)) flash.textContent = text;
+        if (["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed"].includes(event.kind)) flash.textContent = text;
       }
     }
     while (log.childNodes.length > 40) log.lastChild.remove();

@@ -60,3 +60,13 @@ renderTwinz.tick = (board, view, ctx) => {
   const left = Math.max(0, Math.ceil((target - now) / 1000));
   timer.textContent = ctx.t(view.phase === "clues" ? "twinz.countdown" : "twinz.guess_time", { n: left });
 };
+
+renderTwinz.describe = (event, ctx) => {
+  if (event.kind !== "clues_revealed") return null;
+  const { t } = ctx;
+  const lines = Object.entries(event.data.penalties)
+    .filter(([, reasons]) => reasons.length)
+    .map(([seat, reasons]) => t("twinz.penalised", { name: ctx.names[Number(seat)] ?? seat,
+      reasons: reasons.map((reason) => t(`twinz.penalty.${reason}`)).join(", ") }));
+  return [t("event.twinz.clues_revealed"), ...lines].join(" ");
+};
