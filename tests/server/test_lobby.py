@@ -115,3 +115,14 @@ def test_protocol_schema_document_is_current() -> None:
     stored = Path(__file__).parents[2] / "docs" / "protocol.schema.json"
     assert json.loads(stored.read_text()) == json.loads(json.dumps(json_schema())), \
         "run: twintable protocol-schema > docs/protocol.schema.json"
+
+
+def test_a_body_that_fails_validation_gets_the_usual_error_shape(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        response = client.post("/api/tables", json={"game": "timo", "players": 2,
+                                                    "display_name": "\u00a0"})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["type"] == "error" and body["code"] == "request.invalid"
+    assert body["details"]["errors"][0]["loc"] == ["body", "display_name"]
+    assert "display_name" in body["message"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -74,6 +75,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
         return JSONResponse(ErrorMessage(code=error.code, message=error.message).model_dump(),
                             status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        """Bad input gets the same error shape as every other refusal (the declared 422),
+        with pydantic's findings under ``details``."""
+        problems = [{"loc": [str(part) for part in item.get("loc", ())],
+                     "msg": str(item.get("msg", "")), "type": str(item.get("type", ""))}
+                    for item in error.errors()]
+        first = problems[0] if problems else {"loc": [], "msg": "invalid request"}
+        message = f"{'.'.join(first['loc'][1:]) or 'request'}: {first['msg']}"
+        return JSONResponse(ErrorMessage(code="request.invalid", message=message,
+                                         details={"errors": problems}).model_dump(),
+                            status_code=422)
 
     def bearer(authorization: str | None) -> str | None:
         if authorization and authorization.lower().startswith("bearer "):

@@ -70,7 +70,7 @@ async function api(method, path, body, token) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error(data.message || response.statusText);
-    error.code = data.code || (Array.isArray(data.detail) ? "message.invalid" : "http." + response.status);
+    error.code = data.code || "http." + response.status;
     throw error;
   }
   return data;
