@@ -34,6 +34,16 @@ def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
     return str(tab.page.url.rsplit("/", 1)[1])
 
 
+def tap(target: Any) -> bool:
+    """Click, as a person would, unless the table changed under the finger first (bots
+    move on their own): then the control is gone and the person just looks again."""
+    try:
+        target.click(timeout=1000)
+    except Exception:
+        return False
+    return True
+
+
 def finished(tab: Tab) -> bool:
     return bool(tab.page.locator("#results:not([hidden])").count())
 
@@ -41,29 +51,29 @@ def finished(tab: Tab) -> bool:
 def timo_move(tab: Tab) -> None:
     page = tab.page
     if page.locator("[data-colour]").count():
-        page.locator("[data-colour]").first.click()
+        tap(page.locator("[data-colour]").first)
         return
     legal = page.locator(".hand button.card.legal:not([disabled])")
     if legal.count():
-        legal.first.click()
+        tap(legal.first)
         return
     for selector in ("#call-timo", "[data-catch]", "#pass", "#draw"):
         if page.locator(selector).count():
-            page.locator(selector).first.click()
+            tap(page.locator(selector).first)
             return
 
 
 def twins_move(tab: Tab) -> None:
     page = tab.page
     if page.locator("[data-buy]").count():
-        page.locator("[data-buy]").first.click()
+        tap(page.locator("[data-buy]").first)
         return
     cards = page.locator(".hand button.card:not([disabled])")
     if page.locator("#commit").count() and cards.count() >= 2:
         if page.locator(".hand button.card.picked").count() < 2:
-            cards.nth(0).click()
-            cards.nth(1).click()
-        page.click("#commit")
+            tap(cards.nth(0))
+            tap(cards.nth(1))
+        tap(page.locator("#commit"))
 
 
 def twinit_move(tab: Tab, use_keyboard: bool = False) -> None:
@@ -72,7 +82,7 @@ def twinit_move(tab: Tab, use_keyboard: bool = False) -> None:
         if use_keyboard:
             page.keyboard.press("f")
         else:
-            page.click("#flip")
+            tap(page.locator("#flip"))
         return
     pair = page.evaluate(FIND_TWINS)
     if pair:
