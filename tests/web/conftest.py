@@ -86,19 +86,21 @@ class Tab:
         self.page.goto(self.base + path)
 
 
-@pytest.fixture
-def tab(browser: Any, server_url: str) -> Iterator[Tab]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened = Tab(context.new_page(), server_url)
+def _open_tab(browser: Any, base: str, width: int, height: int) -> Iterator[Tab]:
+    """A page in a fresh browser context; it must end without console errors."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    opened = Tab(context.new_page(), base)
     yield opened
     context.close()
     assert opened.errors == [], opened.errors
+
+
+@pytest.fixture
+def tab(browser: Any, server_url: str) -> Iterator[Tab]:
+    yield from _open_tab(browser, server_url, 1200, 900)
 
 
 @pytest.fixture
 def second_tab(browser: Any, server_url: str) -> Iterator[Tab]:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    opened = Tab(context.new_page(), server_url)
-    yield opened
-    context.close()
-    assert opened.errors == [], opened.errors
+    """A second person, on a phone-sized screen."""
+    yield from _open_tab(browser, server_url, 390, 844)

@@ -144,8 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return [GameInfo(id=g.id, name=g.name, min_players=g.min_players,
                          max_players=g.max_players, options=g.options_schema.to_json(),
                          bots=sorted(bot_factories(g)),
-                         default_bot=g.default_bot if g.default_bot in bot_factories(g)
-                         else "random") for g in registry]
+                         default_bot=_default_bot(g.id)) for g in registry]
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable) -> Joined:

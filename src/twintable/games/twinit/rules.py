@@ -35,6 +35,7 @@ from twintable.games.twinit.state import (
     TURN_OVER,
     Hand,
     TwinItState,
+    ref_side,
     too_fast,
 )
 from twintable.games.twinit.views import (
@@ -233,7 +234,7 @@ class TwinItGame(Game[TwinItState]):
         self._check_playing(state, seat)
         ref, picture = self._check_touch(state, action)
         mode, options = state.options["mode"], state.options
-        if mode == TIME_ATTACK and ref[0] == "s" and _ref_side(ref) != state.side_of[seat]:
+        if mode == TIME_ATTACK and ref[0] == "s" and ref_side(ref) != state.side_of[seat]:
             raise RuleError("steal.forbidden", "stealing is not allowed in time attack")
         mine = [hand for hand in state.hands.values() if hand.seat == seat]
         hands_per_seat = 1 if mode == TEAM else 2
@@ -331,16 +332,16 @@ class TwinItGame(Game[TwinItState]):
             elif kind == "p":
                 cards.append(state.piles[int(ref[1:])].pop())
             elif kind == "s":
-                owner = _ref_side(ref)
+                owner = ref_side(ref)
                 state.sets[owner].remove(target)
-                _lift_sets(state, owner)
+                _lift_row(state, "s", owner)
                 if owner != side:
                     stolen_from = owner
                 cards.extend(target)
             else:
-                owner = _ref_side(ref)
+                owner = ref_side(ref)
                 state.taboo[owner].remove(target)
-                _lift_taboo(state, owner)
+                _lift_row(state, "t", owner)
                 cards.append(target)
         state.sets[side].append(cards)
         state.takes[seat] += 1
@@ -367,7 +368,7 @@ class TwinItGame(Game[TwinItState]):
                 state.turn = _next_turn(state, seat)
             events += self._check_win(state, side, t)
         else:
-            state.round_points[side] = sum(len(group) - 1 for group in state.sets[side])
+            state.round_points[side] = _time_attack_points(state, side)
         return events + self._settle(state, t)
 
     def _error(self, state: TwinItState, seat: int, reason: str, refs: list[str],
@@ -380,7 +381,7 @@ class TwinItGame(Game[TwinItState]):
         if state.sets[side]:
             group = state.sets[side].pop()
             lost = state.picture(group[0])
-            _lift_sets(state, side)
+            _lift_row(state, "s", side)
             if state.options["mode"] in (COMPETITIVE, TEAM):
                 was_empty = not state.piles[seat]
                 state.piles[seat][:0] = group
@@ -389,7 +390,7 @@ class TwinItGame(Game[TwinItState]):
             else:
                 for card in group:
                     _place_in_centre(state, card)
-                state.round_points[side] = sum(len(g) - 1 for g in state.sets[side])
+                state.round_points[side] = _time_attack_points(state, side)
         events = [Event("error", {"seat": seat, "reason": reason, "cards": refs,
                                   "lost_set_picture": lost})]
         return events + self._settle(state, t)
@@ -634,10 +635,6 @@ class TwinItGame(Game[TwinItState]):
 
 
 # -- helpers over the state ------------------------------------------------------------
-def _ref_side(ref: str) -> int:
-    return int(ref[1:ref.index(".")])
-
-
 def _ref_object(state: TwinItState, ref: str) -> Any:
     """The card (centre, pile top, taboo) or set (list of cards) behind a ref, or None."""
     kind = ref[0]
@@ -694,17 +691,17 @@ def _flip_cards(state: TwinItState, refs: list[str]) -> list[str]:
     return landed
 
 
-def _lift_sets(state: TwinItState, side: int) -> None:
-    """A side's set list changed, so its refs moved: lift every hand on those sets."""
-    prefix = f"s{side}."
+def _lift_row(state: TwinItState, kind: str, side: int) -> None:
+    """A side's sets (kind "s") or taboo cards ("t") changed, so their refs moved: lift
+    every hand on that row."""
+    prefix = f"{kind}{side}."
     for ref in [ref for ref in state.hands if ref.startswith(prefix)]:
         del state.hands[ref]
 
 
-def _lift_taboo(state: TwinItState, side: int) -> None:
-    prefix = f"t{side}."
-    for ref in [ref for ref in state.hands if ref.startswith(prefix)]:
-        del state.hands[ref]
+def _time_attack_points(state: TwinItState, side: int) -> int:
+    """A pair is worth 1 point and a triple 2."""
+    return sum(len(group) - 1 for group in state.sets[side])
 
 
 def _next_turn(state: TwinItState, start: int) -> int:

@@ -141,3 +141,8 @@ def too_fast(state: TwinItState, seat: int, t: int) -> bool:
     """Whether one more touch at ``t`` would exceed the touch rate a person can make."""
     recent = state.touches[seat]
     return len(recent) >= MAX_TOUCHES_PER_S and recent[-MAX_TOUCHES_PER_S] > t - 1000
+
+
+def ref_side(ref: str) -> int:
+    """The side that owns a set or taboo ref: ``"s1.0"`` -> 1."""
+    return int(ref[1:ref.index(".")])

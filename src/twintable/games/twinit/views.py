@@ -25,6 +25,7 @@ from twintable.games.twinit.state import (
     TOUCH,
     TURN_OVER,
     TwinItState,
+    ref_side,
 )
 
 #: The French level table: points at or above each threshold, by players (1-6).
@@ -220,7 +221,7 @@ def legal_moves(table: PublicTable, seat: int | None,
     for ref, picture in table.visible:
         if ref in covered:
             continue
-        if no_steals and ref[0] == "s" and int(ref[1:ref.index(".")]) != side:
+        if no_steals and ref[0] == "s" and ref_side(ref) != side:
             continue
         payload = {"card": ref, "picture": picture}
         legal.append(Action(seat, TOUCH, payload))
