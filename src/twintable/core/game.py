@@ -193,6 +193,10 @@ class Game(ABC, Generic[S]):
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
 
+    learns_from_rounds: bool = False
+    """True when this game's bots learn from finished rounds (see :meth:`round_records`);
+    only then does the server replay finished games at start to collect them."""
+
     def round_records(self, state: S) -> list[dict[str, Any]]:
         """What a finished game teaches bots that learn from people (Twinz: each round's
         word, clues, guesses and result)."""

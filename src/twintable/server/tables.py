@@ -504,6 +504,8 @@ class GameServer:
             if row.game not in self.registry:
                 continue
             game = self.registry.get(row.game)
+            if not game.learns_from_rounds:
+                continue
             actions = await self.store.load_actions(row.id)
             replay = Replay(row.game, row.players, row.seed, dict(row.options),
                             [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])

@@ -66,6 +66,7 @@ class TwinzGame(Game[TwinzState]):
     max_players = 10
     options_schema = OPTIONS
     default_bot = "words"
+    learns_from_rounds = True
     finite_actions = False
 
     def __init__(self) -> None:
