@@ -10,7 +10,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis import checks
 
-from tests.server.test_recovery import _free_port, running_server
+from tests.server.test_recovery import free_port, running_server
 
 # No server errors, and every response matches the schema (status, content type, body).
 # Not "positive data is accepted": a schema cannot say which options each game takes, so
@@ -22,7 +22,7 @@ CHECKS = [checks.not_a_server_error, checks.status_code_conformance,
 def test_every_operation_answers_without_a_server_error(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     database: Path = tmp_path_factory.mktemp("openapi") / "twintable.sqlite3"
-    port = _free_port()
+    port = free_port()
     with running_server(f"sqlite:///{database}", port):
         schema = schemathesis.openapi.from_url(f"http://127.0.0.1:{port}/openapi.json")
         operations = [result.ok() for result in schema.get_all_operations()]

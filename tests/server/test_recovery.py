@@ -49,19 +49,19 @@ def test_tables_resume_after_a_restart(db_url: str) -> None:
 
 
 # -- a real server in a subprocess, killed with SIGKILL ---------------------------------
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
 @contextmanager
-def running_server(db_url: str, port: int,
-                   log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(db_url: str, port: int, log: Path | None = None,
+                   extra_args: tuple[str, ...] = ()) -> Iterator[subprocess.Popen[bytes]]:
     output = log.open("wb") if log else subprocess.DEVNULL
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db", db_url,
-         "--bot-delay-ms", "0", "--log-level", "info" if log else "warning"],
+         "--bot-delay-ms", "0", "--log-level", "info" if log else "warning", *extra_args],
         stdout=output, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
@@ -115,7 +115,7 @@ def _started_table(base: str, game: str, players: int, options: dict[str, Any],
 def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: str) -> None:
     if db_url.startswith("sqlite"):
         db_url = db_url.replace("sqlite+aiosqlite", "sqlite")
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     tables: list[dict[str, Any]] = []
     with running_server(db_url, port) as process:
@@ -156,7 +156,7 @@ def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: s
 def test_a_stopped_server_shuts_down_cleanly_and_loses_no_acknowledged_move(
         sqlite_url: str, tmp_path: Path) -> None:
     db_url = sqlite_url.replace("sqlite+aiosqlite", "sqlite")
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = tmp_path / "server.log"
     with running_server(db_url, port, log) as process:
