@@ -11,6 +11,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from tests.server.client import app_client, create_table, hello, start
+from twintable.server.tables import ANSWERS_KEPT_PER_SEAT
 
 
 def log_length(client: TestClient, table_id: str) -> int:
@@ -116,6 +117,19 @@ def test_a_resent_action_is_answered_once(table: Any) -> None:
         ws.send_json(action)
         assert receive_until(ws, "ack") == first_answer
         assert log_length(client, table_id) == before + 1
+
+
+def test_answers_kept_for_resends_are_bounded_per_seat(table: Any) -> None:
+    client, table_id, _, _ = table
+    live = client.app.state.server.get(table_id)
+    for n in range(ANSWERS_KEPT_PER_SEAT + 10):
+        live._remember(0, f"m{n}", f"answer {n}")
+    live._remember(1, "other", "answer for seat 1")
+    kept = live.answered[0]
+    assert len(kept) == ANSWERS_KEPT_PER_SEAT
+    assert "m9" not in kept and kept["m10"] == "answer 10"
+    assert f"m{ANSWERS_KEPT_PER_SEAT + 9}" in kept
+    assert live.answered[1] == {"other": "answer for seat 1"}
 
 
 def test_rate_limit_refuses_floods_then_closes_abusers(sqlite_url: str) -> None:

@@ -45,6 +45,8 @@ log = logging.getLogger("twintable.server")
 
 
 DEFAULT_GRACE_S = 60
+#: How many of each seat's latest acknowledged moves a resend can still find.
+ANSWERS_KEPT_PER_SEAT = 64
 
 
 def now_ms() -> int:
@@ -105,7 +107,8 @@ class Table:
         self.seq = 0
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.answered: OrderedDict[tuple[int, str], str] = OrderedDict()
+        # The answers to each seat's latest moves by client id, for resends.
+        self.answered: dict[int, OrderedDict[str, str]] = {}
         self.bots: dict[int, Any] = {}
         self.rng = random.Random(row.seed ^ 0x7AB1E)
         self.task: asyncio.Task[None] | None = None
@@ -245,7 +248,7 @@ class Table:
                                                stored.t_ms))
             if stored.client_id:
                 ack = Ack(id=stored.client_id, seq=stored.seq, version=self.state.version)
-                self.answered[(stored.seat, stored.client_id)] = ack.model_dump_json()
+                self._remember(stored.seat, stored.client_id, ack.model_dump_json())
         self.seq = len(actions)
 
     # -- play -----------------------------------------------------------------------
@@ -254,15 +257,24 @@ class Table:
         """Try one action; return the JSON answer (an ack or an error)."""
         started = time.perf_counter()
         async with self.lock:
-            if client_id is not None and (seat, client_id) in self.answered:
-                return self.answered[(seat, client_id)]
+            if client_id is not None:
+                earlier = self.answered.get(seat, {}).get(client_id)
+                if earlier is not None:
+                    return earlier
             answer = await self._submit_locked(seat, kind, payload, client_id, version)
+            answer_json = answer.model_dump_json()
             if client_id is not None and answer.type == "ack":
-                self.answered[(seat, client_id)] = answer.model_dump_json()
-                if len(self.answered) > 4096:
-                    self.answered.popitem(last=False)
+                self._remember(seat, client_id, answer_json)
         self.server.metrics.observe_action(time.perf_counter() - started, answer.type == "ack")
-        return answer.model_dump_json()
+        return answer_json
+
+    def _remember(self, seat: int, client_id: str, answer_json: str) -> None:
+        # A client resends only moves still in flight; a bound per seat keeps a long game's
+        # memory flat (an unbounded table cost ~1 KiB per move, bench/server_timo.py).
+        answers = self.answered.setdefault(seat, OrderedDict())
+        answers[client_id] = answer_json
+        if len(answers) > ANSWERS_KEPT_PER_SEAT:
+            answers.popitem(last=False)
 
     async def _submit_locked(self, seat: int, kind: str, payload: dict[str, Any],
                              client_id: str | None, version: int | None) -> Ack | ErrorMessage:
