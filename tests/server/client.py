@@ -1,11 +1,18 @@
-"""A scripted protocol client for tests: create tables, connect, play to the end."""
+"""A scripted protocol client for tests: create tables, connect, play to the end; and a
+real ``twintable serve`` in a subprocess for tests that need one."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import httpx2
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -117,3 +124,34 @@ def play_to_end(ws: WebSocketTestSession,
             return frames
         player.feed(frame)
     raise AssertionError("the game did not end")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_server(db_url: str, port: int, log: Path | None = None,
+                   extra_args: tuple[str, ...] = ()) -> Iterator[subprocess.Popen[bytes]]:
+    output = log.open("wb") if log else subprocess.DEVNULL
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db", db_url,
+         "--bot-delay-ms", "0", "--log-level", "info" if log else "warning", *extra_args],
+        stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx2.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not start")
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)

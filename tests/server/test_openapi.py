@@ -10,7 +10,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis import checks
 
-from tests.server.test_recovery import free_port, running_server
+from tests.server.client import free_port, running_server
 
 # No server errors, and every response matches the schema (status, content type, body).
 # Not "positive data is accepted": a schema cannot say which options each game takes, so

@@ -6,19 +6,23 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx2
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.client import Player, app_client, create_table, hello, play_to_end, start
+from tests.server.client import (
+    Player,
+    app_client,
+    create_table,
+    free_port,
+    hello,
+    play_to_end,
+    running_server,
+    start,
+)
 from tests.server.test_play import frames_match_views
 
 
@@ -49,37 +53,6 @@ def test_tables_resume_after_a_restart(db_url: str) -> None:
 
 
 # -- a real server in a subprocess, killed with SIGKILL ---------------------------------
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def running_server(db_url: str, port: int, log: Path | None = None,
-                   extra_args: tuple[str, ...] = ()) -> Iterator[subprocess.Popen[bytes]]:
-    output = log.open("wb") if log else subprocess.DEVNULL
-    process = subprocess.Popen(
-        [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db", db_url,
-         "--bot-delay-ms", "0", "--log-level", "info" if log else "warning", *extra_args],
-        stdout=output, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx2.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx2.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=20)
-
-
 def _frames(ws: ClientConnection) -> Iterator[dict[str, Any]]:
     while True:
         yield json.loads(ws.recv(timeout=30))

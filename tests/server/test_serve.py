@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.test_recovery import free_port, running_server
+from tests.server.client import free_port, running_server
 
 
 @pytest.mark.parametrize(("extra_args", "negotiated"), [
