@@ -257,10 +257,9 @@ class Table:
         """Try one action; return the JSON answer (an ack or an error)."""
         started = time.perf_counter()
         async with self.lock:
-            if client_id is not None:
-                earlier = self.answered.get(seat, {}).get(client_id)
-                if earlier is not None:
-                    return earlier
+            answers = self.answered.get(seat)
+            if client_id is not None and answers is not None and client_id in answers:
+                return answers[client_id]
             answer = await self._submit_locked(seat, kind, payload, client_id, version)
             answer_json = answer.model_dump_json()
             if client_id is not None and answer.type == "ack":
