@@ -168,6 +168,14 @@ class Game(ABC, Generic[S]):
         """The system action to apply once ``deadline`` has passed, if any."""
         return None
 
+    def tick_when_due(self, state: S, now_ms: int) -> Action | None:
+        """The table clock's ``tick`` once ``deadline`` has passed: the timeout action of
+        every game whose timers run through :meth:`dispatch_timed`."""
+        due = self.deadline(state)
+        if due is None or now_ms < due:
+            return None
+        return Action(SYSTEM_SEAT, TICK, {}, now_ms)
+
     # -- seeing ---------------------------------------------------------------------
     @abstractmethod
     def view(self, state: S, viewer: int | None) -> View:

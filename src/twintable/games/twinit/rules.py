@@ -18,7 +18,7 @@ from typing import Any
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
-from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
+from twintable.core.types import Action, Event
 from twintable.games.twinit.deck import DECK
 from twintable.games.twinit.state import (
     COMPETITIVE,
@@ -182,10 +182,7 @@ class TwinItGame(Game[TwinItState]):
         return min(times, default=None)
 
     def timeout_action(self, state: TwinItState, now_ms: int) -> Action | None:
-        due = self.deadline(state)
-        if due is None or now_ms < due:
-            return None
-        return Action(SYSTEM_SEAT, TICK, {}, now_ms)
+        return self.tick_when_due(state, now_ms)
 
     # -- handlers -------------------------------------------------------------------
     def _start(self, state: TwinItState, action: Action) -> list[Event]:

@@ -18,7 +18,7 @@ from typing import Any
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
-from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
+from twintable.core.types import Action, Event
 from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
 from twintable.games.twinz.roots import same_root
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
@@ -171,10 +171,7 @@ class TwinzGame(Game[TwinzState]):
         return None
 
     def timeout_action(self, state: TwinzState, now_ms: int) -> Action | None:
-        due = self.deadline(state)
-        if due is None or now_ms < due:
-            return None
-        return Action(SYSTEM_SEAT, TICK, {}, now_ms)
+        return self.tick_when_due(state, now_ms)
 
     def _run_timers(self, state: TwinzState, t: int) -> list[Event]:
         if state.phase == CLUES:
