@@ -13,7 +13,7 @@ tables, >= 1,000 acks/s, p99 < 100 ms, SQLite).
   the start, plus a per-table phase), whatever the latency so far (open loop), so the
   server carries N acks/s and the latency is what a player would feel at that load.
 Usage: python bench/server_timo.py [--tables 200] [--seconds 15] [--rate 1000]
-       [--client-processes 2]
+       [--client-processes 2] [--db postgresql://127.0.0.1/test]  (default: a fresh SQLite)
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
     achieved = acks / args.seconds  # moves start at ``start`` and stop at its end
     title = f"at {rate:.0f} acks/s offered" if rate > 0 else "flat out"
     print(f"{args.tables} tables x 4 WebSocket clients in {args.client_processes} processes, "
-          f"{title}, {args.seconds:.0f} s, SQLite")
+          f"{title}, {args.seconds:.0f} s, {args.db.split(':')[0] if args.db else 'SQLite'}")
     print(f"  acknowledged actions/s : {achieved:8.0f}   ({achieved / TARGET_ACKS:.2f}x the "
           f"target {TARGET_ACKS})")
     print(f"  action to broadcast p50: {p50:8.1f} ms")
@@ -175,6 +175,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=TARGET_ACKS,
                         help="acks/s offered in the second phase (0: skip it)")
     parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     args = parser.parse_args()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -183,7 +184,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         server = subprocess.Popen(
             [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-             f"sqlite:///{scratch}/bench.sqlite3", "--bot-delay-ms", "0",
+             args.db or f"sqlite:///{scratch}/bench.sqlite3", "--bot-delay-ms", "0",
              "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(300):
