@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Tab, _free_port
+from tests.server.client import free_port
+from tests.web.conftest import Tab
 from tests.web.play import create_table, finished, play_to_results, timo_move
 
 pytestmark = pytest.mark.browser
@@ -151,7 +152,7 @@ def test_the_client_reconnects_by_itself_when_the_server_comes_back(
         browser: Any, tmp_path: Path) -> None:
     """A crashed server is a network drop for everyone: the page says it is reconnecting,
     then resumes the same table with the same hand, and the game goes on to the end."""
-    port = _free_port()
+    port = free_port()
     db = tmp_path / "drop.sqlite3"
 
     def serve() -> subprocess.Popen[bytes]:
