@@ -1,0 +1,973 @@
+/* Timo's Twist rules in C, for simulations: the same states, draws and legal moves as
+ * rules.py, move for move (tests/games/timo/test_native.py plays both side by side).
+ *
+ * rules.py stays the reference and the engine tables use; this module exists because
+ * bench/engine_timo.py's targets need a decision in about a microsecond, which the
+ * interpreter cannot give. Chance is drawn exactly as core/rng.py draws it: each use
+ * seeds a fresh Mersenne Twister from (seed << 32) ^ counter, the way CPython's
+ * random.Random(int) does, and shuffles and draws below n the way random.py does.
+ * Moves are small int codes (see the CODE_ constants); fast.py maps them to Actions.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_PLAYERS 6
+#define MAX_CARDS 128
+#define HAND_SIZE 7
+#define NOBODY (-1)
+#define CATCH_PENALTY 2
+
+#define BLACK 4
+#define STOP 10
+#define TWIST 11
+#define PLUS2 12
+#define PLUS4 14
+
+/* A play is card * 10 + colour_slot * 2 + timo, colour_slot 0 for a coloured card and
+ * 1 + colour for a black one; the other moves come after every play code. */
+#define CODE_DRAW (MAX_CARDS * 10)
+#define CODE_PASS (CODE_DRAW + 1)
+#define CODE_CALL (CODE_DRAW + 2)
+#define CODE_CATCH (CODE_DRAW + 3)
+#define CODE_COUNT (CODE_CATCH + MAX_PLAYERS)
+#define MAX_LEGAL (MAX_CARDS * 8 + 4)
+
+/* ---- CPython's Mersenne Twister, seeded and used as random.Random(int) is ---------- */
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t state[MT_N];
+    int index;
+} Twister;
+
+/* init_genrand(19650218), where every seeding starts: computed once, at import. */
+static uint32_t twister_base[MT_N];
+
+static void twister_make_base(void) {
+    twister_base[0] = 19650218U;
+    for (int i = 1; i < MT_N; i++) {
+        uint32_t prev = twister_base[i - 1];
+        twister_base[i] = 1812433253U * (prev ^ (prev >> 30)) + (uint32_t)i;
+    }
+}
+
+static void twister_init_by_array(Twister *t, const uint32_t *key, int length) {
+    uint32_t *mt = t->state;
+    memcpy(mt, twister_base, sizeof twister_base);
+    int i = 1, j = 0;
+    for (int k = MT_N > length ? MT_N : length; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+        if (j >= length) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    t->index = 0;
+}
+
+/* CPython regenerates all 624 words before the first output; this regenerates each word
+ * just before it is used, in the same order and in place, which reads the same old and
+ * new words and so gives the same outputs. A game's shuffles use a few dozen words of
+ * each stream, so most of the regeneration is never needed. */
+static uint32_t twister_next(Twister *t) {
+    uint32_t *mt = t->state;
+    int kk = t->index;
+    uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1 == MT_N ? 0 : kk + 1] & 0x7fffffffU);
+    mt[kk] = mt[kk + MT_M < MT_N ? kk + MT_M : kk + MT_M - MT_N] ^ (y >> 1) ^
+             ((y & 1U) ? 0x9908b0dfU : 0U);
+    t->index = kk + 1 == MT_N ? 0 : kk + 1;
+    y = mt[kk];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random((seed << 32) ^ counter): the key is the number's 32-bit words, low first. */
+static void twister_seed(Twister *t, uint64_t seed, uint64_t counter) {
+    unsigned __int128 value = ((unsigned __int128)seed << 32) ^ counter;
+    uint32_t key[4];
+    int used = 0;
+    if (value == 0) key[used++] = 0;
+    while (value) {
+        key[used++] = (uint32_t)value;
+        value >>= 32;
+    }
+    twister_init_by_array(t, key, used);
+}
+
+/* random.py's _randbelow_with_getrandbits, for 0 < n < 2**31. */
+static uint32_t twister_below(Twister *t, uint32_t n) {
+    int bits = 32 - __builtin_clz(n);
+    uint32_t r = twister_next(t) >> (32 - bits);
+    while (r >= n) r = twister_next(t) >> (32 - bits);
+    return r;
+}
+
+static void twister_shuffle(Twister *t, uint8_t *items, int length) {
+    for (int i = length - 1; i > 0; i--) {
+        int j = (int)twister_below(t, (uint32_t)i + 1);
+        uint8_t swap = items[i];
+        items[i] = items[j];
+        items[j] = swap;
+    }
+}
+
+/* ---- the game state ----------------------------------------------------------------- */
+typedef struct {
+    /* fixed for the game */
+    int players, card_count, stacking, draw_when_able;
+    long target;
+    uint64_t seed;
+    uint8_t colour_of[MAX_CARDS], rank_of[MAX_CARDS], points_of[MAX_CARDS];
+    /* what changes */
+    uint64_t rng_counter;
+    uint8_t hands[MAX_PLAYERS][MAX_CARDS];
+    int hand_size[MAX_PLAYERS];
+    uint8_t draw_pile[MAX_CARDS];
+    int draw_size;
+    uint8_t discard[MAX_CARDS];
+    int discard_size;
+    int colour, turn, direction, penalty, drawn, exposed, caught, dealer, round_no,
+        round_winner, over;
+    long scores[MAX_PLAYERS];
+    long turn_count, version;
+} Timo;
+
+static void new_stream(Timo *g, Twister *t) {
+    g->rng_counter += 1;
+    twister_seed(t, g->seed, g->rng_counter);
+}
+
+static void advance(Timo *g, int steps) {
+    g->turn = ((g->turn + steps * g->direction) % g->players + g->players) % g->players;
+}
+
+static int playable(const Timo *g, int card) {
+    int top_rank = g->rank_of[g->discard[g->discard_size - 1]];
+    int rank = g->rank_of[card];
+    if (g->penalty) {
+        /* RULES.md §1 stacking: +2 on +2, +4 on +2 or +4, never +2 on +4. */
+        if (top_rank == PLUS2) return rank == PLUS4 || rank == PLUS2;
+        return rank == PLUS4;
+    }
+    return g->colour_of[card] == BLACK || g->colour_of[card] == g->colour || rank == top_rank;
+}
+
+static int any_playable(const Timo *g, int seat) {
+    for (int i = 0; i < g->hand_size[seat]; i++)
+        if (playable(g, g->hands[seat][i])) return 1;
+    return 0;
+}
+
+static int draw_card(Timo *g) {
+    if (g->draw_size == 0) {
+        if (g->discard_size <= 1) return NOBODY;
+        /* RULES.md §1: keep the top discard, shuffle the rest into a new draw pile. */
+        int rest = g->discard_size - 1;
+        memcpy(g->draw_pile, g->discard, (size_t)rest);
+        g->draw_size = rest;
+        g->discard[0] = g->discard[rest];
+        g->discard_size = 1;
+        Twister t;
+        new_stream(g, &t);
+        twister_shuffle(&t, g->draw_pile, g->draw_size);
+    }
+    return g->draw_pile[--g->draw_size];
+}
+
+/* Deal up to ``amount`` cards to ``seat``; returns how many there were. */
+static int give(Timo *g, int seat, int amount) {
+    int given = 0;
+    for (; given < amount; given++) {
+        int card = draw_card(g);
+        if (card == NOBODY) break;
+        g->hands[seat][g->hand_size[seat]++] = (uint8_t)card;
+    }
+    return given;
+}
+
+static void take_penalty(Timo *g, int seat) {
+    int amount = g->penalty;
+    g->penalty = 0;
+    give(g, seat, amount);
+    advance(g, 1);
+}
+
+static int penalty_of(int rank) {
+    return rank == PLUS2 ? 2 : rank == PLUS4 ? 4 : 0;
+}
+
+/* Move the turn on from g->turn, who just played ``card`` (or had it dealt as start). */
+static void card_effect(Timo *g, int card) {
+    int rank = g->rank_of[card];
+    if (rank == STOP || (rank == TWIST && g->players == 2)) {
+        advance(g, 2);
+    } else if (rank == TWIST) {
+        g->direction = -g->direction;
+        advance(g, 1);
+    } else if (penalty_of(rank)) {
+        g->penalty += penalty_of(rank);
+        advance(g, 1);
+        /* Nothing to decide: the victim takes the penalty at once. */
+        if (!(g->stacking && any_playable(g, g->turn))) take_penalty(g, g->turn);
+    } else {
+        advance(g, 1);
+    }
+}
+
+static void start_round(Timo *g) {
+    uint8_t cards[MAX_CARDS];
+    int count = g->card_count, n = g->players;
+    for (int i = 0; i < count; i++) cards[i] = (uint8_t)i;
+    Twister t;
+    new_stream(g, &t);
+    twister_shuffle(&t, cards, count);
+    for (int seat = 0; seat < n; seat++) g->hand_size[seat] = 0;
+    for (int round = 0; round < HAND_SIZE; round++)
+        for (int offset = 1; offset <= n; offset++) {
+            int seat = (g->dealer + offset) % n;
+            g->hands[seat][g->hand_size[seat]++] = cards[--count];
+        }
+    /* RULES.md §1: a black start card goes back, the deck is reshuffled, flip again. */
+    int start = cards[--count];
+    while (g->colour_of[start] == BLACK) {
+        cards[count++] = (uint8_t)start;
+        twister_shuffle(&t, cards, count);
+        start = cards[--count];
+    }
+    memcpy(g->draw_pile, cards, (size_t)count);
+    g->draw_size = count;
+    g->discard[0] = (uint8_t)start;
+    g->discard_size = 1;
+    g->colour = g->colour_of[start];
+    g->direction = 1;
+    g->penalty = 0;
+    g->drawn = g->exposed = g->caught = NOBODY;
+    g->round_no += 1;
+    /* The start card acts on the first player as if the dealer had played it. */
+    g->turn = g->dealer;
+    card_effect(g, start);
+}
+
+static void end_round(Timo *g, int winner, int last) {
+    int extra = penalty_of(g->rank_of[last]);
+    if (extra) {
+        /* RULES.md §1: a closing +2/+4 still makes the next player draw before scoring. */
+        g->penalty += extra;
+        advance(g, 1);
+        give(g, g->turn, g->penalty);
+        g->penalty = 0;
+    }
+    long points = 0;
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != winner)
+            for (int i = 0; i < g->hand_size[seat]; i++) points += g->points_of[g->hands[seat][i]];
+    g->scores[winner] += points;
+    g->round_winner = winner;
+    if (g->scores[winner] >= g->target) {
+        g->over = 1;
+        g->exposed = g->caught = NOBODY;
+        return;
+    }
+    g->dealer = (g->dealer + 1) % g->players;
+    start_round(g);
+}
+
+static void close_window(Timo *g) {
+    g->exposed = g->caught = NOBODY;
+}
+
+static void play_card(Timo *g, int seat, int card, int colour, int calls_timo) {
+    uint8_t *hand = g->hands[seat];
+    int size = g->hand_size[seat], at = 0;
+    close_window(g);
+    g->turn_count += 1;
+    while (hand[at] != card) at++;
+    memmove(hand + at, hand + at + 1, (size_t)(size - at - 1));
+    g->hand_size[seat] = --size;
+    g->discard[g->discard_size++] = (uint8_t)card;
+    g->drawn = NOBODY;
+    g->colour = colour;
+    if (size == 0) {
+        end_round(g, seat, card);
+        return;
+    }
+    if (size == 1 && !calls_timo) g->exposed = seat;
+    card_effect(g, card);
+}
+
+static void draw_turn(Timo *g, int seat) {
+    close_window(g);
+    g->turn_count += 1;
+    if (g->penalty) {
+        take_penalty(g, seat);
+        return;
+    }
+    if (give(g, seat, 1) && playable(g, g->hands[seat][g->hand_size[seat] - 1]))
+        g->drawn = g->hands[seat][g->hand_size[seat] - 1];
+    else
+        advance(g, 1);
+}
+
+static void new_game(Timo *g) {
+    Twister t;
+    new_stream(g, &t);
+    g->dealer = (int)twister_below(&t, (uint32_t)g->players);
+    start_round(g);
+}
+
+/* The seat's legal moves, in rules.py's order; returns how many. */
+static int legal_codes(const Timo *g, int seat, int *codes) {
+    int count = 0;
+    if (g->over || seat < 0 || seat >= g->players) return 0;
+    if (seat == g->turn) {
+        int size = g->hand_size[seat], with_timo = size == 2, candidates = 0;
+        for (int i = 0; i < (g->drawn != NOBODY ? 1 : size); i++) {
+            int card = g->drawn != NOBODY ? g->drawn : g->hands[seat][i];
+            if (g->drawn == NOBODY && !playable(g, card)) continue;
+            candidates++;
+            if (g->colour_of[card] == BLACK) {
+                for (int colour = 0; colour < 4; colour++) {
+                    codes[count++] = card * 10 + (1 + colour) * 2;
+                    if (with_timo) codes[count++] = card * 10 + (1 + colour) * 2 + 1;
+                }
+            } else {
+                codes[count++] = card * 10;
+                if (with_timo) codes[count++] = card * 10 + 1;
+            }
+        }
+        if (g->drawn != NOBODY)
+            codes[count++] = CODE_PASS;
+        else if (g->penalty || !candidates || g->draw_when_able)
+            codes[count++] = CODE_DRAW;
+    }
+    if (g->exposed != NOBODY)
+        codes[count++] = seat == g->exposed ? CODE_CALL : CODE_CATCH + g->exposed;
+    return count;
+}
+
+/* Apply a code that legal_codes offered ``seat``. */
+static void apply_code(Timo *g, int seat, int code) {
+    if (code < CODE_DRAW) {
+        int card = code / 10, slot = (code % 10) / 2;
+        play_card(g, seat, card, slot ? slot - 1 : g->colour_of[card], code & 1);
+    } else if (code == CODE_DRAW) {
+        draw_turn(g, seat);
+    } else if (code == CODE_PASS) {
+        close_window(g);
+        g->turn_count += 1;
+        g->drawn = NOBODY;
+        advance(g, 1);
+    } else if (code == CODE_CALL) {
+        g->exposed = NOBODY;
+    } else {
+        int target = code - CODE_CATCH;
+        g->exposed = NOBODY;
+        g->caught = target;
+        give(g, target, CATCH_PENALTY);
+    }
+    g->version += 1;
+}
+
+/* ---- the Python type ------------------------------------------------------------------ */
+typedef struct {
+    PyObject_HEAD
+    Timo game;
+    PyObject *deck;        /* the Deck, handed to views */
+    PyObject *options;     /* the resolved options, handed to views */
+    PyObject *view_type;   /* TimoView */
+    PyObject *actions;     /* per seat, a list of CODE_COUNT slots: the Action of a code */
+    PyObject *make_action; /* (seat, code) -> Action, to fill an empty slot */
+    PyObject *judge;       /* (state, action) -> events: the reference rules' verdict */
+} Engine;
+
+static PyTypeObject EngineType;
+
+static void engine_dealloc(Engine *self) {
+    Py_XDECREF(self->deck);
+    Py_XDECREF(self->options);
+    Py_XDECREF(self->view_type);
+    Py_XDECREF(self->actions);
+    Py_XDECREF(self->make_action);
+    Py_XDECREF(self->judge);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int read_bytes(PyObject *source, uint8_t *into, Py_ssize_t length, const char *what) {
+    if (!PyBytes_Check(source) || PyBytes_GET_SIZE(source) != length) {
+        PyErr_Format(PyExc_ValueError, "%s must be %zd bytes", what, length);
+        return -1;
+    }
+    memcpy(into, PyBytes_AS_STRING(source), (size_t)length);
+    return 0;
+}
+
+static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"colours", "ranks", "points", "players", "seed", "stacking",
+                            "draw_when_able", "target", "deck", "options", "view_type",
+                            "actions", "make_action", "judge", NULL};
+    PyObject *colours, *ranks, *points, *deck, *options, *view_type, *actions, *make_action,
+        *judge;
+    unsigned long long seed;
+    int players, stacking, draw_when_able;
+    long target;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSiKpplOOOOOO", names, &colours, &ranks,
+                                     &points, &players, &seed, &stacking, &draw_when_able,
+                                     &target, &deck, &options, &view_type, &actions,
+                                     &make_action, &judge))
+        return -1;
+    Py_ssize_t card_count = PyBytes_GET_SIZE(colours);
+    if (card_count < 2 + HAND_SIZE * players || card_count > MAX_CARDS) {
+        PyErr_Format(PyExc_ValueError, "a deck of %zd cards does not fit this engine",
+                     card_count);
+        return -1;
+    }
+    if (players < 2 || players > MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "%d players do not fit this engine", players);
+        return -1;
+    }
+    if (!PyList_Check(actions) || PyList_GET_SIZE(actions) < players) {
+        PyErr_SetString(PyExc_ValueError, "actions must be a list with a slot list per seat");
+        return -1;
+    }
+    for (int seat = 0; seat < players; seat++) {
+        PyObject *slots = PyList_GET_ITEM(actions, seat);
+        if (!PyList_Check(slots) || PyList_GET_SIZE(slots) != CODE_COUNT) {
+            PyErr_Format(PyExc_ValueError, "each seat needs a list of %d action slots",
+                         CODE_COUNT);
+            return -1;
+        }
+    }
+    Timo *g = &self->game;
+    memset(g, 0, sizeof *g);
+    if (read_bytes(colours, g->colour_of, card_count, "colours") < 0 ||
+        read_bytes(ranks, g->rank_of, card_count, "ranks") < 0 ||
+        read_bytes(points, g->points_of, card_count, "points") < 0)
+        return -1;
+    g->players = players;
+    g->card_count = (int)card_count;
+    g->stacking = stacking;
+    g->draw_when_able = draw_when_able;
+    g->target = target;
+    g->seed = seed;
+    g->round_winner = NOBODY;
+    PyObject *held[] = {deck, options, view_type, actions, make_action, judge};
+    PyObject **slots[] = {&self->deck, &self->options, &self->view_type, &self->actions,
+                          &self->make_action, &self->judge};
+    for (int i = 0; i < 6; i++) {
+        Py_INCREF(held[i]);
+        Py_XSETREF(*slots[i], held[i]);
+    }
+    new_game(g);
+    return 0;
+}
+
+static PyObject *engine_clone(Engine *self, PyObject *unused) {
+    Engine *other = (Engine *)EngineType.tp_alloc(&EngineType, 0);
+    if (other == NULL) return NULL;
+    other->game = self->game;
+    other->deck = Py_NewRef(self->deck);
+    other->options = Py_NewRef(self->options);
+    other->view_type = Py_NewRef(self->view_type);
+    other->actions = Py_NewRef(self->actions);
+    other->make_action = Py_NewRef(self->make_action);
+    other->judge = Py_NewRef(self->judge);
+    return (PyObject *)other;
+}
+
+static int seat_arg(Engine *self, PyObject *arg, int *seat) {
+    long value = PyLong_AsLong(arg);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    *seat = (value < 0 || value >= self->game.players) ? -1 : (int)value;
+    return 0;
+}
+
+static PyObject *engine_legal(Engine *self, PyObject *arg) {
+    int seat, codes[MAX_LEGAL];
+    if (seat_arg(self, arg, &seat) < 0) return NULL;
+    int count = seat < 0 ? 0 : legal_codes(&self->game, seat, codes);
+    PyObject *result = PyList_New(count);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < count; i++) PyList_SET_ITEM(result, i, PyLong_FromLong(codes[i]));
+    return result;
+}
+
+static int is_legal(const Timo *g, int seat, int code) {
+    int codes[MAX_LEGAL];
+    int count = legal_codes(g, seat, codes);
+    for (int i = 0; i < count; i++)
+        if (codes[i] == code) return 1;
+    return 0;
+}
+
+static PyObject *engine_apply(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "apply(seat, code)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[0]), code = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->game.players || !is_legal(&self->game, (int)seat, (int)code)) {
+        PyErr_Format(PyExc_ValueError, "move %ld is not legal for seat %ld now", code, seat);
+        return NULL;
+    }
+    apply_code(&self->game, (int)seat, (int)code);
+    Py_RETURN_NONE;
+}
+
+/* The cached Action of a code, made on first use; a borrowed reference. */
+static PyObject *action_of(Engine *self, int seat, int code) {
+    PyObject *slots = PyList_GET_ITEM(self->actions, seat);
+    PyObject *action = PyList_GET_ITEM(slots, code);
+    if (action != Py_None) return action;
+    action = PyObject_CallFunction(self->make_action, "ii", seat, code);
+    if (action == NULL) return NULL;
+    PyList_SetItem(slots, code, action); /* steals; the list keeps it alive */
+    return action;
+}
+
+/* Apply an Action that is one of the seat's cached legal moves, matched on seat, kind
+ * and payload (its time may differ). False when it is not one: the caller then lets the
+ * reference rules judge it, for their error code and message. */
+static PyObject *engine_apply_action(Engine *self, PyObject *action) {
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 3) Py_RETURN_FALSE;
+    long seat = PyLong_AsLong(PyTuple_GET_ITEM(action, 0));
+    if (seat == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    if (seat < 0 || seat >= self->game.players) Py_RETURN_FALSE;
+    PyObject *kind = PyTuple_GET_ITEM(action, 1), *payload = PyTuple_GET_ITEM(action, 2);
+    int codes[MAX_LEGAL];
+    int count = legal_codes(&self->game, (int)seat, codes);
+    for (int i = 0; i < count; i++) {
+        PyObject *known = action_of(self, (int)seat, codes[i]);
+        if (known == NULL) return NULL;
+        if (known == action || (PyTuple_GET_ITEM(known, 1) == kind &&
+                                PyTuple_GET_ITEM(known, 2) == payload)) {
+            apply_code(&self->game, (int)seat, codes[i]);
+            Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
+static PyObject *int_tuple(const uint8_t *items, int count) {
+    PyObject *result = PyTuple_New(count);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(result, i, PyLong_FromLong(items[i]));
+    return result;
+}
+
+static PyObject *int_list(const uint8_t *items, int count) {
+    PyObject *result = PyList_New(count);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < count; i++) PyList_SET_ITEM(result, i, PyLong_FromLong(items[i]));
+    return result;
+}
+
+/* What ``viewer`` (a seat, or None for a spectator) may see, as a TimoView: the fields
+ * and their order are views.py's, and rules.py's view() fills them the same way. */
+static PyObject *engine_view(Engine *self, PyObject *viewer_arg) {
+    const Timo *g = &self->game;
+    int seat = -1;
+    if (viewer_arg != Py_None && seat_arg(self, viewer_arg, &seat) < 0) return NULL;
+    int seated = seat >= 0, own = seated && seat == g->turn;
+    PyTypeObject *type = (PyTypeObject *)self->view_type;
+    PyObject *view = type->tp_alloc(type, 20);
+    if (view == NULL) return NULL;
+    PyObject *hand_sizes = PyTuple_New(g->players), *scores = PyTuple_New(g->players);
+    PyObject *legal = NULL;
+    if (hand_sizes == NULL || scores == NULL) goto fail;
+    for (int s = 0; s < g->players; s++) {
+        PyTuple_SET_ITEM(hand_sizes, s, PyLong_FromLong(g->hand_size[s]));
+        PyTuple_SET_ITEM(scores, s, PyLong_FromLong(g->scores[s]));
+    }
+    if (seated) {
+        int codes[MAX_LEGAL];
+        int count = legal_codes(g, seat, codes);
+        legal = PyTuple_New(count);
+        if (legal == NULL) goto fail;
+        for (int i = 0; i < count; i++) {
+            PyObject *action = action_of(self, seat, codes[i]);
+            if (action == NULL) goto fail;
+            PyTuple_SET_ITEM(legal, i, Py_NewRef(action));
+        }
+    } else {
+        legal = PyTuple_New(0);
+    }
+    PyObject *items[20] = {
+        seated ? PyLong_FromLong(seat) : Py_NewRef(Py_None),
+        Py_NewRef(self->deck),
+        Py_NewRef(self->options),
+        PyLong_FromLong(g->players),
+        seated ? int_tuple(g->hands[seat], g->hand_size[seat]) : PyTuple_New(0),
+        hand_sizes,
+        int_tuple(g->discard, g->discard_size),
+        PyLong_FromLong(g->colour),
+        PyLong_FromLong(g->turn),
+        PyLong_FromLong(g->direction),
+        PyLong_FromLong(g->penalty),
+        PyLong_FromLong(own ? g->drawn : NOBODY),
+        PyLong_FromLong(g->draw_size),
+        PyLong_FromLong(g->exposed),
+        PyLong_FromLong(g->dealer),
+        PyLong_FromLong(g->round_no),
+        scores,
+        PyBool_FromLong(g->over),
+        PyLong_FromLong(g->over ? g->round_winner : NOBODY),
+        legal,
+    };
+    int failed = 0;
+    for (int i = 0; i < 20; i++) {
+        if (items[i] == NULL) failed = 1;
+        PyTuple_SET_ITEM(view, i, items[i]);
+    }
+    if (failed) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+fail:
+    Py_XDECREF(hand_sizes);
+    Py_XDECREF(scores);
+    Py_XDECREF(legal);
+    Py_DECREF(view);
+    return NULL;
+}
+
+/* Everything that changes, as plain Python data (rules.py's snapshot keys). */
+static PyObject *engine_state(Engine *self, PyObject *unused) {
+    const Timo *g = &self->game;
+    PyObject *hands = PyList_New(g->players), *scores = PyList_New(g->players);
+    if (hands == NULL || scores == NULL) goto fail;
+    for (int s = 0; s < g->players; s++) {
+        PyObject *hand = int_list(g->hands[s], g->hand_size[s]);
+        if (hand == NULL) goto fail;
+        PyList_SET_ITEM(hands, s, hand);
+        PyList_SET_ITEM(scores, s, PyLong_FromLong(g->scores[s]));
+    }
+    return Py_BuildValue(
+        "{sNsNsNsNsisisisisisisisisisislslsOsKsK}", "hands", hands, "scores", scores,
+        "draw_pile", int_list(g->draw_pile, g->draw_size), "discard",
+        int_list(g->discard, g->discard_size), "colour", g->colour, "turn", g->turn,
+        "direction", g->direction, "penalty", g->penalty, "drawn", g->drawn, "exposed",
+        g->exposed, "caught", g->caught, "dealer", g->dealer, "round", g->round_no,
+        "round_winner", g->round_winner, "turn_count", g->turn_count, "version", g->version,
+        "over", g->over ? Py_True : Py_False, "rng_counter",
+        (unsigned long long)g->rng_counter, "seed", (unsigned long long)g->seed);
+fail:
+    Py_XDECREF(hands);
+    Py_XDECREF(scores);
+    return NULL;
+}
+
+static int load_cards(PyObject *source, uint8_t *into, int *size, int card_count) {
+    PyObject *items = PySequence_Fast(source, "cards must be a sequence");
+    if (items == NULL) return -1;
+    Py_ssize_t length = PySequence_Fast_GET_SIZE(items);
+    if (length > MAX_CARDS) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, "too many cards");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+        if (card < 0 || card >= card_count) {
+            Py_DECREF(items);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "no card %ld", card);
+            return -1;
+        }
+        into[i] = (uint8_t)card;
+    }
+    *size = (int)length;
+    Py_DECREF(items);
+    return 0;
+}
+
+/* Overwrite what changes with ``state()``'s shape: a determinized copy, or a state the
+ * reference rules built. Cards are checked to be each in exactly one place. */
+static PyObject *engine_load(Engine *self, PyObject *data) {
+    Timo loaded = self->game;
+    Timo *g = &loaded;
+    PyObject *hands = PyDict_GetItemString(data, "hands");
+    PyObject *scores = PyDict_GetItemString(data, "scores");
+    if (hands == NULL || scores == NULL || !PyList_Check(hands) || !PyList_Check(scores) ||
+        PyList_GET_SIZE(hands) != g->players || PyList_GET_SIZE(scores) != g->players) {
+        PyErr_SetString(PyExc_ValueError, "hands and scores must be lists, one per seat");
+        return NULL;
+    }
+    for (int s = 0; s < g->players; s++) {
+        if (load_cards(PyList_GET_ITEM(hands, s), g->hands[s], &g->hand_size[s],
+                       g->card_count) < 0)
+            return NULL;
+        g->scores[s] = PyLong_AsLong(PyList_GET_ITEM(scores, s));
+    }
+    PyObject *pile = PyDict_GetItemString(data, "draw_pile");
+    PyObject *discard = PyDict_GetItemString(data, "discard");
+    if (pile == NULL || discard == NULL ||
+        load_cards(pile, g->draw_pile, &g->draw_size, g->card_count) < 0 ||
+        load_cards(discard, g->discard, &g->discard_size, g->card_count) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "draw_pile and discard");
+        return NULL;
+    }
+    struct { const char *key; int *into; } ints[] = {
+        {"colour", &g->colour}, {"turn", &g->turn}, {"direction", &g->direction},
+        {"penalty", &g->penalty}, {"drawn", &g->drawn}, {"exposed", &g->exposed},
+        {"caught", &g->caught}, {"dealer", &g->dealer}, {"round", &g->round_no},
+        {"round_winner", &g->round_winner}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        PyObject *value = PyDict_GetItemString(data, ints[i].key);
+        if (value == NULL) {
+            PyErr_Format(PyExc_KeyError, "%s", ints[i].key);
+            return NULL;
+        }
+        *ints[i].into = (int)PyLong_AsLong(value);
+    }
+    PyObject *turn_count = PyDict_GetItemString(data, "turn_count");
+    PyObject *version = PyDict_GetItemString(data, "version");
+    PyObject *over = PyDict_GetItemString(data, "over");
+    PyObject *counter = PyDict_GetItemString(data, "rng_counter");
+    PyObject *seed = PyDict_GetItemString(data, "seed");
+    if (turn_count == NULL || version == NULL || over == NULL || counter == NULL) {
+        PyErr_SetString(PyExc_KeyError, "turn_count, version, over and rng_counter");
+        return NULL;
+    }
+    g->turn_count = PyLong_AsLong(turn_count);
+    g->version = PyLong_AsLong(version);
+    g->over = PyObject_IsTrue(over);
+    g->rng_counter = PyLong_AsUnsignedLongLong(counter);
+    if (seed != NULL) g->seed = PyLong_AsUnsignedLongLong(seed);
+    if (PyErr_Occurred()) return NULL;
+    int seen[MAX_CARDS] = {0}, total = g->draw_size + g->discard_size;
+    for (int i = 0; i < g->draw_size; i++) seen[g->draw_pile[i]]++;
+    for (int i = 0; i < g->discard_size; i++) seen[g->discard[i]]++;
+    for (int s = 0; s < g->players; s++) {
+        total += g->hand_size[s];
+        for (int i = 0; i < g->hand_size[s]; i++) seen[g->hands[s][i]]++;
+    }
+    for (int c = 0; c < g->card_count; c++)
+        if (seen[c] != 1 || total != g->card_count || g->discard_size < 1) {
+            PyErr_SetString(PyExc_ValueError, "every card must be in exactly one place");
+            return NULL;
+        }
+    if (g->turn < 0 || g->turn >= g->players || (g->direction != 1 && g->direction != -1)) {
+        PyErr_SetString(PyExc_ValueError, "turn or direction out of range");
+        return NULL;
+    }
+    self->game = loaded;
+    Py_RETURN_NONE;
+}
+
+#define GETTER(field)                                                        \
+    static PyObject *get_##field(Engine *self, void *unused) {               \
+        return PyLong_FromLong((long)self->game.field);                      \
+    }
+GETTER(players)
+GETTER(turn)
+GETTER(exposed)
+GETTER(round_winner)
+GETTER(version)
+GETTER(turn_count)
+GETTER(round_no)
+
+static PyObject *get_over(Engine *self, void *unused) {
+    return PyBool_FromLong(self->game.over);
+}
+
+static PyObject *get_scores(Engine *self, void *unused) {
+    const Timo *g = &self->game;
+    PyObject *result = PyTuple_New(g->players);
+    if (result == NULL) return NULL;
+    for (int s = 0; s < g->players; s++) PyTuple_SET_ITEM(result, s, PyLong_FromLong(g->scores[s]));
+    return result;
+}
+
+static PyGetSetDef engine_getset[] = {
+    {"players", (getter)get_players, NULL, "number of seats", NULL},
+    {"turn", (getter)get_turn, NULL, "the seat on turn", NULL},
+    {"exposed", (getter)get_exposed, NULL, "the seat that may be caught, else -1", NULL},
+    {"round_winner", (getter)get_round_winner, NULL, "winner of the last round", NULL},
+    {"version", (getter)get_version, NULL, "count of accepted moves", NULL},
+    {"turn_count", (getter)get_turn_count, NULL, "plays, draws and passes so far", NULL},
+    {"round_no", (getter)get_round_no, NULL, "the round being played (from 1)", NULL},
+    {"over", (getter)get_over, NULL, "whether the game has ended", NULL},
+    {"scores", (getter)get_scores, NULL, "scores per seat", NULL},
+    {NULL},
+};
+
+static PyMethodDef engine_methods[] = {
+    {"legal", (PyCFunction)engine_legal, METH_O, "legal(seat) -> the seat's move codes"},
+    {"apply", (PyCFunction)(void (*)(void))engine_apply, METH_FASTCALL,
+     "apply(seat, code): play a legal move code (ValueError otherwise)"},
+    {"apply_action", (PyCFunction)engine_apply_action, METH_O,
+     "apply_action(action) -> True if it was a legal move and is now applied"},
+    {"view", (PyCFunction)engine_view, METH_O, "view(seat or None) -> TimoView"},
+    {"state", (PyCFunction)engine_state, METH_NOARGS, "what changes, as plain data"},
+    {"load", (PyCFunction)engine_load, METH_O, "load(state()): overwrite what changes"},
+    {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "twintable.games.timo._native.Engine",
+    .tp_doc = PyDoc_STR("One game of Timo's Twist (see fast.py)."),
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)engine_init,
+    .tp_dealloc = (destructor)engine_dealloc,
+    .tp_methods = engine_methods,
+    .tp_getset = engine_getset,
+};
+
+/* ---- the Game methods, as plain functions -------------------------------------------
+ * fast.py puts these on FastTimoGame as class attributes: a C function is not bound as a
+ * method, so game.view(state, seat) calls it with no Python frame in between. */
+static PyObject *one_seat[MAX_PLAYERS], *every_seat[MAX_PLAYERS + 1], *no_seat;
+
+static Engine *engine_of(PyObject *state) {
+    if (!Py_IS_TYPE(state, &EngineType)) {
+        PyErr_Format(PyExc_TypeError, "expected a Timo engine state, not %.80s",
+                     Py_TYPE(state)->tp_name);
+        return NULL;
+    }
+    return (Engine *)state;
+}
+
+static PyObject *fn_to_act(PyObject *module, PyObject *state) {
+    Engine *self = engine_of(state);
+    if (self == NULL) return NULL;
+    const Timo *g = &self->game;
+    if (g->over) return Py_NewRef(no_seat);
+    if (g->exposed != NOBODY) return Py_NewRef(every_seat[g->players]);
+    return Py_NewRef(one_seat[g->turn]);
+}
+
+static PyObject *fn_is_over(PyObject *module, PyObject *state) {
+    Engine *self = engine_of(state);
+    if (self == NULL) return NULL;
+    return PyBool_FromLong(self->game.over);
+}
+
+static PyObject *fn_legal_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "legal_actions(state, seat)");
+        return NULL;
+    }
+    Engine *self = engine_of(args[0]);
+    int seat, codes[MAX_LEGAL];
+    if (self == NULL || seat_arg(self, args[1], &seat) < 0) return NULL;
+    int count = seat < 0 ? 0 : legal_codes(&self->game, seat, codes);
+    PyObject *result = PyList_New(count);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *action = action_of(self, seat, codes[i]);
+        if (action == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, Py_NewRef(action));
+    }
+    return result;
+}
+
+static PyObject *fn_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "view(state, viewer)");
+        return NULL;
+    }
+    Engine *self = engine_of(args[0]);
+    return self == NULL ? NULL : engine_view(self, args[1]);
+}
+
+/* Game.apply: a legal move made by this engine's Actions is played here and reports no
+ * events; anything else goes to the judge (the reference rules, see fast.py). */
+static PyObject *fn_apply(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "apply(state, action)");
+        return NULL;
+    }
+    Engine *self = engine_of(args[0]);
+    if (self == NULL) return NULL;
+    PyObject *applied = engine_apply_action(self, args[1]);
+    if (applied != Py_False) {
+        if (applied == NULL) return NULL;
+        Py_DECREF(applied);
+        return PyList_New(0);
+    }
+    return PyObject_CallFunctionObjArgs(self->judge, args[0], args[1], NULL);
+}
+
+static PyMethodDef module_functions[] = {
+    {"to_act", (PyCFunction)fn_to_act, METH_O, "to_act(state) -> seats that may act"},
+    {"is_over", (PyCFunction)fn_is_over, METH_O, "is_over(state) -> bool"},
+    {"legal_actions", (PyCFunction)(void (*)(void))fn_legal_actions, METH_FASTCALL,
+     "legal_actions(state, seat) -> the seat's legal Actions"},
+    {"view", (PyCFunction)(void (*)(void))fn_view, METH_FASTCALL,
+     "view(state, viewer) -> TimoView"},
+    {"apply", (PyCFunction)(void (*)(void))fn_apply, METH_FASTCALL,
+     "apply(state, action) -> events (see fast.py)"},
+    {NULL},
+};
+
+static int make_seat_sets(void) {
+    no_seat = PyFrozenSet_New(NULL);
+    if (no_seat == NULL) return -1;
+    for (int n = 0; n <= MAX_PLAYERS; n++) {
+        PyObject *seats = PyList_New(0);
+        if (seats == NULL) return -1;
+        for (int s = 0; s < n; s++) {
+            PyObject *seat = PyLong_FromLong(s);
+            if (seat == NULL || PyList_Append(seats, seat) < 0) return -1;
+            Py_DECREF(seat);
+        }
+        every_seat[n] = PyFrozenSet_New(seats);
+        Py_DECREF(seats);
+        if (every_seat[n] == NULL) return -1;
+        if (n < MAX_PLAYERS) {
+            PyObject *single = Py_BuildValue("(i)", n);
+            if (single == NULL) return -1;
+            one_seat[n] = PyFrozenSet_New(single);
+            Py_DECREF(single);
+            if (one_seat[n] == NULL) return -1;
+        }
+    }
+    return 0;
+}
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT, "_native", "Timo's Twist rules in C (see fast.py).", -1,
+    module_functions,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    twister_make_base();
+    if (PyType_Ready(&EngineType) < 0 || make_seat_sets() < 0) return NULL;
+    PyObject *module = PyModule_Create(&native_module);
+    if (module == NULL) return NULL;
+    if (PyModule_AddObjectRef(module, "Engine", (PyObject *)&EngineType) < 0 ||
+        PyModule_AddIntConstant(module, "CODE_DRAW", CODE_DRAW) < 0 ||
+        PyModule_AddIntConstant(module, "CODE_PASS", CODE_PASS) < 0 ||
+        PyModule_AddIntConstant(module, "CODE_CALL", CODE_CALL) < 0 ||
+        PyModule_AddIntConstant(module, "CODE_CATCH", CODE_CATCH) < 0 ||
+        PyModule_AddIntConstant(module, "CODE_COUNT", CODE_COUNT) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_CARDS", MAX_CARDS) < 0 ||
+        PyModule_AddIntConstant(module, "MAX_PLAYERS", MAX_PLAYERS) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
