@@ -164,6 +164,12 @@ class Game(ABC, Generic[S]):
         """Server time (ms) at which the table must send a timeout action, if any."""
         return None
 
+    @property
+    def has_deadlines(self) -> bool:
+        """False for a game that never sets a deadline: time is then no input to its
+        rules, and a simulation need neither ask for deadlines nor stamp actions."""
+        return type(self).deadline is not Game.deadline
+
     def timeout_action(self, state: S, now_ms: int) -> Action | None:
         """The system action to apply once ``deadline`` has passed, if any."""
         return None
@@ -200,6 +206,12 @@ class Game(ABC, Generic[S]):
     def stats(self, state: S) -> dict[str, float]:
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
+
+    def simulator(self) -> Game[Any]:
+        """The engine simulations play this game on: this one, or a faster one with the
+        same rules whose games are the same, seed for seed and move for move (Timo's
+        Twist has one in C)."""
+        return self
 
     learns_from_rounds: bool = False
     """True when this game's bots learn from finished rounds (see :meth:`round_records`);

@@ -52,6 +52,40 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
     """Play one game to the end; the bots' choices and race order come from ``seed`` too."""
     if getattr(game, "realtime", False):
         return play_realtime_game(game, options, bots, seed, record)
+    if game.has_deadlines:
+        return _play_timed_game(game, options, bots, seed, record)
+    state = game.new_state(options, len(bots), seed)
+    rng = random.Random(seed * 7919 + 17)
+    now = 0
+    actions: list[Action] | None = [] if record else None
+    # The hot loop of every turn-based simulation: one seat acting is the common case, and
+    # a game without timers never reads an action's time, so it is stamped only to record.
+    is_over, to_act, view, apply = game.is_over, game.to_act, game.view, game.apply
+    for _ in range(MAX_STEPS):
+        if is_over(state):
+            break
+        acting = to_act(state)
+        if len(acting) == 1:
+            (seat,) = acting
+            action = bots[seat].act(view(state, seat), rng)
+        else:
+            action = _next_action(game, state, bots, rng)
+        if action is None:
+            raise RuntimeError(f"{game.id}: no bot acted and the game has no timers")
+        if actions is not None:
+            action = action.at(now)
+            actions.append(action)
+        apply(state, action)
+        now += STEP_MS
+    else:
+        raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
+    return _result(game, state, bots, seed, actions)
+
+
+def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
+                     bots: Sequence[Bot], seed: int, record: bool) -> GameResult:
+    """:func:`play_game` for a turn-based game with timers: a timer that runs out while
+    the bots think fires first, as at a table."""
     state = game.new_state(options, len(bots), seed)
     rng = random.Random(seed * 7919 + 17)
     now = 0
@@ -61,7 +95,6 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
             break
         deadline = game.deadline(state)
         if deadline is not None and now >= deadline:
-            # A timer ran out while the bots were thinking: it fires first, as at a table.
             timeout = game.timeout_action(state, now)
             if timeout is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
@@ -192,7 +225,7 @@ class SimJob:
 def _run_job(job: SimJob) -> list[GameResult]:
     from twintable.games import default_registry
 
-    game = default_registry().get(job.game_id)
+    game = default_registry().get(job.game_id).simulator()
     results = []
     for index in range(job.first, job.first + job.count):
         bots = make_bots(game, seat_bots(job.lineup, index))

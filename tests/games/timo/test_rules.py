@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import pytest
 
+from tests.games.timo.native import mirrored_apply, require_native
 from tests.games.timo.scenario import DECK, GAME, build, card, labels
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.types import Action
-from twintable.games.timo.cards import BLACK, PLUS2, STOP, TWIST, load_deck
+from twintable.games.timo.cards import BLACK, PLUS2, PLUS4, STOP, TWIST, load_deck
 from twintable.games.timo.state import TimoState
+
+
+@pytest.fixture(autouse=True, params=["python", "c"])
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each scenario runs twice: on the Python rules, then with every action also played
+    on the C engine from the same state, which must end equal or refuse alike."""
+    if request.param == "c":
+        require_native()
+        monkeypatch.setattr(GAME, "apply", lambda state, action: mirrored_apply(
+            GAME, state, action))
 
 
 def play(state: TimoState, seat: int, label: str, **extra: object) -> list[str]:
@@ -129,10 +140,24 @@ def test_plus2_on_plus4_is_refused() -> None:
 
 
 def test_plus2_on_pending_plus4_is_refused_with_a_code() -> None:
-    state = build([["pink 3"], ["pink +2", "+4"]], top="+4", colour="pink", turn=1, penalty=4)
+    state = build([["pink 3"], ["pink +2", "pink 4"]], top="+4", colour="pink", turn=1,
+                  penalty=4)
     refused(state, Action(1, "play", {"card": card("pink +2")}), "card.must_stack_or_draw")
-    play(state, 1, "+4", colour="blue")  # our ruling: +4 stacks on +4
-    assert len(state.hands[0]) == 9
+
+
+def test_plus4_stacks_on_plus4() -> None:
+    # Our ruling; it takes a deck with more than one +4 card.
+    state = GAME.new_state({"deck": "classic108"}, 2, seed=0)
+    deck = state.deck
+    first, second = [c for c in range(deck.size) if deck.rank[c] == PLUS4][:2]
+    numbers = [c for c in range(deck.size) if deck.rank[c] < 10]
+    state.hands = [numbers[:3], [second, numbers[3]]]
+    state.draw_pile = [c for c in range(deck.size)
+                       if c not in (first, second) and c not in numbers[:4]]
+    state.discard, state.colour, state.turn, state.penalty = [first], 0, 1, 4
+    state.exposed = state.drawn = -1
+    GAME.apply(state, Action(1, "play", {"card": second, "colour": "blue"}))
+    assert len(state.hands[0]) == 3 + 8 and state.turn == 1
 
 
 def test_ordinary_card_is_refused_while_a_penalty_is_pending() -> None:

@@ -59,6 +59,9 @@ class FastTimoGame(TimoGame):
         self._actions: list[list[Action | None]] = [
             [None] * _native.CODE_COUNT for _ in range(_native.MAX_PLAYERS)]
 
+    def simulator(self) -> FastTimoGame:
+        return self
+
     def _action_of(self, seat: int, code: int) -> Action:
         native = _native
         assert native is not None

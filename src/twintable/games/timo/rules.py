@@ -495,6 +495,11 @@ class TimoGame(Game[TimoState]):
     def stats(self, state: TimoState) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}
 
+    def simulator(self) -> Game[Any]:
+        from twintable.games.timo.fast import NATIVE, FastTimoGame
+
+        return FastTimoGame() if NATIVE else self
+
     def bots(self) -> dict[str, Any]:
         from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
 
