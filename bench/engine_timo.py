@@ -6,6 +6,9 @@ times RLCard's ``env.run`` loop and its bare game loop, then ours:
 - "pipeline": our sim driver, random bots choosing from their seat's view (like env.run);
 - "bare": new_state / legal_actions / apply with a random choice (like RLCard's loop).
 
+Ours runs on the engine ``twintable sim`` uses (``TimoGame().simulator()``: the C engine
+when it was built) and, for comparison, on the Python rules, which tables use.
+
 RLCard's UNO game is one hand, so the like-for-like figure is our one-round game
 (option target=1); complete games to the default 300 points are reported too.
 Usage: python bench/engine_timo.py [--seconds S] [--repeats N] [--players 2 4] [--skip-rlcard]
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from twintable.bots.base import RandomBot
+from twintable.core.game import Game
 from twintable.games.timo import TimoGame
 from twintable.sim.runner import play_game
 
@@ -45,8 +49,9 @@ def rlcard_rates(players: int, seconds: float) -> dict[str, float]:
     return rates
 
 
-def pipeline_rate(players: int, target: int, seconds: float) -> tuple[float, float]:
-    game, bots = TimoGame(), [RandomBot() for _ in range(players)]
+def pipeline_rate(game: Game[Any], players: int, target: int,
+                  seconds: float) -> tuple[float, float]:
+    bots = [RandomBot() for _ in range(players)]
     games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -57,15 +62,16 @@ def pipeline_rate(players: int, target: int, seconds: float) -> tuple[float, flo
     return games / elapsed, decisions / elapsed
 
 
-def bare_rate(players: int, target: int, seconds: float) -> tuple[float, float]:
-    game, rng = TimoGame(), random.Random(0)
+def bare_rate(game: Game[Any], players: int, target: int,
+              seconds: float) -> tuple[float, float]:
+    rng = random.Random(0)
     games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_state({"target": target}, players, games)
-        while not state.over:
+        while not game.is_over(state):
             acting = game.to_act(state)
-            seat = state.turn if len(acting) == 1 else rng.choice(sorted(acting))
+            seat = next(iter(acting)) if len(acting) == 1 else rng.choice(sorted(acting))
             game.apply(state, rng.choice(game.legal_actions(state, seat)))
             decisions += 1
         games += 1
@@ -91,29 +97,36 @@ def main() -> None:
         if not args.skip_rlcard:
             measured = [rlcard_rates(players, share) for _ in range(runs)]
             row["rlcard"] = {key: max(m[key] for m in measured) for key in measured[0]}
-        row["round_pipeline"], row["round_pipeline_decisions"] = max(
-            pipeline_rate(players, 1, share) for _ in range(runs))
-        row["round_bare"], row["round_bare_decisions"] = max(
-            bare_rate(players, 1, share) for _ in range(runs))
-        row["game_pipeline"], _ = max(pipeline_rate(players, 300, share) for _ in range(runs))
-        row["game_bare"], _ = max(bare_rate(players, 300, share) for _ in range(runs))
+        engines = {"sim": TimoGame().simulator(), "python": TimoGame()}
+        for name, game in engines.items():
+            row[f"{name}_round_pipeline"], row[f"{name}_round_pipeline_decisions"] = max(
+                pipeline_rate(game, players, 1, share) for _ in range(runs))
+            row[f"{name}_round_bare"], row[f"{name}_round_bare_decisions"] = max(
+                bare_rate(game, players, 1, share) for _ in range(runs))
+        row["sim_game_pipeline"], _ = max(pipeline_rate(engines["sim"], players, 300, share)
+                                          for _ in range(runs))
         rows.append(row)
+        sim_name = type(engines["sim"]).__name__
         print(f"\n{players} players, one core, best of {runs} runs of {share:.1f} s")
-        print(f"  ours, one round, bots on views : {row['round_pipeline']:9.0f} games/s "
-              f"({row['round_pipeline_decisions']:.0f} decisions/s)")
-        print(f"  ours, one round, bare loop     : {row['round_bare']:9.0f} games/s "
-              f"({row['round_bare_decisions']:.0f} decisions/s)")
-        print(f"  ours, full game to 300, views  : {row['game_pipeline']:9.1f} games/s")
-        print(f"  ours, full game to 300, bare   : {row['game_bare']:9.1f} games/s")
+        for name, label in (("sim", f"{sim_name} (twintable sim)"),
+                            ("python", "TimoGame (Python rules)")):
+            print(f"  ours, {label}")
+            print(f"    one round, bots on views : {row[f'{name}_round_pipeline']:9.0f} games/s "
+                  f"({row[f'{name}_round_pipeline_decisions']:.0f} decisions/s)")
+            print(f"    one round, bare loop     : {row[f'{name}_round_bare']:9.0f} games/s "
+                  f"({row[f'{name}_round_bare_decisions']:.0f} decisions/s)")
+        print(f"  ours, {sim_name}, full game to 300, views: "
+              f"{row['sim_game_pipeline']:9.1f} games/s")
         if "rlcard" in row:
             rl = row["rlcard"]
             print(f"  RLCard UNO env.run             : {rl['env_run']:9.0f} games/s")
             print(f"  RLCard UNO bare game loop      : {rl['bare']:9.0f} games/s "
                   f"({rl['bare_decisions']:.0f} decisions/s)")
-            print(f"  ratio ours/env.run  (one round, views): "
-                  f"{row['round_pipeline'] / rl['env_run']:.2f}x  (target >= 10x)")
-            print(f"  ratio ours/bare     (one round, bare) : "
-                  f"{row['round_bare'] / rl['bare']:.2f}x  (target >= 2x)")
+            for name in ("sim", "python"):
+                print(f"  {name:6s} ratio ours/env.run (one round, views): "
+                      f"{row[f'{name}_round_pipeline'] / rl['env_run']:5.2f}x  (target >= 10x)")
+                print(f"  {name:6s} ratio ours/bare    (one round, bare) : "
+                      f"{row[f'{name}_round_bare'] / rl['bare']:5.2f}x  (target >= 2x)")
     (HERE / "last_engine_timo.json").write_text(json.dumps(rows, indent=2))
 
 
