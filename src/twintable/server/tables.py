@@ -47,6 +47,8 @@ log = logging.getLogger("twintable.server")
 DEFAULT_GRACE_S = 60
 #: How many of each seat's latest acknowledged moves a resend can still find.
 ANSWERS_KEPT_PER_SEAT = 64
+#: Pause before looking again at a table whose automatic move the game refused.
+REFUSED_RETRY_S = 0.05
 
 
 def now_ms() -> int:
@@ -253,14 +255,21 @@ class Table:
 
     # -- play -----------------------------------------------------------------------
     async def submit(self, seat: int, kind: str, payload: dict[str, Any],
-                     client_id: str | None, version: int | None) -> str:
-        """Try one action; return the JSON answer (an ack or an error)."""
+                     client_id: str | None, version: int | None,
+                     not_before_ms: int | None = None) -> str:
+        """Try one action; return the JSON answer (an ack or an error).
+
+        ``not_before_ms``: the earliest receive time to stamp, for a timer's action. The
+        table sleeps on the monotonic clock but stamps wall-clock time, and the two drift
+        apart (NTP slews the wall clock), so a timer can wake a few ms before its deadline
+        by the wall clock; stamped then, the game would refuse it as early."""
         started = time.perf_counter()
         async with self.lock:
             answers = self.answered.get(seat)
             if client_id is not None and answers is not None and client_id in answers:
                 return answers[client_id]
-            answer = await self._submit_locked(seat, kind, payload, client_id, version)
+            answer = await self._submit_locked(seat, kind, payload, client_id, version,
+                                               not_before_ms)
             answer_json = answer.model_dump_json()
             if client_id is not None and answer.type == "ack":
                 self._remember(seat, client_id, answer_json)
@@ -276,7 +285,8 @@ class Table:
             answers.popitem(last=False)
 
     async def _submit_locked(self, seat: int, kind: str, payload: dict[str, Any],
-                             client_id: str | None, version: int | None) -> Ack | ErrorMessage:
+                             client_id: str | None, version: int | None,
+                             not_before_ms: int | None = None) -> Ack | ErrorMessage:
         def refuse(code: str, message: str, details: dict[str, Any] | None = None
                    ) -> ErrorMessage:
             return ErrorMessage(id=client_id, code=code, message=message, details=details or {})
@@ -288,7 +298,8 @@ class Table:
         if version is not None and version != self.state.version:
             return refuse("action.stale", "the game has moved on; act on the new state",
                           {"version": self.state.version})
-        action = Action(seat, kind, payload, now_ms())
+        received = now_ms() if not_before_ms is None else max(now_ms(), not_before_ms)
+        action = Action(seat, kind, payload, received)
         trial = self.state.clone()
         try:
             events = self.game.apply(trial, action)
@@ -405,40 +416,63 @@ class Table:
         if getattr(self.game, "realtime", False):
             await self._realtime_move()
             return
+        # Every path ends in a move (whose submit plans the next one) or a wait for a
+        # person; a move the game refused is looked at again, since nothing else would
+        # wake the table.
         while True:
             state = self.state
             acting = sorted(self.game.to_act(state))
             now = time.monotonic()
             automatic = [s for s in acting if s in self.bots or self._stands_in(s, now)]
+            refused = False
             if automatic:
                 await asyncio.sleep(self.server.settings.bot_delay_ms / 1000)
-                self.rng.shuffle(automatic)
-                for seat in automatic:
-                    bot = self.bots.get(seat) or self._stand_in(seat)
-                    view = self.game.view(state, seat)
-                    action = await asyncio.to_thread(bot.act, view, self.rng)
-                    if action is not None:
-                        # Shielded: a re-plan may cancel this task while it thinks or
-                        # sleeps, never in the middle of writing the log.
-                        await asyncio.shield(self.submit(seat, action.kind,
-                                                         dict(action.payload), None,
-                                                         state.version))
-                        return
+                moved = await self._bot_move(state, automatic)
+                if moved:
+                    return
+                refused = moved is False
             deadline = self.game.deadline(state)
+            if refused and (deadline is None or deadline > now_ms()):
+                # A timer that has run out fires first (below); otherwise try again.
+                await asyncio.sleep(REFUSED_RETRY_S)
+                continue
             later = [t for t in map(self._stand_in_from, acting) if t is not None and t > now]
             game_first = deadline is not None and (
                 not later or deadline / 1000 - time.time() <= min(later) - now)
             if game_first and deadline is not None:
                 await asyncio.sleep(max(0.0, (deadline - now_ms()) / 1000))
-                timeout = self.game.timeout_action(state, now_ms())
+                timeout = self.game.timeout_action(state, max(now_ms(), deadline))
                 if timeout is not None:
                     await asyncio.shield(self.submit(SYSTEM_SEAT, timeout.kind,
                                                      dict(timeout.payload), None,
-                                                     state.version))
-                return
+                                                     state.version, not_before_ms=deadline))
+                if self.state is not state:
+                    return
+                log.warning("timer action refused", extra={"table": self.id})
+                await asyncio.sleep(REFUSED_RETRY_S)
+                continue
             if not later:
                 return
             await asyncio.sleep(min(later) - now)
+
+    async def _bot_move(self, state: Any, seats: list[int]) -> bool | None:
+        """The first of ``seats`` (in a random order) whose bot wants to act does: True if
+        the table took the move, False if it refused it, None if no bot wanted to act."""
+        self.rng.shuffle(seats)
+        for seat in seats:
+            bot = self.bots.get(seat) or self._stand_in(seat)
+            view = self.game.view(state, seat)
+            action = await asyncio.to_thread(bot.act, view, self.rng)
+            if action is not None:
+                # Shielded: a re-plan may cancel this task while it thinks or sleeps,
+                # never in the middle of writing the log.
+                await asyncio.shield(self.submit(seat, action.kind, dict(action.payload),
+                                                 None, state.version))
+                if self.state is state:
+                    log.info("bot move refused", extra={"table": self.id, "seat": seat})
+                    return False
+                return True
+        return None
 
     async def _realtime_move(self) -> None:
         """Real-time games: every bot says when it would act; the earliest of those, the
@@ -471,7 +505,11 @@ class Table:
             timeout = self.game.timeout_action(state, max(now_ms(), deadline))
             if timeout is not None:
                 await asyncio.shield(self.submit(SYSTEM_SEAT, timeout.kind,
-                                                 dict(timeout.payload), None, state.version))
+                                                 dict(timeout.payload), None, state.version,
+                                                 not_before_ms=deadline))
+            if self.state is state:
+                await asyncio.sleep(REFUSED_RETRY_S)
+                self._wake()
         elif best is not None and first == best[0]:
             action = best[2]
             await asyncio.shield(self.submit(best[1], action.kind, dict(action.payload), None,

@@ -1,0 +1,81 @@
+"""A table never stalls: its timers fire even when the wall clock lags its sleeps, and a
+bot move the game refuses is followed by another look, not by silence."""
+
+from __future__ import annotations
+
+import random
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+import twintable.server.tables as tables
+from tests.server.client import app_client, create_table, hello, play_to_end, start
+from tests.server.test_play import SHORT
+from twintable.core.types import Action
+
+
+@contextmanager
+def fails_if_stalled(seconds: int) -> Iterator[None]:
+    """A stalled table leaves the client waiting for a frame forever: fail instead."""
+    def stalled(*_: Any) -> None:
+        raise TimeoutError(f"no progress in {seconds} s: the table stalled")
+
+    previous = signal.signal(signal.SIGALRM, stalled)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_timers_fire_when_the_wall_clock_runs_slower_than_the_sleeps(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # NTP may slew the wall clock against the monotonic clock the table sleeps on; here it
+    # runs 1% slow, so every timer wakes a little before its deadline by the wall clock.
+    real_now_ms, origin = tables.now_ms, tables.now_ms()
+    monkeypatch.setattr(tables, "now_ms",
+                        lambda: origin + int((real_now_ms() - origin) * 0.99))
+    with fails_if_stalled(90), app_client(sqlite_url) as client:
+        joined = create_table(client, "twinz", 4, SHORT["twinz"])
+        table_id = joined["table"]["id"]
+        start(client, table_id, joined["token"])
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player:
+            hello(player, joined["token"])
+            play_to_end(player)
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+
+
+class FirstMoveIllegal:
+    """Proposes a move the game refuses the first time it is asked, then plays randomly."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.refusals = 0
+
+    def act(self, view: Any, rng: random.Random) -> Action | None:
+        if not view.legal:
+            return None
+        if self.refusals == 0:
+            self.refusals += 1
+            return Action(view.viewer, "play", {"card": 999})
+        return rng.choice(view.legal)
+
+
+def test_a_refused_bot_move_is_followed_by_another_look(sqlite_url: str) -> None:
+    with fails_if_stalled(60), app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 2, {"target": 1},
+                              seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        table_id = joined["table"]["id"]
+        server = client.app.state.server  # type: ignore[attr-defined]
+        bot = server.tables[table_id].bots[1] = FirstMoveIllegal()
+        start(client, table_id, joined["token"])
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player:
+            hello(player, joined["token"])
+            play_to_end(player)
+        assert bot.refusals == 1
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
