@@ -181,3 +181,24 @@ def test_simulations_run_on_the_c_engine() -> None:
             bots.reverse()
         again = play_game(REFERENCE, {"target": 100}, bots, 4 + index)
         assert (result.scores, result.winners) == (again.scores, again.winners)
+
+
+def test_search_rollouts_on_the_c_engine_decide_as_the_python_ones() -> None:
+    on_c, in_python = SearchTimoBot(samples=6, native=True), SearchTimoBot(samples=6,
+                                                                           native=False)
+    decisions = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        state = REFERENCE.new_state({"stacking": seed % 2 == 0}, players, seed)
+        walk = random.Random(seed)
+        while not state.over and state.round_no == 1:
+            seat = state.turn
+            view = REFERENCE.view(state, seat)
+            first, second = random.Random(seed * 31 + decisions), random.Random(
+                seed * 31 + decisions)
+            chosen = on_c.act(view, first)
+            assert chosen == in_python.act(view, second)
+            assert first.getstate() == second.getstate()
+            decisions += 1
+            REFERENCE.apply(state, walk.choice(REFERENCE.legal_actions(state, seat)))
+    assert decisions > 100

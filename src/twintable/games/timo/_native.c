@@ -123,6 +123,42 @@ static void twister_shuffle(Twister *t, uint8_t *items, int length) {
     }
 }
 
+/* A random.Random's own generator, as getstate() hands it over: CPython regenerates all
+ * 624 words at once when its index reaches the end, so an imported state (which may be
+ * half used) continues exactly as it would have in Python. */
+static uint32_t cpython_next(Twister *t) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = t->state, y;
+    if (t->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        t->index = 0;
+    }
+    y = mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random.choice's index: _randbelow_with_getrandbits(n). */
+static uint32_t cpython_below(Twister *t, uint32_t n) {
+    int bits = 32 - __builtin_clz(n);
+    uint32_t r = cpython_next(t) >> (32 - bits);
+    while (r >= n) r = cpython_next(t) >> (32 - bits);
+    return r;
+}
+
 /* ---- the game state ----------------------------------------------------------------- */
 typedef struct {
     /* fixed for the game */
@@ -770,6 +806,74 @@ static PyObject *engine_load(Engine *self, PyObject *data) {
     Py_RETURN_NONE;
 }
 
+/* The search bot's rollout policy (bots.py: SearchTimoBot._rollout), to the end of the
+ * round: everybody remembers TIMO!, plays a random playable coloured card if it has one
+ * (else a random playable card), names the colour it holds most of for a black card, and
+ * draws when it cannot play. ``words`` is random.Random.getstate()[1]; the generator's
+ * state afterwards comes back in the same shape, so the caller's random.Random goes on
+ * exactly as if Python had played the rollout. */
+static PyObject *engine_greedy_round(Engine *self, PyObject *words) {
+    PyObject *items = PySequence_Fast(words, "expected random.Random.getstate()[1]");
+    if (items == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(items) != MT_N + 1) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, "expected 625 words");
+        return NULL;
+    }
+    Twister t;
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long word = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(items, i));
+        if (i < MT_N) t.state[i] = (uint32_t)word;
+        else t.index = (int)word;
+    }
+    Py_DECREF(items);
+    if (PyErr_Occurred()) return NULL;
+    if (t.index < 0 || t.index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "generator index out of range");
+        return NULL;
+    }
+    Timo *g = &self->game;
+    int start_round = g->round_no;
+    /* A bound the rules never reach, so that no state can keep C busy forever. */
+    for (long step = 0; step < 1000000 && !g->over && g->round_no == start_round; step++) {
+        g->exposed = NOBODY;
+        int turn = g->turn, size = g->hand_size[turn], card;
+        const uint8_t *hand = g->hands[turn];
+        if (g->drawn != NOBODY) {
+            card = g->drawn;
+        } else {
+            int playable_cards[MAX_CARDS], coloured[MAX_CARDS], playables = 0, colours = 0;
+            for (int i = 0; i < size; i++) {
+                if (!playable(g, hand[i])) continue;
+                playable_cards[playables++] = hand[i];
+                if (g->colour_of[hand[i]] != BLACK) coloured[colours++] = hand[i];
+            }
+            if (!playables) {
+                draw_turn(g, turn);
+                continue;
+            }
+            card = colours ? coloured[cpython_below(&t, (uint32_t)colours)]
+                           : playable_cards[cpython_below(&t, (uint32_t)playables)];
+        }
+        int colour = g->colour_of[card];
+        if (colour == BLACK) {
+            int counts[4] = {0, 0, 0, 0};
+            for (int i = 0; i < size; i++)
+                if (g->colour_of[hand[i]] != BLACK) counts[g->colour_of[hand[i]]]++;
+            colour = 0;
+            for (int c = 1; c < 4; c++)
+                if (counts[c] > counts[colour]) colour = c;
+        }
+        play_card(g, turn, card, colour, size == 2);
+    }
+    PyObject *result = PyTuple_New(MT_N + 1);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < MT_N; i++)
+        PyTuple_SET_ITEM(result, i, PyLong_FromUnsignedLong(t.state[i]));
+    PyTuple_SET_ITEM(result, MT_N, PyLong_FromLong(t.index));
+    return result;
+}
+
 #define GETTER(field)                                                        \
     static PyObject *get_##field(Engine *self, void *unused) {               \
         return PyLong_FromLong((long)self->game.field);                      \
@@ -817,6 +921,8 @@ static PyMethodDef engine_methods[] = {
     {"state", (PyCFunction)engine_state, METH_NOARGS, "what changes, as plain data"},
     {"load", (PyCFunction)engine_load, METH_O, "load(state()): overwrite what changes"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {"greedy_round", (PyCFunction)engine_greedy_round, METH_O,
+     "greedy_round(random_words) -> random_words: the search bot's rollout policy"},
     {NULL},
 };
 

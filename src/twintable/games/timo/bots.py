@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from twintable.core.types import Action
 from twintable.games.timo.cards import BLACK, COLOURS, PLUS2, PLUS4, STOP, TWIST
@@ -94,14 +95,25 @@ class SearchTimoBot:
     each rollout runs to the end of the round with a fast greedy policy, and a candidate
     is worth the round's points to this seat (positive if it goes out, negative if an
     opponent does).
+
+    Rollouts are nearly all of its time, so they run on the C engine when it was built
+    (``native``, default: when available), with the same policy and the same draws from
+    the bot's ``random.Random``: the decisions are the same either way, only sooner.
     """
 
     name = "search"
 
-    def __init__(self, samples: int = 24, game: TimoGame | None = None):
+    def __init__(self, samples: int = 24, game: TimoGame | None = None,
+                 native: bool | None = None):
+        from twintable.games.timo.fast import NATIVE, FastTimoGame
+
         self.samples = samples
         self.game = game or TimoGame()
         self.fallback = HeuristicTimoBot()
+        if native and not NATIVE:
+            raise RuntimeError("the C engine of Timo's Twist was not built")
+        self._fast = FastTimoGame() if NATIVE and native is not False else None
+        self._templates: dict[tuple[Any, ...], Any] = {}
 
     def act(self, view: TimoView, rng: random.Random) -> Action | None:
         reaction = _reaction(view)
@@ -145,6 +157,8 @@ class SearchTimoBot:
 
     def _rollout(self, state: TimoState, view: TimoView, rng: random.Random) -> float:
         """Greedy play to the end of the round; the round's points, signed for ``view``'s seat."""
+        if self._fast is not None:
+            return self._native_rollout(state, view, rng)
         game = self.game
         start_round = view.round_no
         deck = state.deck
@@ -175,3 +189,18 @@ class SearchTimoBot:
         points = state.scores[winner] - view.scores[winner]
         return points / 100 if winner == view.viewer else -points / 100
 
+    def _native_rollout(self, state: TimoState, view: TimoView, rng: random.Random) -> float:
+        """:meth:`_rollout` on the C engine (``_native.c: greedy_round``)."""
+        assert self._fast is not None
+        key = (state.players, *sorted(state.options.items()))
+        template = self._templates.get(key)
+        if template is None:
+            template = self._templates[key] = self._fast.new_state(state.options,
+                                                                   state.players, 0)
+        engine = template.clone()
+        engine.load(self._fast.plain(state))
+        version, words, gauss = rng.getstate()
+        rng.setstate((version, engine.greedy_round(words), gauss))
+        winner = engine.round_winner
+        points = engine.scores[winner] - view.scores[winner]
+        return points / 100 if winner == view.viewer else -points / 100

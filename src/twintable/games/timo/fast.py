@@ -115,7 +115,7 @@ class FastTimoGame(TimoGame):
 
     def determinize(self, state: Any, viewer: int | None, rng: random.Random) -> Any:
         other = state.clone()
-        other.load(self._plain(self._reference.determinize(self.to_reference(state), viewer,
+        other.load(self.plain(self._reference.determinize(self.to_reference(state), viewer,
                                                            rng)))
         return other
 
@@ -138,11 +138,12 @@ class FastTimoGame(TimoGame):
         """A C engine state equal to ``reference``."""
         state = self.new_state(reference.options, reference.players,
                                reference.seed % SEED_LIMIT)
-        state.load(self._plain(reference))
+        state.load(self.plain(reference))
         return state
 
     @staticmethod
-    def _plain(reference: TimoState) -> dict[str, Any]:
+    def plain(reference: TimoState) -> dict[str, Any]:
+        """What changes in ``reference``, in the shape ``Engine.load`` takes."""
         return {
             "hands": [list(hand) for hand in reference.hands],
             "scores": list(reference.scores), "draw_pile": list(reference.draw_pile),
