@@ -202,5 +202,5 @@ class SearchTimoBot:
         version, words, gauss = rng.getstate()
         rng.setstate((version, engine.greedy_round(words), gauss))
         winner = engine.round_winner
-        points = engine.scores[winner] - view.scores[winner]
+        points: int = engine.scores[winner] - view.scores[winner]
         return points / 100 if winner == view.viewer else -points / 100
