@@ -886,6 +886,14 @@ GETTER(version)
 GETTER(turn_count)
 GETTER(round_no)
 
+static PyObject *get_deck(Engine *self, void *unused) {
+    return Py_NewRef(self->deck);
+}
+
+static PyObject *get_options(Engine *self, void *unused) {
+    return Py_NewRef(self->options);
+}
+
 static PyObject *get_over(Engine *self, void *unused) {
     return PyBool_FromLong(self->game.over);
 }
@@ -907,6 +915,8 @@ static PyGetSetDef engine_getset[] = {
     {"turn_count", (getter)get_turn_count, NULL, "plays, draws and passes so far", NULL},
     {"round_no", (getter)get_round_no, NULL, "the round being played (from 1)", NULL},
     {"over", (getter)get_over, NULL, "whether the game has ended", NULL},
+    {"deck", (getter)get_deck, NULL, "the Deck the game is played with", NULL},
+    {"options", (getter)get_options, NULL, "the resolved options", NULL},
     {"scores", (getter)get_scores, NULL, "scores per seat", NULL},
     {NULL},
 };

@@ -25,6 +25,8 @@ class Engine:
     round_no: int
     over: bool
     scores: tuple[int, ...]
+    deck: Deck
+    options: dict[str, Any]
     def __init__(self, colours: bytes, ranks: bytes, points: bytes, players: int, seed: int,
                  stacking: bool, draw_when_able: bool, target: int, deck: Deck,
                  options: dict[str, Any], view_type: type[TimoView],

@@ -14,6 +14,7 @@ from typing import Any
 
 from twintable.core.types import Action
 from twintable.games.timo.cards import BLACK, COLOURS, PLUS2, PLUS4, STOP, TWIST
+from twintable.games.timo.fast import NATIVE, FastTimoGame
 from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY, TimoGame
 from twintable.games.timo.state import NOBODY, TimoState
 from twintable.games.timo.views import TimoView
@@ -105,8 +106,6 @@ class SearchTimoBot:
 
     def __init__(self, samples: int = 24, game: TimoGame | None = None,
                  native: bool | None = None):
-        from twintable.games.timo.fast import NATIVE, FastTimoGame
-
         self.samples = samples
         self.game = game or TimoGame()
         self.fallback = HeuristicTimoBot()

@@ -54,8 +54,8 @@ class FastTimoGame(TimoGame):
                                "at install time); use TimoGame")
         super().__init__()
         self._reference = TimoGame()
-        # The Action of each (seat, move code), filled by the engine as codes come up;
-        # the reference's own cached objects, so both hand out the very same Actions.
+        # The Action of each (seat, move code), filled by the engine as codes come up
+        # (from TimoGame's own caches of legal actions).
         self._actions: list[list[Action | None]] = [
             [None] * _native.CODE_COUNT for _ in range(_native.MAX_PLAYERS)]
 
@@ -67,16 +67,15 @@ class FastTimoGame(TimoGame):
         assert native is not None
         if code < native.CODE_DRAW:
             card, slot, timo = code // 10, code % 10 // 2, code % 2 == 1
-            plays = self._reference._plays(seat, card, slot > 0, True)
-            index = (slot - 1 if slot else 0) * 2 + timo
-            return plays[index]
+            plays = self._plays(seat, card, slot > 0, True)
+            return plays[(slot - 1 if slot else 0) * 2 + timo]
         if code == native.CODE_DRAW:
-            return self._reference._simple(seat, DRAW)
+            return self._simple(seat, DRAW)
         if code == native.CODE_PASS:
-            return self._reference._simple(seat, PASS)
+            return self._simple(seat, PASS)
         if code == native.CODE_CALL:
-            return self._reference._simple(seat, CALL)
-        return self._reference._catch_action(seat, code - native.CODE_CATCH)
+            return self._simple(seat, CALL)
+        return self._catch_action(seat, code - native.CODE_CATCH)
 
     # -- set-up ---------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any] | None, players: int, seed: int) -> Any:
@@ -123,8 +122,7 @@ class FastTimoGame(TimoGame):
     def to_reference(self, state: Any) -> TimoState:
         """The same game as a :class:`TimoState`, for the reference rules."""
         data = state.state()
-        options = state.view(None).options
-        reference = TimoState(load_deck(options["deck"]), options, state.players, data["seed"])
+        reference = TimoState(state.deck, state.options, state.players, data["seed"])
         reference.rng = Rng(data["seed"], data["rng_counter"])
         reference.hands, reference.scores = data["hands"], data["scores"]
         reference.draw_pile, reference.discard = data["draw_pile"], data["discard"]
