@@ -74,23 +74,30 @@ static void twister_init_by_array(Twister *t, const uint32_t *key, int length) {
     t->index = 0;
 }
 
-/* CPython regenerates all 624 words before the first output; this regenerates each word
- * just before it is used, in the same order and in place, which reads the same old and
- * new words and so gives the same outputs. A game's shuffles use a few dozen words of
- * each stream, so most of the regeneration is never needed. */
-static uint32_t twister_next(Twister *t) {
-    uint32_t *mt = t->state;
-    int kk = t->index;
+/* Regenerate word ``kk`` in place from the words beside it (MT19937's twist step). */
+static void twister_twist_word(uint32_t *mt, int kk) {
     uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1 == MT_N ? 0 : kk + 1] & 0x7fffffffU);
     mt[kk] = mt[kk + MT_M < MT_N ? kk + MT_M : kk + MT_M - MT_N] ^ (y >> 1) ^
              ((y & 1U) ? 0x9908b0dfU : 0U);
-    t->index = kk + 1 == MT_N ? 0 : kk + 1;
-    y = mt[kk];
+}
+
+static uint32_t twister_temper(uint32_t y) {
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
     y ^= (y >> 18);
     return y;
+}
+
+/* CPython regenerates all 624 words before the first output; this regenerates each word
+ * just before it is used, in the same order and in place, which reads the same old and
+ * new words and so gives the same outputs. A game's shuffles use a few dozen words of
+ * each stream, so most of the regeneration is never needed. */
+static uint32_t twister_next(Twister *t) {
+    int kk = t->index;
+    twister_twist_word(t->state, kk);
+    t->index = kk + 1 == MT_N ? 0 : kk + 1;
+    return twister_temper(t->state[kk]);
 }
 
 /* random.Random((seed << 32) ^ counter): the key is the number's 32-bit words, low first. */
@@ -127,28 +134,11 @@ static void twister_shuffle(Twister *t, uint8_t *items, int length) {
  * 624 words at once when its index reaches the end, so an imported state (which may be
  * half used) continues exactly as it would have in Python. */
 static uint32_t cpython_next(Twister *t) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = t->state, y;
     if (t->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        for (int kk = 0; kk < MT_N; kk++) twister_twist_word(t->state, kk);
         t->index = 0;
     }
-    y = mt[t->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
+    return twister_temper(t->state[t->index++]);
 }
 
 /* random.Random.choice's index: _randbelow_with_getrandbits(n). */
