@@ -32,6 +32,13 @@ def best_colour(view: TimoView, without: int) -> str:
     return COLOURS[max(weight, key=lambda c: (weight[c], -c))]
 
 
+def _round_value(view: TimoView, winner: int, scores: Sequence[int]) -> float:
+    """What a finished round was worth to ``view``'s seat: the points it scored, or minus
+    the points an opponent scored, in hundreds."""
+    points = scores[winner] - view.scores[winner]
+    return points / 100 if winner == view.viewer else -points / 100
+
+
 def _reaction(view: TimoView) -> Action | None:
     for action in view.legal:
         if action.kind in (CALL, CATCH):
@@ -184,9 +191,7 @@ class SearchTimoBot:
                         counts[colour_of[other]] += 1
                 colour = counts.index(max(counts))
             game.play_checked(state, turn, card, colour, len(hand) == 2)
-        winner = state.round_winner
-        points = state.scores[winner] - view.scores[winner]
-        return points / 100 if winner == view.viewer else -points / 100
+        return _round_value(view, state.round_winner, state.scores)
 
     def _native_rollout(self, state: TimoState, view: TimoView, rng: random.Random) -> float:
         """:meth:`_rollout` on the C engine (``_native.c: greedy_round``)."""
@@ -200,6 +205,4 @@ class SearchTimoBot:
         engine.load(self._fast.plain(state))
         version, words, gauss = rng.getstate()
         rng.setstate((version, engine.greedy_round(words), gauss))
-        winner = engine.round_winner
-        points: int = engine.scores[winner] - view.scores[winner]
-        return points / 100 if winner == view.viewer else -points / 100
+        return _round_value(view, engine.round_winner, engine.scores)
