@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from twintable.games.twinz.decks import (
     fold,
     load_decks,
 )
-from twintable.games.twinz.roots import same_root
+from twintable.games.twinz.roots import same_root, stem
 
 
 @pytest.mark.parametrize("name", DECKS)
@@ -73,6 +74,16 @@ def test_words_sharing_a_root_match(first: str, second: str) -> None:
 ])
 def test_unrelated_words_do_not_match(first: str, second: str) -> None:
     assert not same_root(first, second)
+
+
+def test_threads_checking_roots_at_once_get_the_answers_of_one_thread() -> None:
+    # The server checks clues on its event loop while bots think in worker threads.
+    words = ["chanteuse", "qualité", "quotidien", "maisonnette", "ayant", "aquarium"] * 300
+    alone = [(stem(word), same_root(word, "quai")) for word in words]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(
+            lambda _: [(stem(word), same_root(word, "quai")) for word in words], range(4)))
+    assert together == [alone] * 4
 
 
 def test_the_build_reproduces_the_shipped_decks(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ the prefix rule, and their stems and lemmas differ.
 
 from __future__ import annotations
 
-from functools import cache
+import threading
 
 from twintable.games.twinz.decks import fold
 
@@ -41,11 +41,19 @@ LEARNED_ROOTS: dict[str, tuple[str, ...]] = {
 }
 
 
-@cache
-def _stemmer() -> object:
-    import snowballstemmer
+# A Snowball stemmer keeps the word it works on in the object, so two threads sharing
+# one garble each other's words (seen: a bot thinking in a worker thread while the
+# table checked a clue). Each thread gets its own.
+_per_thread = threading.local()
 
-    return snowballstemmer.stemmer("french")
+
+def _stemmer() -> object:
+    stemmer = getattr(_per_thread, "stemmer", None)
+    if stemmer is None:
+        import snowballstemmer
+
+        stemmer = _per_thread.stemmer = snowballstemmer.stemmer("french")
+    return stemmer
 
 
 def stem(word: str) -> str:
