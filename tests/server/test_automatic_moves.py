@@ -13,7 +13,7 @@ import pytest
 
 import twintable.server.tables as tables
 from tests.server.client import app_client, create_table, hello, play_to_end, start
-from tests.server.test_play import SHORT
+from tests.server.test_play import SHORT, twinit_chooser
 from twintable.core.types import Action
 
 
@@ -79,3 +79,37 @@ def test_a_refused_bot_move_is_followed_by_another_look(sqlite_url: str) -> None
             play_to_end(player)
         assert bot.refusals == 1
         assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+
+
+class Crashes:
+    """A bot with a bug: every move it thinks about raises."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.crashes = 0
+
+    def act(self, view: Any, rng: random.Random) -> Action | None:
+        self.crashes += 1
+        raise IndexError("a bug in the bot")
+
+
+@pytest.mark.parametrize("game_id", ["timo", "twinit"])  # turn-based, real-time
+def test_a_bot_that_raises_is_logged_and_its_seat_plays_on(
+        sqlite_url: str, caplog: pytest.LogCaptureFixture, game_id: str) -> None:
+    options, chooser = ({"target": 1}, None) if game_id == "timo" else (
+        {"sets_to_win": 1}, twinit_chooser())
+    with fails_if_stalled(60), app_client(sqlite_url, realtime_bot_pace=0.05) as client:
+        joined = create_table(client, game_id, 2, options,
+                              seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        table_id = joined["table"]["id"]
+        server = client.app.state.server  # type: ignore[attr-defined]
+        bot = server.tables[table_id].bots[1] = Crashes()
+        start(client, table_id, joined["token"])
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player:
+            hello(player, joined["token"])
+            play_to_end(player, chooser)
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+    assert bot.crashes > 0
+    failures = [r for r in caplog.records if r.getMessage().startswith("bot failed")]
+    assert len(failures) == bot.crashes and failures[0].exc_info is not None

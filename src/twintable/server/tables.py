@@ -412,6 +412,9 @@ class Table:
                 factories.get(self.game.default_bot, factories["random"]))
         return self.stand_ins[seat]
 
+    def _random_bot(self) -> Any:
+        return self._make_bot(bot_factories(self.game)["random"])
+
     async def _automatic_move(self) -> None:
         if getattr(self.game, "realtime", False):
             await self._realtime_move()
@@ -462,7 +465,13 @@ class Table:
         for seat in seats:
             bot = self.bots.get(seat) or self._stand_in(seat)
             view = self.game.view(state, seat)
-            action = await asyncio.to_thread(bot.act, view, self.rng)
+            try:
+                action = await asyncio.to_thread(bot.act, view, self.rng)
+            except Exception:
+                # A bot's bug must not stop the table: this move is played at random.
+                log.exception("bot failed; playing a random move for it",
+                              extra={"table": self.id, "seat": seat})
+                action = await asyncio.to_thread(self._random_bot().act, view, self.rng)
             if action is not None:
                 # Shielded: a re-plan may cancel this task while it thinks or sleeps,
                 # never in the middle of writing the log.
@@ -486,7 +495,13 @@ class Table:
             if seat not in self.bots and not self._stands_in(seat, mono):
                 continue
             bot = self.bots.get(seat) or self._stand_in(seat)
-            planned = timed_plan(bot, self.game.view(state, seat), self.rng, state.clock)
+            view = self.game.view(state, seat)
+            try:
+                planned = timed_plan(bot, view, self.rng, state.clock)
+            except Exception:
+                log.exception("bot failed; planning a random move for it",
+                              extra={"table": self.id, "seat": seat})
+                planned = timed_plan(self._random_bot(), view, self.rng, state.clock)
             if planned is not None:
                 # Bots time themselves from the last change on the table.
                 at = state.clock + (planned[0] - state.clock) * pace
