@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +70,21 @@ def test_a_whole_game_of_word_bots_plays_to_the_end() -> None:
     result = play_game(GAME, None, make_bots(GAME, ["words"] * 5), seed=3)
     assert result.winners and result.stats["rounds"] == 15
     assert result.stats.get("found", 0) >= 8  # most words are found
+
+
+def test_the_word_space_is_built_once_into_the_cache_and_read_back_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from twintable.games.twinz import words
+
+    monkeypatch.setattr(words, "_cache_file", lambda: tmp_path / "space.npz")
+    words.load_space.cache_clear()
+    try:
+        built = words.load_space()
+        assert built is not None
+        assert [p.name for p in tmp_path.iterdir()] == ["space.npz"]  # nothing left aside
+        words.load_space.cache_clear()
+        read = words.load_space()
+        assert read is not None and read.words == built.words
+        assert (read.matrix == built.matrix).all() and (read.zipf == built.zipf).all()
+    finally:
+        words.load_space.cache_clear()

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -140,5 +142,9 @@ def load_space() -> WordSpace | None:
     if vocab is None:
         return None
     space = build_space(vocab)
-    np.savez(path, words=np.array(space.words), matrix=space.matrix, zipf=space.zipf)
+    # Written aside, then renamed: two servers (or threads) building at once must never
+    # leave a half-written file for the next start to read.
+    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as out:
+        np.savez(out, words=np.array(space.words), matrix=space.matrix, zipf=space.zipf)
+    os.replace(out.name, path)
     return space
