@@ -51,20 +51,27 @@ class FirstMoveIllegal:
         return rng.choice(view.legal)
 
 
-@pytest.mark.timeout(60)
-def test_a_refused_bot_move_is_followed_by_another_look(sqlite_url: str) -> None:
-    with app_client(sqlite_url) as client:
-        joined = create_table(client, "timo", 2, {"target": 1},
+def play_against(sqlite_url: str, game_id: str, options: dict[str, Any], bot: Any,
+                 choose: Any = None) -> str:
+    """A person plays a two-seat table to its end against ``bot``: the table's status."""
+    with app_client(sqlite_url, realtime_bot_pace=0.05) as client:
+        joined = create_table(client, game_id, 2, options,
                               seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
         table_id = joined["table"]["id"]
         server = client.app.state.server  # type: ignore[attr-defined]
-        bot = server.tables[table_id].bots[1] = FirstMoveIllegal()
+        server.tables[table_id].bots[1] = bot
         start(client, table_id, joined["token"])
         with client.websocket_connect(f"/ws/tables/{table_id}") as player:
             hello(player, joined["token"])
-            play_to_end(player)
-        assert bot.refusals == 1
-        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+            play_to_end(player, choose)
+        return str(client.get(f"/api/tables/{table_id}").json()["status"])
+
+
+@pytest.mark.timeout(60)
+def test_a_refused_bot_move_is_followed_by_another_look(sqlite_url: str) -> None:
+    bot = FirstMoveIllegal()
+    assert play_against(sqlite_url, "timo", {"target": 1}, bot) == "finished"
+    assert bot.refusals == 1
 
 
 class Crashes:
@@ -84,19 +91,10 @@ class Crashes:
 @pytest.mark.parametrize("game_id", ["timo", "twinit"])  # turn-based, real-time
 def test_a_bot_that_raises_is_logged_and_its_seat_plays_on(
         sqlite_url: str, caplog: pytest.LogCaptureFixture, game_id: str) -> None:
-    options, chooser = ({"target": 1}, None) if game_id == "timo" else (
+    options, choose = ({"target": 1}, None) if game_id == "timo" else (
         {"sets_to_win": 1}, twinit_chooser())
-    with app_client(sqlite_url, realtime_bot_pace=0.05) as client:
-        joined = create_table(client, game_id, 2, options,
-                              seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
-        table_id = joined["table"]["id"]
-        server = client.app.state.server  # type: ignore[attr-defined]
-        bot = server.tables[table_id].bots[1] = Crashes()
-        start(client, table_id, joined["token"])
-        with client.websocket_connect(f"/ws/tables/{table_id}") as player:
-            hello(player, joined["token"])
-            play_to_end(player, chooser)
-        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+    bot = Crashes()
+    assert play_against(sqlite_url, game_id, options, bot, choose) == "finished"
     assert bot.crashes > 0
     failures = [r for r in caplog.records if r.getMessage().startswith("bot failed")]
     assert len(failures) == bot.crashes and failures[0].exc_info is not None
