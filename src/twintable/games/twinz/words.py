@@ -145,6 +145,10 @@ def load_space() -> WordSpace | None:
     # Written aside, then renamed: two servers (or threads) building at once must never
     # leave a half-written file for the next start to read.
     with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as out:
-        np.savez(out, words=np.array(space.words), matrix=space.matrix, zipf=space.zipf)
+        try:
+            np.savez(out, words=np.array(space.words), matrix=space.matrix, zipf=space.zipf)
+        except BaseException:
+            os.unlink(out.name)  # a full disk, say: leave nothing behind
+            raise
     os.replace(out.name, path)
     return space
