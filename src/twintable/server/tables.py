@@ -17,7 +17,8 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import WebSocket
 
@@ -42,6 +43,8 @@ from twintable.server.storage.store import Store, StoredAction
 from twintable.sim.runner import bot_factories, timed_plan
 
 log = logging.getLogger("twintable.server")
+
+T = TypeVar("T")
 
 
 DEFAULT_GRACE_S = 60
@@ -412,8 +415,15 @@ class Table:
                 factories.get(self.game.default_bot, factories["random"]))
         return self.stand_ins[seat]
 
-    def _random_bot(self) -> Any:
-        return self._make_bot(bot_factories(self.game)["random"])
+    def _think(self, seat: int, bot: Any, decide: Callable[[Any, Any], T], view: Any) -> T:
+        """``decide(bot, view)``; if the bot raises, the error is logged and the random bot
+        decides instead: a bot's bug must not stop the table."""
+        try:
+            return decide(bot, view)
+        except Exception:
+            log.exception("bot failed; the random bot moves for it",
+                          extra={"table": self.id, "seat": seat})
+            return decide(self._make_bot(bot_factories(self.game)["random"]), view)
 
     async def _automatic_move(self) -> None:
         if getattr(self.game, "realtime", False):
@@ -465,13 +475,8 @@ class Table:
         for seat in seats:
             bot = self.bots.get(seat) or self._stand_in(seat)
             view = self.game.view(state, seat)
-            try:
-                action = await asyncio.to_thread(bot.act, view, self.rng)
-            except Exception:
-                # A bot's bug must not stop the table: this move is played at random.
-                log.exception("bot failed; playing a random move for it",
-                              extra={"table": self.id, "seat": seat})
-                action = await asyncio.to_thread(self._random_bot().act, view, self.rng)
+            action = await asyncio.to_thread(
+                self._think, seat, bot, lambda bot, view: bot.act(view, self.rng), view)
             if action is not None:
                 # Shielded: a re-plan may cancel this task while it thinks or sleeps,
                 # never in the middle of writing the log.
@@ -496,12 +501,8 @@ class Table:
                 continue
             bot = self.bots.get(seat) or self._stand_in(seat)
             view = self.game.view(state, seat)
-            try:
-                planned = timed_plan(bot, view, self.rng, state.clock)
-            except Exception:
-                log.exception("bot failed; planning a random move for it",
-                              extra={"table": self.id, "seat": seat})
-                planned = timed_plan(self._random_bot(), view, self.rng, state.clock)
+            planned = self._think(
+                seat, bot, lambda bot, view: timed_plan(bot, view, self.rng, state.clock), view)
             if planned is not None:
                 # Bots time themselves from the last change on the table.
                 at = state.clock + (planned[0] - state.clock) * pace
