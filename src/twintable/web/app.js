@@ -13,7 +13,22 @@ let lang = "en";
 let leaving = () => {};  // tears down the current page (closes its socket)
 
 // -- translation ------------------------------------------------------------------------
+// A count picks its plural form: with a numeric `n` and catalogue keys `key#one`,
+// `key#other` (and `#zero`, `#two`, `#few`, `#many` where a language has them), the form
+// comes from Intl.PluralRules for the page's language; otherwise the plain `key`.
+const pluralRules = {};
+function pluralKey(key, n) {
+  if (typeof n !== "number") return key;
+  pluralRules[lang] = pluralRules[lang] || new Intl.PluralRules(lang);
+  for (const form of [pluralRules[lang].select(n), "other"]) {
+    const candidate = `${key}#${form}`;
+    if (catalogues[lang]?.[candidate] ?? catalogues.en?.[candidate]) return candidate;
+  }
+  return key;
+}
+
 export function t(key, params = {}) {
+  key = pluralKey(key, params.n);
   let text = catalogues[lang]?.[key] ?? catalogues.en?.[key] ?? key;
   for (const [name, value] of Object.entries(params)) {
     text = text.replaceAll(`{${name}}`, String(value));
@@ -287,7 +302,9 @@ async function tablePage(tableId) {
       class: `seat${turn === index ? " turn" : ""}`, "data-seat": index },
       el("strong", {}, seatName(seat)), mine && mine.seat === index ? ` (${t("table.you")})` : "",
       seat.kind === "human" && !seat.connected ? el("span", { class: "away" }, ` · ${t("table.away")}`) : "",
-      seat.stand_in ? el("span", { class: "away" }, ` · ${t("table.stand_in")}`) : "")));
+      seat.stand_in ? el("span", { class: "away" }, ` · ${t("table.stand_in")}`) : "",
+      // What the others can see of this seat (a fan of card backs, chips, a pile...).
+      view && render.seat ? render.seat(view, index, ctx) : "")));
   }
 
   function drawWaiting() {
