@@ -12,10 +12,11 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.options import OptionSchema
+from twintable.core.payloads import ActionPayloads
 from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
 
 
@@ -77,6 +78,12 @@ class Game(ABC, Generic[S]):
     """The bot that stands in for a person who is away or out of time."""
     finite_actions: bool = True
     """True when ``legal_actions`` lists every legal action (False for free-text words)."""
+    payloads: ClassVar[ActionPayloads] = {}
+    """Per action kind a client may send, the keys of its payload and their types
+    (core/payloads.py): the server refuses any other kind, key or type at its edge."""
+    unversioned_kinds: ClassVar[frozenset[str]] = frozenset()
+    """Kinds a client may send without the state version they were made against: moves
+    that race by nature and name what they expect instead (a touch names its picture)."""
 
     # -- set-up ---------------------------------------------------------------------
     def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -7,7 +7,6 @@ to :class:`~twintable.server.tables.GameServer`.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,10 +20,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
+from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json
 from twintable.server.metrics import Metrics
+from twintable.server.moves import check_version, checked_payload
 from twintable.server.protocol import (
+    PROTOCOL_VERSION,
     ActionMessage,
     CreateTable,
     ErrorMessage,
@@ -70,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Twin Table", version="1", lifespan=lifespan)
     app.state.server = server
+    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
@@ -330,18 +334,20 @@ class SocketSession:
                                 message=f"frames are limited to {self.settings.max_frame_bytes}"
                                         " bytes")
         rate_ok = self._rate_ok()
+        refused: BadJson | None = None
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            data = None
+            data = bounded_json(text)
+        except BadJson as error:
+            data, refused = None, error
         # Parsed first so that a refusal can name the action it refuses.
         client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
                      else None)
         if not rate_ok:
             return ErrorMessage(id=client_id, code="rate.limited",
                                 message="too many messages; slow down")
-        if data is None:
-            return ErrorMessage(code="message.invalid_json", message="that is not JSON")
+        if refused is not None:
+            code = "message.invalid_json" if refused.code == "json.invalid" else refused.code
+            return ErrorMessage(code=code, message=refused.message)
         if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
             return ErrorMessage(code="message.unknown_type",
                                 message="expected a message of type hello, action or ping")
@@ -360,6 +366,10 @@ class SocketSession:
     def hello(self, message: Hello) -> Any:
         if self.connection is not None:
             return ErrorMessage(code="hello.repeated", message="already greeted")
+        if message.protocol != PROTOCOL_VERSION:
+            return ErrorMessage(code="protocol.unsupported",
+                                message=f"this server speaks protocol {PROTOCOL_VERSION}",
+                                details={"protocol": PROTOCOL_VERSION})
         seat = self.table.seat_for_token(message.token)
         if message.token is not None and seat is None:
             return ErrorMessage(code="auth.invalid", message="that token holds no seat here")
@@ -382,9 +392,15 @@ class SocketSession:
         if message.seat is not None and message.seat != seat:
             return ErrorMessage(id=message.id, code="auth.wrong_seat",
                                 message="your token holds another seat")
+        try:
+            payload = checked_payload(self.table.game, message.kind, message.payload)
+            check_version(self.table.game, message.kind, message.version)
+        except RuleError as error:
+            return ErrorMessage(id=message.id, code=error.code, message=error.message,
+                                details=error.details)
         # Shielded: a dropped connection or a shutdown must not cut a move in half
         # (written to the log but not applied, or applied but not answered).
-        return await asyncio.shield(self.table.submit(seat, message.kind, message.payload,
+        return await asyncio.shield(self.table.submit(seat, message.kind, payload,
                                                       message.id, message.version))
 
     async def close(self) -> None:

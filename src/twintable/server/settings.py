@@ -24,6 +24,8 @@ class Settings:
     """Real-time games (Twin It): 1.0 lets bots react at their level's human speed; a
     smaller number speeds them up (tests)."""
     max_frame_bytes: int = 16_384
+    max_body_bytes: int = 65_536
+    """HTTP request bodies larger than this are refused (413) before they are read whole."""
     messages_per_second: float = 20.0
     message_burst: int = 40
     abuse_limit: int = 200

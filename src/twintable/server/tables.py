@@ -27,6 +27,7 @@ from twintable.core.game import Game
 from twintable.core.registry import GameRegistry
 from twintable.core.replay import Replay
 from twintable.core.types import SYSTEM_SEAT, Action, events_for
+from twintable.server.moves import stored_payload
 from twintable.server.protocol import (
     Ack,
     ErrorMessage,
@@ -642,8 +643,10 @@ class GameServer:
             # The seed and the log of a running game would reveal every hidden card.
             raise LobbyError(409, "table.not_finished", "replays open when the game is over")
         actions = await self.store.load_actions(table_id)
+        game = self.registry.get(row.game)
         return Replay(row.game, row.players, row.seed, dict(row.options),
-                      [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
+                      [Action(a.seat, a.kind, stored_payload(game, a.kind, a.payload), a.t_ms)
+                       for a in actions])
 
     async def shutdown(self) -> None:
         self.accepting = False

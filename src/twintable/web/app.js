@@ -357,7 +357,9 @@ async function tablePage(tableId) {
     act(kind, payload = {}) {
       if (!socket || socket.readyState !== WebSocket.OPEN) return;
       const message = { type: "action", id: `a${Date.now().toString(36)}${++sent}`, kind, payload };
-      if (info.game !== "twinit") message.version = version;
+      // Every move names the state it was made against, except Twin It's touches, which
+      // race by nature and name the picture they expect instead (docs/protocol.md).
+      if (!(info.game === "twinit" && (kind === "touch" || kind === "turn_over"))) message.version = version;
       socket.send(JSON.stringify(message));
     },
     flash(text) { flash.textContent = text; },

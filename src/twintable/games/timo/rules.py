@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
+from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import (
@@ -56,6 +57,10 @@ class TimoGame(Game[TimoState]):
     max_players = 6
     options_schema = OPTIONS
     default_bot = "heuristic"
+    payloads: ClassVar[ActionPayloads] = {
+        PLAY: {"card": PayloadField("int"), "colour": PayloadField("str", required=False),
+               "timo": PayloadField("bool", required=False)},
+        DRAW: {}, PASS: {}, CALL: {}, CATCH: {"target": SEAT}}
 
     def __init__(self) -> None:
         self._handlers: dict[str, Callable[[TimoState, Action], list[Event]]] = {

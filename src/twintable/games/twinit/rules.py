@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
+from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.types import Action, Event
 from twintable.games.twinit.deck import DECK
 from twintable.games.twinit.state import (
@@ -98,6 +99,14 @@ class TwinItGame(Game[TwinItState]):
     options_schema = OPTIONS
     default_bot = "casual"
     realtime = True
+    payloads: ClassVar[ActionPayloads] = {
+        FLIP: {}, START: {},
+        TOUCH: {"card": PayloadField("str", max_length=12),
+                "picture": PayloadField("int", required=False, maximum=999)},
+        TURN_OVER: {"card": PayloadField("str", max_length=12),
+                    "picture": PayloadField("int", required=False, maximum=999)}}
+    # A touch races every other hand and names the picture it expects (RULES §3).
+    unversioned_kinds = frozenset({TOUCH, TURN_OVER})
 
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[TwinItState, Action], list[Event]]] = {

@@ -12,11 +12,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
+from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import CATEGORY_NAMES, DECK_SIZE, SET_RANK
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
@@ -110,6 +111,9 @@ class TwinsGame(Game[TwinsState]):
     max_players = 6
     options_schema = OPTIONS
     default_bot = "heuristic"
+    payloads: ClassVar[ActionPayloads] = {
+        BUY_KIND: {"count": PayloadField("int")},
+        PICK_KIND: {"cards": PayloadField("int_list", max_items=8)}}
 
     def __init__(self) -> None:
         self._handlers: dict[str, Callable[[TwinsState, Action], list[Event]]] = {

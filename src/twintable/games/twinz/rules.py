@@ -13,11 +13,12 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
+from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.types import Action, Event
 from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
 from twintable.games.twinz.roots import same_root
@@ -66,6 +67,11 @@ class TwinzGame(Game[TwinzState]):
     max_players = 10
     options_schema = OPTIONS
     default_bot = "words"
+    # A word longer than MAX_WORD gets the rules' own clue/guess.too_long refusal.
+    payloads: ClassVar[ActionPayloads] = {
+        DRAW_KIND: {}, CLUE: {"word": PayloadField("str", max_length=64)},
+        GUESS: {"word": PayloadField("str", max_length=64)},
+        CONTEST: {"member": SEAT}, VOTE: {"uphold": PayloadField("bool")}}
     learns_from_rounds = True
     finite_actions = False
 

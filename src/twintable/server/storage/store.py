@@ -99,6 +99,12 @@ class Store:
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(**values))
 
+    async def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        """Replace a table's settings (limits, the rematch it led to, reserved seats)."""
+        async with self.sessions.begin() as session:
+            await session.execute(update(TableRow).where(TableRow.id == table_id)
+                                  .values(settings=settings))
+
     # -- the action log -------------------------------------------------------------
     async def append_action(self, table_id: str, action: StoredAction) -> None:
         """Append one move; returns once it is committed.
@@ -124,10 +130,19 @@ class Store:
                 # A Core insert: the hot path skips the ORM's unit of work.
                 async with self.engine.begin() as connection:
                     await connection.execute(insert(ActionRow), rows)
-            except Exception as error:
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_exception(error)
+            except Exception:
+                # One bad row must not fail the other tables' moves: write each row in its
+                # own transaction, so only the rows that fail alone are refused.
+                for row, (_, _, done) in zip(rows, batch, strict=True):
+                    try:
+                        async with self.engine.begin() as connection:
+                            await connection.execute(insert(ActionRow), [row])
+                    except Exception as error:
+                        if not done.done():
+                            done.set_exception(error)
+                    else:
+                        if not done.done():
+                            done.set_result(None)
             else:
                 for _, _, done in batch:
                     if not done.done():

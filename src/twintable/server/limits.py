@@ -1,0 +1,210 @@
+"""What the server accepts from the network before any route or table sees it.
+
+Every HTTP body and every WebSocket frame is JSON read under the same limits: nesting
+depth, string and key length, whole numbers of a sane size, finite numbers only (no
+``NaN``: PostgreSQL's ``json`` refuses it, and one such value in a batch used to fail
+other tables' moves), and valid Unicode (a lone surrogate cannot be stored or sent back).
+A body larger than the limit is refused with 413 before it is read whole. Every answer
+carries the security headers a page served on the open internet needs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class JsonLimits:
+    max_depth: int = 16
+    max_string: int = 2_000
+    max_digits: int = 18
+    max_items: int = 1_000
+    """Entries in one array or object."""
+
+
+DEFAULT_LIMITS = JsonLimits()
+
+
+class BadJson(ValueError):
+    """Input refused by :func:`bounded_json`, with a stable code for the client."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > DEFAULT_LIMITS.max_digits:
+        raise BadJson("json.number_too_large",
+                      f"whole numbers have at most {DEFAULT_LIMITS.max_digits} digits")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJson("json.number_too_large", "numbers must be finite")
+    return value
+
+
+def _constant(name: str) -> None:
+    raise BadJson("json.not_finite", f"{name} is not a JSON number")
+
+
+def _check_text(text: str, limits: JsonLimits) -> None:
+    if len(text) > limits.max_string:
+        raise BadJson("json.string_too_long",
+                      f"strings have at most {limits.max_string} characters")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadJson("json.bad_unicode", "strings must be valid Unicode") from None
+
+
+def check_value(value: Any, limits: JsonLimits = DEFAULT_LIMITS) -> None:
+    """Raise BadJson if a parsed JSON value breaks a limit (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, limits)
+        elif isinstance(item, dict | list):
+            if depth > limits.max_depth:
+                raise BadJson("json.too_deep", f"nesting is limited to {limits.max_depth}")
+            if len(item) > limits.max_items:
+                raise BadJson("json.too_many_items",
+                              f"arrays and objects hold at most {limits.max_items} entries")
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    _check_text(key, limits)
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in item)
+
+
+def bounded_json(text: str | bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
+    """Parse JSON under the limits, or raise BadJson (``json.invalid`` if it is not JSON)."""
+    try:
+        value = json.loads(text, parse_int=_whole, parse_float=_real,
+                           parse_constant=_constant)
+    except BadJson:
+        raise
+    except RecursionError:
+        raise BadJson("json.too_deep", f"nesting is limited to {limits.max_depth}") from None
+    except (ValueError, UnicodeDecodeError):
+        raise BadJson("json.invalid", "that is not JSON") from None
+    check_value(value, limits)
+    return value
+
+
+#: Sent with every HTTP answer. Scripts and styles only from this server (the client has
+#: no inline script; the Twin It art is inline SVG, hence data: images and inline styles
+#: on SVG elements), no framing by other sites, no MIME sniffing.
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+     b"img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+     b"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+#: FastAPI's API pages load Swagger UI and ReDoc from their CDN with an inline script.
+API_DOCS_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+     b"style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+     b"img-src 'self' data: https://fastapi.tiangolo.com; worker-src 'self' blob:; "
+     b"frame-ancestors 'none'"),
+    *SECURITY_HEADERS[1:],
+]
+API_DOCS_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
+
+
+def _json_error(status: int, code: str, message: str) -> tuple[int, bytes]:
+    return status, json.dumps({"type": "error", "id": None, "code": code,
+                               "message": message, "details": {}}).encode()
+
+
+class EdgeMiddleware:
+    """Pure ASGI middleware: security headers on every HTTP answer; request bodies capped
+    (413 from the Content-Length alone, or as soon as a streamed body passes the cap) and
+    JSON bodies read under :class:`JsonLimits` before a route parses them."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int = 65_536):
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        extra = API_DOCS_HEADERS if scope["path"] in API_DOCS_PATHS else SECURITY_HEADERS
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers") or []) + extra
+            await send(message)
+
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send_with_headers)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit()
+                                     or int(declared) > self.max_body_bytes):
+            await self._refuse(send_with_headers, *_json_error(
+                413, "request.too_large", f"bodies are limited to {self.max_body_bytes} bytes"))
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_body_bytes:
+                await self._refuse(send_with_headers, *_json_error(
+                    413, "request.too_large",
+                    f"bodies are limited to {self.max_body_bytes} bytes"))
+                return
+            if not message.get("more_body", False):
+                break
+        if body and b"json" in headers.get(b"content-type", b"json"):
+            try:
+                bounded_json(bytes(body))
+            except BadJson as error:
+                if error.code != "json.invalid":  # plain bad JSON: the route's own 422
+                    await self._refuse(send_with_headers,
+                                       *_json_error(422, error.code, error.message))
+                    return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send_with_headers)
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, body: bytes) -> None:
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
