@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from twintable.core.game import Outcome
-from twintable.server.ratings import update_ratings
+from twintable.server.ratings import new_ratings
 from twintable.server.storage.models import SeatRow
 
 
@@ -25,4 +25,4 @@ def test_solo_and_cooperative_games_are_not_rated(players: int, winners: set[int
     seats = [SeatRow(table_id="t", seat=seat, kind="human", player_id=f"player-{seat}x",
                      display_name=f"P{seat}") for seat in range(players)]
     outcome = Outcome((3,) * players, frozenset(winners))
-    asyncio.run(update_ratings(NoStore(), "twinit", seats, outcome))  # type: ignore[arg-type]
+    assert asyncio.run(new_ratings(NoStore(), "twinit", seats, outcome)) == []  # type: ignore[arg-type]

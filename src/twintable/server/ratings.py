@@ -18,13 +18,15 @@ def conservative(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-async def update_ratings(store: Store, game: str, seats: Sequence[SeatRow],
-                         outcome: Outcome) -> None:
-    """Rate the finished game: every seat is ranked by its final score, bots included
-    (as fixed opponents that are not stored), so beating bots counts too."""
+async def new_ratings(store: Store, game: str, seats: Sequence[SeatRow],
+                      outcome: Outcome) -> list[RatingRow]:
+    """The ratings after a finished game, not yet saved: every seat is ranked by its final
+    score, bots included (as fixed opponents that are not stored), so beating bots counts
+    too. The table saves them with its finished status in one transaction, so a game is
+    rated exactly once whenever the server stops."""
     rated = [s for s in seats if s.kind == "human" and s.player_id]
     if not rated or len(seats) < 2 or len(outcome.winners) == len(seats):
-        return  # nobody to compare with (solo or cooperative play, or everyone tied)
+        return []  # nobody to compare with (solo or cooperative play, or everyone tied)
     known = await store.ratings(game, [s.player_id for s in rated if s.player_id])
     teams = []
     for seat in seats:
@@ -43,4 +45,4 @@ async def update_ratings(store: Store, game: str, seats: Sequence[SeatRow],
                               display_name=seat.display_name or seat.player_id,
                               mu=rating.mu, sigma=rating.sigma,
                               games=(old.games if old else 0) + 1))
-    await store.save_ratings(rows)
+    return rows

@@ -37,7 +37,7 @@ from twintable.server.protocol import (
     TableInfo,
     TableUpdate,
 )
-from twintable.server.ratings import update_ratings
+from twintable.server.ratings import new_ratings
 from twintable.server.settings import Settings
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.store import Store, StoredAction
@@ -349,12 +349,13 @@ class Table:
         outcome = self.game.outcome(self.state)
         assert outcome is not None
         result = outcome.to_json() | {"names": [s.display_name or s.bot for s in self.seats]}
-        self.row.status, self.row.result = "finished", result
-        await self.server.store.set_status(self.id, "finished", result)
         try:
-            await update_ratings(self.server.store, self.game.id, self.seats, outcome)
+            ratings = await new_ratings(self.server.store, self.game.id, self.seats, outcome)
         except Exception:  # ratings are a bonus: they must never keep a game from ending
             log.exception("could not update ratings", extra={"table": self.id})
+            ratings = []
+        await self.server.store.finish(self.id, result, ratings)
+        self.row.status, self.row.result = "finished", result
         self.server.records.setdefault(self.game.id, []).extend(
             self.game.round_records(self.state))
         self._announce()
@@ -580,10 +581,15 @@ class GameServer:
                 self.records.setdefault(row.game, []).extend(records)
         for row, seats in await self.store.load_tables(["open", "running"]):
             table = Table(self, row, seats)
+            self.tables[row.id] = table
             if row.status == "running":
                 table.recover(await self.store.load_actions(row.id))
-                table._wake()
-            self.tables[row.id] = table
+                if table.game.is_over(table.state):
+                    # The last move was logged but the server stopped before it marked the
+                    # game finished: the log says it is over, so finish it now (rated once).
+                    await table._finish()
+                else:
+                    table._wake()
         log.info("tables recovered", extra={"tables": len(self.tables)})
 
     async def create(self, game_id: str, players: int, options: dict[str, Any],
@@ -595,8 +601,15 @@ class GameServer:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
             game.check_players(players, resolved)
-        except OptionError as error:
+            # A game refuses options that do not fit the player count (a taboo seat past
+            # the last) when it deals: deal once now, so the table is refused here and
+            # never fails at its start.
+            game.new_state(resolved, players, 0)
+        except (OptionError, RuleError) as error:
             raise LobbyError(422, error.code, error.message) from None
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            raise LobbyError(422, "options.invalid",
+                             f"these options do not make a game: {error}") from None
         if len(seat_kinds) != players or seat_kinds[0][0] != "human":
             raise LobbyError(422, "seats.invalid",
                              "give one entry per seat; seat 0 is the creator's")

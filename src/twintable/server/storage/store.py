@@ -105,6 +105,16 @@ class Store:
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(settings=settings))
 
+    async def finish(self, table_id: str, result: dict[str, Any],
+                     ratings: Sequence[RatingRow]) -> None:
+        """Mark a game finished with its result and save its new ratings, in one
+        transaction: either the game is over and rated, or neither (recovery finishes it)."""
+        async with self.sessions.begin() as session:
+            await session.execute(update(TableRow).where(TableRow.id == table_id)
+                                  .values(status="finished", result=result))
+            for row in ratings:
+                await session.merge(row)
+
     # -- the action log -------------------------------------------------------------
     async def append_action(self, table_id: str, action: StoredAction) -> None:
         """Append one move; returns once it is committed.
