@@ -88,11 +88,17 @@ def serve(
     from twintable.server import logs
     from twintable.server.app import create_app
     from twintable.server.settings import Settings, default_db_url
+    from twintable.server.storage.ownership import DatabaseBusy, claim_sqlite
 
     logs.configure(log_level)
     settings = Settings(db_url=_async_url(db) if db else default_db_url(),
                         public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms,
                         realtime_bot_pace=realtime_bot_pace)
+    try:
+        claim_sqlite(settings.db_url)
+    except DatabaseBusy as busy:
+        console.print(f"[red]{busy}[/red]")
+        raise typer.Exit(1) from None
     console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url})")
     asgi_app = create_app(settings)
     _tune_collector_for_serving()

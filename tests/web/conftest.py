@@ -81,9 +81,15 @@ class Tab:
         self.page.goto(self.base + path)
 
 
-def _open_tab(browser: Any, base: str, width: int, height: int) -> Iterator[Tab]:
-    """A page in a fresh browser context; it must end without console errors."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def _open_tab(browser: Any, base: str, width: int, height: int,
+              bypass_csp: bool = True) -> Iterator[Tab]:
+    """A page in a fresh browser context; it must end without console errors.
+
+    Tests poll the page with string predicates, which Playwright evaluates like eval():
+    the server's Content-Security-Policy forbids that, so test pages bypass it, except
+    ``strict_tab``, which checks that the client itself runs under the policy."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  bypass_csp=bypass_csp)
     opened = Tab(context.new_page(), base)
     yield opened
     context.close()
@@ -99,3 +105,9 @@ def tab(browser: Any, server_url: str) -> Iterator[Tab]:
 def second_tab(browser: Any, server_url: str) -> Iterator[Tab]:
     """A second person, on a phone-sized screen."""
     yield from _open_tab(browser, server_url, 390, 844)
+
+
+@pytest.fixture
+def strict_tab(browser: Any, server_url: str) -> Iterator[Tab]:
+    """A page under the server's Content-Security-Policy: a violation is a console error."""
+    yield from _open_tab(browser, server_url, 1200, 900, bypass_csp=False)

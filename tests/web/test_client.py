@@ -238,3 +238,12 @@ def test_twinz_shows_each_penalty_as_it_happens(tab: Tab) -> None:
     tab.page.wait_for_function(
         "document.querySelector('.log') && document.querySelector('.log').textContent"
         ".includes('Ann loses points: no clue')", timeout=15_000)
+
+
+def test_the_client_runs_under_the_content_security_policy(strict_tab: Tab) -> None:
+    """Scripts from the server only, no inline script: the lobby and a table work, and no
+    violation is reported (the fixture fails on any console error)."""
+    create_table(strict_tab, "twinit", 2, {"sets_to_win": "1"})
+    strict_tab.page.click("#start")
+    strict_tab.page.wait_for_selector(".tw-card")
+    assert strict_tab.page.locator(".tw-card").count() > 0

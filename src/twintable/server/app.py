@@ -45,6 +45,7 @@ from twintable.server.protocol import (
 )
 from twintable.server.ratings import conservative
 from twintable.server.settings import Settings
+from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
 from twintable.server.tables import Connection, GameServer, LobbyError, Table
 from twintable.sim.runner import bot_factories
@@ -65,11 +66,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await store.migrate()
-        await server.recover()
-        yield
-        await server.shutdown()
-        await store.close()
+        claim_sqlite(settings.db_url)  # DatabaseBusy if another server runs on this file
+        try:
+            await store.migrate()
+            await server.recover()
+            yield
+            await server.shutdown()
+            await server.leases.close()
+            await store.close()
+        finally:
+            release_sqlite(settings.db_url)
 
     app = FastAPI(title="Twin Table", version="1", lifespan=lifespan)
     app.state.server = server

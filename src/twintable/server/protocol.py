@@ -9,14 +9,42 @@ the flow; ``twintable protocol-schema`` prints the JSON Schema of all of it.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+)
 
 PROTOCOL_VERSION = 1
 
-DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                               max_length=40, pattern=r"^[^\x00-\x1f<>]+$")]
+#: Format characters that reorder or hide text (bidi overrides and isolates, zero-width
+#: joiners, the BOM...): in a name they can disguise one player as another.
+_HIDDEN = frozenset(chr(c) for c in (*range(0x200B, 0x2010), *range(0x202A, 0x202F),
+                                     *range(0x2060, 0x2070), 0xFEFF, 0x00AD, 0x180E))
+
+
+def _plain_name(name: str) -> str:
+    """A name as people will see it: NFC, trimmed; refused when it holds control
+    characters (C0, DEL, C1 such as U+0085), line or paragraph separators, text
+    direction overrides, or nothing visible at all."""
+    name = unicodedata.normalize("NFC", name).strip()
+    for char in name:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp") or char in _HIDDEN or char in "<>":
+            raise ValueError(f"names may not contain U+{ord(char):04X}")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise ValueError("a name needs at least one visible character")
+    return name
+
+
+DisplayName = Annotated[str, StringConstraints(min_length=1, max_length=40),
+                        AfterValidator(_plain_name)]
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 

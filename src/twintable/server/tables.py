@@ -40,6 +40,7 @@ from twintable.server.protocol import (
 from twintable.server.ratings import new_ratings
 from twintable.server.settings import Settings
 from twintable.server.storage.models import SeatRow, TableRow
+from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store, StoredAction
 from twintable.sim.runner import bot_factories, timed_plan
 
@@ -564,6 +565,7 @@ class GameServer:
         self.records: dict[str, list[dict[str, Any]]] = {}  # finished rounds by game
         self.tables: dict[str, Table] = {}
         self.accepting = True
+        self.leases = TableLeases(store.engine)
 
     async def recover(self) -> None:
         # Rounds of finished games, for bots that learn from people (Twinz word bots).
@@ -580,6 +582,8 @@ class GameServer:
                 records = game.round_records(replay.final_state(game))
                 self.records.setdefault(row.game, []).extend(records)
         for row, seats in await self.store.load_tables(["open", "running"]):
+            if not await self.leases.acquire(row.id):
+                continue  # another server on this PostgreSQL database runs this table
             table = Table(self, row, seats)
             self.tables[row.id] = table
             if row.status == "running":
@@ -636,6 +640,7 @@ class GameServer:
                                      kind="bot" if kind == "bot" else "empty",
                                      bot=bot if kind == "bot" else None))
         await self.store.create_table(row, seats)
+        await self.leases.acquire(table_id)
         table = Table(self, row, seats)
         self.tables[table_id] = table
         log.info("table created", extra={"table": table_id, "game": game_id})
