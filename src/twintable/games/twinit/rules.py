@@ -12,7 +12,7 @@ run (on a copy, so a refused action still changes nothing).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from twintable.core.errors import OptionError, RuleError
@@ -68,6 +68,10 @@ OPTIONS = OptionSchema([
     Option("taboo", "int_list", (),
            "Seats playing with three taboo pictures (a handicap for strong players).",
            minimum=0, maximum=5),
+    Option("teams", "int_list", (),
+           "Team mode: the team (1 or 2) of each seat in seat order, e.g. 1, 1, 2, 2; "
+           "empty: seats alternate. Each team needs at least 2 players; a larger team "
+           "plays under the taboo rule.", minimum=1, maximum=2),
     Option("duration_s", "int", None,
            "Time-attack round length in seconds (default: 120 fr, 60 ko).",
            minimum=10, maximum=900),
@@ -77,6 +81,26 @@ OPTIONS = OptionSchema([
            "ko: players finishing within this window of each other play sudden death.",
            minimum=0, maximum=5000),
 ])
+
+
+def team_sides(teams: Sequence[int], players: int) -> list[int]:
+    """The side (0 or 1) of each seat from the ``teams`` option (team 1 or 2 per seat,
+    RULES §3); seats alternate when it is empty. Any split into two teams of at least two
+    players is allowed; anything else raises ``teams.invalid``."""
+    if not teams:
+        return [seat % 2 for seat in range(players)]
+    if len(teams) != players:
+        raise OptionError("teams.invalid",
+                          f"option 'teams': give a team (1 or 2) for each of the {players} "
+                          f"seats, not {len(teams)}",
+                          {"option": "teams", "value": list(teams), "players": players})
+    sides = [team - 1 for team in teams]
+    sizes = [sides.count(side) for side in (0, 1)]
+    if min(sizes) < 2:
+        raise OptionError("teams.invalid",
+                          "option 'teams': each of the two teams needs at least 2 players",
+                          {"option": "teams", "value": list(teams), "players": players})
+    return sides
 
 
 def parse_ref(ref: Any) -> tuple[str, int, int] | None:
@@ -118,22 +142,37 @@ class TwinItGame(Game[TwinItState]):
     def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
         return PLAYER_RANGE[self.resolve_options(options)["mode"]]
 
-    def new_state(self, options: Mapping[str, Any] | None, players: int,
-                  seed: int) -> TwinItState:
-        resolved = self.resolve_options(options)
+    def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        """The player count for the mode, and the options that name seats (``taboo``,
+        ``teams``) against that count: a table is refused at creation, not at the start."""
+        self._sides(self.resolve_options(options), players)
+
+    def _sides(self, resolved: Mapping[str, Any], players: int) -> list[int]:
+        """The side of each seat; raises OptionError for a count or options that do not fit."""
         mode = resolved["mode"]
         low, high = PLAYER_RANGE[mode]
         if not low <= players <= high:
             raise OptionError("players.invalid", f"{mode} Twin It takes {low} to {high} players",
                               {"players": players, "min": low, "max": high, "mode": mode})
-        if resolved["duration_s"] is None:
-            resolved["duration_s"] = DEFAULT_DURATION_S[resolved["edition"]]
         bad = [seat for seat in resolved["taboo"] if seat >= players]
         if bad:
             raise OptionError("option.invalid", "option 'taboo': no such seat",
                               {"option": "taboo", "value": repr(bad)})
-        side_of = {COMPETITIVE: list(range(players)), TIME_ATTACK: list(range(players)),
-                   TEAM: [seat % 2 for seat in range(players)], COOP: [0] * players}[mode]
+        if mode == TEAM:
+            return team_sides(resolved["teams"], players)
+        if resolved["teams"]:
+            raise OptionError("teams.invalid", "option 'teams' is for team mode only",
+                              {"option": "teams", "mode": mode})
+        return {COMPETITIVE: list(range(players)), TIME_ATTACK: list(range(players)),
+                COOP: [0] * players}[mode]
+
+    def new_state(self, options: Mapping[str, Any] | None, players: int,
+                  seed: int) -> TwinItState:
+        resolved = self.resolve_options(options)
+        mode = resolved["mode"]
+        side_of = self._sides(resolved, players)
+        if resolved["duration_s"] is None:
+            resolved["duration_s"] = DEFAULT_DURATION_S[resolved["edition"]]
         state = TwinItState(resolved, players, seed, side_of)
         cards = list(range(len(DECK)))
         state.rng.shuffle(cards)
@@ -145,8 +184,10 @@ class TwinItGame(Game[TwinItState]):
             state.turn = -1
             return state
         taboo_sides = {side_of[seat] for seat in resolved["taboo"]}
-        if mode == TEAM and players % 2:
-            taboo_sides.add(0)  # seats alternate teams, so team 0 is the larger one
+        if mode == TEAM:
+            sizes = [side_of.count(side) for side in (0, 1)]
+            if sizes[0] != sizes[1]:
+                taboo_sides.add(sizes.index(max(sizes)))  # RULES §3: the larger team
         for side in sorted(taboo_sides):
             row: list[int] = []
             for card in cards:

@@ -170,7 +170,8 @@ class TwinItView:
             "mode": table.mode,
             "phase": table.phase,
             "now_ms": table.now_ms,
-            "turn": table.turn if table.turn >= 0 else None,
+            # Nobody flips once the game is over (issue 13, bug 2: no stale "your turn").
+            "turn": table.turn if table.turn >= 0 and table.phase != OVER else None,
             "sides": list(table.side_of),
             "centre": [table.picture_at.get(_CENTRE_REFS[slot])
                        for slot in range(table.centre_slots)],

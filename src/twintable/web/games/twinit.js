@@ -1,6 +1,24 @@
-// Twin It at the table: the centre, piles, sets and taboo cards drawn from the generated
-// SVG art. Each click or tap is a hand (Enter or Space on a focused card does the same);
-// F flips your pile, S starts a time-attack round, T toggles turning cards over.
+// Twin It at the table: the centre as large as the screen allows, each seat's pile top and
+// captured sets (through `renderTwinIt.seat`, inside the seat boxes), team panels, and
+// motion an eye can follow (a new card flips in, a taken pair slides to the taker).
+// A hand lands on `pointerdown` (Enter or Space on a focused card does the same); F flips
+// your pile, S starts a time-attack round, T toggles turning cards over.
+//
+// A touch names the picture the person saw (RULES.md §3): the board is redrawn from every
+// frame, so a card may change under a finger that was already on its way. A touch that
+// lands within REACTION_MS of its slot's change names the picture shown before it; the
+// server then refuses it as stale (`card.changed`, no penalty) instead of counting an
+// error for a card the person never saw.
+
+/** A human reaction time: a touch sooner than this after a change was aimed at what showed before. */
+export const REACTION_MS = 400;
+const MIN_CARD = 44;    // px: the smallest tap target
+const MAX_CARD = 150;   // px: the largest centre card
+const GAP = 6;          // px between centre cards
+const FRESH_MS = 1500;  // a changed card stays marked this long (the last move stays visible)
+const FLIP_MS = 280;
+const SLIDE_MS = 480;
+
 const drawings = new Map();  // picture id -> parsed SVG, cloned for each card (cheap)
 
 function drawing(assets, pictureId) {
@@ -12,81 +30,449 @@ function drawing(assets, pictureId) {
   return drawings.get(pictureId).cloneNode(true);
 }
 
-function picture(ctx, ref, pictureId, extra = {}) {
-  const { el, assets } = ctx;
-  const name = assets.names[pictureId];
-  return el("button", { class: "tw-card", "data-ref": ref, "data-picture": pictureId, "data-key": ref,
-    "aria-label": name, title: name, ...extra }, drawing(assets, pictureId));
-}
-
 function clock(view) {
   // Server time now, from the view's time and when it arrived.
   return view.now_ms + (performance.now() - (view._arrived ?? performance.now()));
 }
 
-export function renderTwinIt(view, ctx) {
-  const { t, el, local } = ctx;
-  if (view._arrived === undefined) view._arrived = performance.now();
-  const names = ctx.names;
-  const legal = view.legal || [];
+const reduced = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+const calm = () => Boolean(reduced && reduced.matches);
+const isTimeAttack = (view) => view.mode === "coop" || view.mode === "timeattack";
+
+// -- what each slot showed, and when it changed ---------------------------------------------
+// memory.slots: ref -> [{ picture, at }, ...] oldest first; picture null = nothing there.
+function memoryOf(local) {
+  if (!local.twinit) local.twinit = { slots: new Map(), anims: new Map(), first: true, last: null, fit: null };
+  return local.twinit;
+}
+
+function visibleNow(view) {
+  const now = new Map();
+  view.centre.forEach((picture, slot) => { if (picture !== null) now.set(`c${slot}`, picture); });
+  view.piles.forEach((pile, seat) => { if (pile.top !== null) now.set(`p${seat}`, pile.top); });
+  view.sets.forEach((sets, side) => sets.forEach((set, index) => now.set(`s${side}.${index}`, set.picture)));
+  (view.taboo || []).forEach((row, side) => row.forEach((picture, index) => now.set(`t${side}.${index}`, picture)));
+  return now;
+}
+
+/** Note every slot whose picture changed in this view; returns the refs that changed. */
+function remember(memory, now, at) {
+  const changed = [];
+  const refs = new Set([...now.keys(), ...memory.slots.keys()]);
+  for (const ref of refs) {
+    const picture = now.has(ref) ? now.get(ref) : null;
+    const history = memory.slots.get(ref);
+    if (!history) {
+      memory.slots.set(ref, [{ picture, at: memory.first ? -Infinity : at }]);
+      if (!memory.first && picture !== null) changed.push(ref);
+      continue;
+    }
+    if (history[history.length - 1].picture === picture) continue;
+    history.push({ picture, at });
+    // Keep what a touch could still be aimed at: the changes of the last moments and the
+    // picture that showed before them.
+    while (history.length > 1 && history[1].at <= at - 2 * REACTION_MS) history.shift();
+    if (picture !== null) changed.push(ref);
+  }
+  return changed;
+}
+
+/** The picture a touch at `time` was aimed at: what the slot showed REACTION_MS earlier.
+ * A slot that was empty then has only one thing to aim at, the card that landed in it. */
+export function seenPicture(memory, ref, time) {
+  const history = memory.slots.get(ref);
+  if (!history) return null;
+  let seen = null;
+  for (const entry of history) if (entry.at <= time - REACTION_MS) seen = entry.picture;
+  return seen ?? history[history.length - 1].picture;
+}
+
+function changedAt(memory, ref) {
+  const history = memory.slots.get(ref);
+  return history ? history[history.length - 1].at : -Infinity;
+}
+
+// -- the size of the centre ------------------------------------------------------------------
+/** Columns and card size for `n` cards: rows as wide as `width`, all rows within `height`,
+ * the largest cards that do that (of equal sizes, the most columns), never below MIN_CARD. */
+export function fit(n, width, height) {
+  const count = Math.max(n, 12);  // size for a filling centre, so cards do not shrink at every flip
+  let best = null;
+  for (let cols = 1; cols <= count; cols++) {
+    const size = Math.min(MAX_CARD, Math.floor((width - (cols - 1) * GAP) / cols));
+    if (size < MIN_CARD) break;
+    const rows = Math.ceil(count / cols);
+    if (rows * size + (rows - 1) * GAP > height) continue;
+    if (!best || size >= best.size) best = { cols, size };
+  }
+  if (best) return best;
+  // Too many cards for one screen: fill the width with tap-sized cards and let it scroll.
+  const cols = Math.max(1, Math.floor((width + GAP) / (MIN_CARD + GAP)));
+  return { cols, size: Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - (cols - 1) * GAP) / cols))) };
+}
+
+function measure(memory, n) {
+  // Measuring reads the layout: only when the centre grows or shrinks, on a resize, or
+  // now and then (the seats around may have changed size), never at every frame.
+  const stamp = performance.now();
+  if (memory.fit && memory.fit.n === n && stamp - memory.fit.stamp < 2000) return memory.fit;
+  const seen = memory.layout;
+  const width = seen && seen.width ? seen.width : (window.innerWidth || 800) - 24;
+  const top = seen && seen.top !== null ? seen.top : 220;
+  // The rest of the screen below the centre's top: the whole centre in sight without
+  // scrolling, unless the seats leave it less than a fifth of the screen.
+  const height = Math.max((window.innerHeight || 800) * 0.2, (window.innerHeight || 800) - top - 12);
+  const key = `${n}|${width}|${Math.round(height)}`;
+  if (!memory.fit || memory.fit.key !== key) memory.fit = { key, n, ...fit(n, width - 16, height) };
+  memory.fit.stamp = stamp;
+  return memory.fit;
+}
+
+let resizeHooked = false;
+let shown = null;  // the memory of the table on screen
+function hookResize(memory) {
+  shown = memory;
+  if (resizeHooked || typeof window === "undefined") return;
+  resizeHooked = true;
+  window.addEventListener("resize", () => {
+    const centre = document.querySelector(".twinit .tw-centre");
+    if (!centre || !shown) return;
+    const memory = shown;
+    memory.fit = null;
+    const sized = measure(memory, Number(centre.dataset.slots || 0));
+    centre.style.setProperty("--ti-size", `${sized.size}px`);
+    centre.style.setProperty("--ti-cols", sized.cols);
+  });
+}
+
+// -- motion ------------------------------------------------------------------------------------
+// Animations are visual only (transforms on the card in its final place, ghosts that ignore
+// the pointer), so they never delay a touch or hide the current table. The board is rebuilt
+// from every frame; an animation still running resumes on the new element where it was.
+function animate(memory, ref, keyframes, duration) {
+  memory.anims.set(ref, { keyframes, duration, start: performance.now() });
+}
+
+function replay(memory) {
+  const now = performance.now();
+  for (const [ref, anim] of memory.anims) {
+    const elapsed = now - anim.start;
+    if (elapsed >= anim.duration) { memory.anims.delete(ref); continue; }
+    for (const node of document.querySelectorAll(`.tw-card[data-ref="${ref}"]`)) {
+      if (!node.animate) continue;
+      const running = node.animate(anim.keyframes, { duration: anim.duration, easing: "cubic-bezier(.2,.8,.3,1)" });
+      running.currentTime = elapsed;
+    }
+  }
+}
+
+// Where things are on screen, read once the browser has painted a frame (the layout is
+// then clean, so reading it costs nothing): a frame that moves cards uses the positions the
+// person last saw, and never forces a layout of its own.
+function noteLayout(memory) {
+  if (memory.noting) return;
+  memory.noting = true;
+  requestAnimationFrame(() => setTimeout(() => {
+    memory.noting = false;
+    const rects = new Map();
+    for (const node of document.querySelectorAll(".tw-card[data-ref], .tw-empty[data-slot]")) {
+      rects.set(node.dataset.ref || node.dataset.slot, node.getBoundingClientRect());
+    }
+    const places = new Map();
+    for (const node of document.querySelectorAll(".ti-seat[data-ti-seat], .ti-team[data-side]")) {
+      const key = node.dataset.tiSeat !== undefined ? `seat${node.dataset.tiSeat}` : `side${node.dataset.side}`;
+      const sets = node.querySelector(".ti-sets");
+      places.set(key, (sets && sets.getBoundingClientRect().width ? sets : node).getBoundingClientRect());
+    }
+    const board = document.getElementById("board");
+    const centre = board && board.querySelector(".tw-centre");
+    memory.layout = { rects, places, width: board ? board.clientWidth : 0,
+      top: centre ? centre.getBoundingClientRect().top + window.scrollY : null };
+  }, 0));
+}
+
+function rectOf(memory, ref) {
+  const rect = memory.layout && memory.layout.rects.get(ref);
+  if (!rect || !rect.width) return null;
+  const node = document.querySelector(`.tw-card[data-ref="${ref}"]`);
+  return node ? { node, rect } : null;
+}
+
+/** A copy of a card that was taken, gliding from where it lay to the taker's seat. */
+function ghost(found, target) {
+  const { node, rect } = found;
+  // A plain picture, not a card: nothing may find, focus or press it.
+  const copy = document.createElement("div");
+  copy.className = "ti-ghost";
+  copy.setAttribute("aria-hidden", "true");
+  for (const child of node.childNodes) copy.append(child.cloneNode(true));
+  Object.assign(copy.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+  document.body.append(copy);
+  return () => {
+    const to = target();
+    const dx = to ? to.left + to.width / 2 - (rect.left + rect.width / 2) : 0;
+    const dy = to ? to.top + to.height / 2 - (rect.top + rect.height / 2) : -30;
+    const moving = copy.animate([{ transform: "none", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(.45)`, opacity: 0.15 }],
+    { duration: SLIDE_MS, easing: "cubic-bezier(.4,0,.2,1)" });
+    moving.onfinish = () => copy.remove();
+    moving.oncancel = () => copy.remove();
+  };
+}
+
+function seatTarget(memory, view, side, takerSeat) {
+  return () => {
+    const places = memory.layout ? memory.layout.places : new Map();
+    if ((view.mode === "team" || view.mode === "coop") && places.has(`side${side}`)) return places.get(`side${side}`);
+    return places.get(`seat${takerSeat ?? side}`) || null;
+  };
+}
+
+/** Work out from the previous view what moved (a take, a flip), and set the motion up. */
+function plan(memory, view, now, changed) {
+  const last = memory.last;
+  const later = [];
+  if (!last || calm()) return later;
+  const taken = new Set();
+  view.sets.forEach((sets, side) => {
+    const before = last.sets[side] ?? 0;
+    if (sets.length <= before || !sets.length) return;
+    const picture = sets[sets.length - 1].picture;
+    // Where the pair came from: the places that showed its picture and no longer do (a
+    // centre card flipped in place, the third of a triple, stays where it is).
+    const from = [...last.pictures].filter(([ref, pic]) => {
+      if (pic !== picture || ref.startsWith(`s${side}.`)) return false;
+      const current = memory.slots.get(ref).at(-1).picture;
+      return ref.startsWith("c") ? current === null : current !== picture;
+    }).map(([ref]) => ref);
+    const hand = last.hands.find((h) => from.includes(h.card) && view.sides[h.seat] === side);
+    const taker = view.mode === "competitive" || view.mode === "timeattack" ? side : hand ? hand.seat : null;
+    for (const ref of from) {
+      taken.add(ref);
+      const found = rectOf(memory, ref);
+      if (found) later.push(ghost(found, seatTarget(memory, view, side, taker)));
+    }
+  });
+  // A flip: a pile one card shorter whose top was not taken, and a centre slot filled.
+  const flippedFrom = [];
+  view.piles.forEach((pile, seat) => {
+    const before = last.piles[seat];
+    if (before && pile.cards === before.cards - 1 && !taken.has(`p${seat}`)) flippedFrom.push(seat);
+  });
+  const landed = changed.filter((ref) => ref.startsWith("c") && !last.pictures.has(ref));
+  for (const ref of changed) {
+    const source = ref.startsWith("c") && landed.includes(ref) && flippedFrom.length ? rectOf(memory, `p${flippedFrom.shift()}`) : null;
+    if (source) {
+      const noted = memory.layout && memory.layout.rects.get(ref);
+      later.push(() => {
+        // The slot's place as last painted (an empty slot), else where it lies now.
+        const target = noted && noted.width ? null : document.querySelector(`.tw-card[data-ref="${ref}"]`);
+        if (!noted && !target) return;
+        const to = noted && noted.width ? noted : target.getBoundingClientRect();
+        const dx = source.rect.left + source.rect.width / 2 - (to.left + to.width / 2);
+        const dy = source.rect.top + source.rect.height / 2 - (to.top + to.height / 2);
+        animate(memory, ref, [{ transform: `translate(${dx}px, ${dy}px) rotateY(180deg) scale(.8)` },
+          { transform: "none" }], SLIDE_MS);
+      });
+    } else {
+      animate(memory, ref, [{ transform: "rotateY(80deg) scale(.85)", opacity: 0.5 }, { transform: "none", opacity: 1 }], FLIP_MS);
+    }
+  }
+  return later;
+}
+
+// -- the table helpers, made once per view and shared by the board and the seat boxes ------
+const tables = new WeakMap();
+
+function tableOf(view, ctx) {
+  let table = tables.get(view);
+  if (table && table.ctx === ctx) return table;
+  const { local, el, assets } = ctx;
+  const memory = memoryOf(local);
   const me = ctx.me;
+  const legal = view.legal || [];
   const held = new Map(view.hands.map((h) => [h.card, h.seat]));
   const canTouch = new Set(legal.filter((a) => a.kind === "touch").map((a) => a.payload.card));
   const canTurn = new Set(legal.filter((a) => a.kind === "turn_over").map((a) => a.payload.card));
-  const act = (ref, pictureId) => {
-    if (local.turning && canTurn.has(ref)) ctx.act("turn_over", { card: ref, picture: pictureId });
-    else if (canTouch.has(ref)) ctx.act("touch", { card: ref, picture: pictureId });
+  const now = performance.now();
+  const touch = (ref, time) => {
+    const turning = local.turning && canTurn.has(ref);
+    if (!turning && !canTouch.has(ref)) return;
+    const picture = seenPicture(memory, ref, time);
+    if (picture === null) return;
+    ctx.act(turning ? "turn_over" : "touch", { card: ref, picture });
   };
-  const card = (ref, pictureId) => {
+  const card = (ref, pictureId, extra = "") => {
     const owner = held.get(ref);
-    const cls = owner === undefined ? "tw-card" : owner === me ? "tw-card held" : "tw-card held-other";
-    return picture(ctx, ref, pictureId, { class: cls, disabled: me === null || (!canTouch.has(ref) && !canTurn.has(ref)),
-      "aria-pressed": owner === me ? "true" : "false", onclick: () => act(ref, pictureId) });
+    const mate = owner !== undefined && owner !== me && me !== null && view.mode === "team" && view.sides[owner] === view.sides[me];
+    const state = owner === undefined ? "" : owner === me ? " held" : mate ? " held-mate" : " held-other";
+    const since = now - changedAt(memory, ref);
+    const fresh = since < FRESH_MS;
+    const name = assets.names[pictureId];
+    return el("button", {
+      class: `tw-card${state}${fresh ? " ti-fresh" : ""}${extra ? ` ${extra}` : ""}`, "data-ref": ref,
+      // The glow fades from the change on, across redraws.
+      style: fresh ? `animation-delay:${-Math.round(since)}ms` : null, "data-picture": pictureId, "data-key": ref,
+      "aria-label": name, title: name, "aria-pressed": owner === me ? "true" : "false",
+      disabled: me === null || (!canTouch.has(ref) && !canTurn.has(ref)),
+      // The hand lands when the finger comes down: a frame redrawing the board between
+      // press and release would otherwise swallow the click.
+      onpointerdown: (event) => { if (event.button === 0 && event.isPrimary !== false) touch(ref, event.timeStamp || performance.now()); },
+      // Keyboards (Enter, Space) and assistive technology click without a pointer.
+      onclick: (event) => { if (event.detail === 0) touch(ref, performance.now()); },
+    }, drawing(assets, pictureId));
   };
-  const root = el("div", { class: "twinit" });
-  const side = (seat) => view.sides[seat];
-  const scoreLine = view.mode === "team"
-    ? [0, 1].map((team) => t("twinit.team_score", { team: team + 1, n: view.scores[team] })).join(" · ")
+  table = { ctx, card, memory, me };
+  tables.set(view, table);
+  return table;
+}
+
+function teamName(t, side) { return t("twinit.team_name", { team: side + 1 }); }
+
+function listNames(names) {
+  try { return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names); } catch { return names.join(", "); }
+}
+
+function overText(view, ctx) {
+  const { t } = ctx;
+  if (view.mode === "coop") return t("twinit.over");
+  if (view.mode === "team") {
+    const sides = [...new Set(view.winners.map((seat) => view.sides[seat]))];
+    return sides.length === 1 ? t("twinit.team_won", { team: sides[0] + 1 }) : t("twinit.over");
+  }
+  const names = view.winners.map((seat) => ctx.names[seat] ?? String(seat));
+  return names.length ? t("twinit.won", { names: listNames(names), n: names.length }) : t("twinit.over");
+}
+
+function keyHint(el, key) { return el("kbd", { class: "kbd-hint", "aria-hidden": "true" }, key); }
+
+function setCards(ctx, table, side, sets) {
+  const { el } = ctx;
+  return sets.map((set, index) => el("span", { class: `ti-set${set.cards === 3 ? " ti-three" : ""}` },
+    table.card(`s${side}.${index}`, set.picture), set.cards === 3 ? el("span", { class: "ti-badge", "aria-hidden": "true" }, "×3") : ""));
+}
+
+function tabooCards(ctx, table, side, row) {
+  const { el, t } = ctx;
+  if (!row || !row.length) return "";
+  return el("div", { class: "ti-taboo" }, el("span", { class: "ti-label" }, t("twinit.taboo")),
+    row.map((picture, index) => table.card(`t${side}.${index}`, picture)));
+}
+
+// -- the board ---------------------------------------------------------------------------------
+export function renderTwinIt(view, ctx) {
+  const { t, el, local } = ctx;
+  if (view._arrived === undefined) view._arrived = performance.now();
+  const memory = memoryOf(local);
+  const now = performance.now();
+  const pictures = visibleNow(view);
+  const changed = remember(memory, pictures, now);
+  const motion = plan(memory, view, now, changed);
+  memory.first = false;
+  memory.last = { pictures, sets: view.sets.map((s) => s.length), piles: view.piles.map((p) => ({ ...p })), hands: view.hands };
+  const table = tableOf(view, ctx);
+  const me = ctx.me;
+  const legal = view.legal || [];
+  const over = view.phase === "over";
+  const names = ctx.names;
+
+  const bar = el("section", { class: "panel ti-bar" }, el("span", { class: "ti-mode" }, t(`choice.${view.mode}`)));
+  // Team scores stand in the team panels below.
+  const scoreLine = view.mode === "team" ? ""
     : view.mode === "coop" ? t("twinit.points", { n: view.scores[0] })
-      : view.scores.map((score, s) => `${names[s] ?? s}: ${score}`).join(" · ");
-  const top = el("section", { class: "panel row" },
-    el("span", {}, t(`choice.${view.mode}`)), el("strong", { id: "scores" }, scoreLine),
-    view.ends_ms ? el("span", { class: "timer", id: "timer", "aria-label": t("twinit.time_left") }, "") : "",
-    view.turn !== null && view.turn !== undefined ? el("span", { id: "turn" },
-      view.turn === me ? el("strong", {}, t("twinit.your_flip")) : t("table.turn_of", { name: names[view.turn] ?? "" })) : "");
-  if (legal.some((a) => a.kind === "flip")) {
-    top.append(el("button", { class: "primary", id: "flip", "data-key": "flip", onclick: () => ctx.act("flip") }, t("twinit.flip")));
+      : view.mode === "timeattack" ? view.scores.map((score, s) => `${names[s] ?? s}: ${score}`).join(" · ")
+        : t("twinit.target", { n: view.options.sets_to_win });
+  if (scoreLine) bar.append(el("span", { id: "scores", class: "ti-scores" }, scoreLine));
+  if (over) {
+    bar.append(el("strong", { id: "ti-over", class: "ti-over", role: "status" }, overText(view, ctx)));
+    if (view.level) bar.append(el("strong", { id: "level" }, t("twinit.level", { level: t(`twinit.level.${view.level}`) })));
+  } else {
+    if (view.ends_ms) bar.append(el("span", { class: "timer", id: "timer", "aria-label": t("twinit.time_left") }, ""));
+    if (view.turn !== null && view.turn !== undefined && view.phase === "play") {
+      bar.append(el("span", { id: "turn", class: view.turn === me ? "ti-turn-mine" : "" },
+        view.turn === me ? el("strong", {}, t("twinit.your_flip")) : t("table.turn_of", { name: names[view.turn] ?? "" })));
+    }
+    if (legal.some((a) => a.kind === "flip")) {
+      bar.append(el("button", { class: "primary ti-flip", id: "flip", "data-key": "flip", onclick: () => ctx.act("flip") },
+        t("twinit.flip_card"), " ", keyHint(el, "F")));
+    }
+    if (legal.some((a) => a.kind === "start")) {
+      bar.append(el("button", { class: "primary", id: "start-round", "data-key": "start", onclick: () => ctx.act("start") },
+        t("twinit.start_round", { n: view.round }), " ", keyHint(el, "S")));
+    }
+    if (me !== null && isTimeAttack(view) && view.phase === "play") {
+      bar.append(el("label", { class: "ti-turning" }, el("input", { type: "checkbox", id: "turning", checked: Boolean(local.turning),
+        onchange: (e) => { local.turning = e.target.checked; } }), " ", t("twinit.turn_over_mode"), " ", keyHint(el, "T")));
+    }
   }
-  if (legal.some((a) => a.kind === "start")) {
-    top.append(el("button", { class: "primary", id: "start-round", "data-key": "start", onclick: () => ctx.act("start") }, t("twinit.start", { n: view.round })));
+  const root = el("div", { class: `twinit ti-board${over ? " ti-ended" : ""}` }, bar);
+
+  // Team play: each team's sets and taboo cards in a panel that names its members.
+  if (view.mode === "team") {
+    root.append(el("div", { class: "ti-teams" }, [0, 1].map((side) => {
+      const members = view.sides.map((s, seat) => (s === side ? seat : null)).filter((seat) => seat !== null);
+      const mine = me !== null && view.sides[me] === side;
+      return el("section", { class: `ti-team ti-side-${side}${mine ? " ti-mine" : ""}`, "data-side": side, "aria-label": teamName(t, side) },
+        el("div", { class: "ti-team-head" }, el("strong", {}, teamName(t, side)), " ",
+          el("span", { class: "ti-members" }, listNames(members.map((seat) => names[seat] ?? String(seat)))), " · ",
+          t("twinit.sets", { n: view.sets[side].length })),
+        el("div", { class: "ti-sets" }, setCards(ctx, table, side, view.sets[side])),
+        tabooCards(ctx, table, side, view.taboo[side]));
+    })));
+  } else if (view.mode === "coop" && view.sets[0].length) {
+    root.append(el("section", { class: "ti-team ti-together", "data-side": 0 },
+      el("div", { class: "ti-team-head" }, el("strong", {}, t("twinit.together")), " · ", t("twinit.sets", { n: view.sets[0].length })),
+      el("div", { class: "ti-sets" }, setCards(ctx, table, 0, view.sets[0]))));
   }
-  if (me !== null && (view.mode === "coop" || view.mode === "timeattack") && view.phase === "play") {
-    top.append(el("label", {}, el("input", { type: "checkbox", id: "turning", checked: Boolean(local.turning),
-      onchange: (e) => { local.turning = e.target.checked; } }), " ", t("twinit.turn_mode")));
-  }
-  if (view.level) top.append(el("strong", { id: "level" }, t("twinit.level", { level: t(`twinit.level.${view.level}`) })));
-  root.append(top);
-  const centre = el("div", { class: "tw-centre", role: "group", "aria-label": t("twinit.centre") });
+
+  const sized = measure(memory, view.centre.length);
+  hookResize(memory);
+  const centre = el("div", { class: "tw-centre ti-centre", role: "group", "aria-label": t("twinit.centre"),
+    "data-slots": view.centre.length, style: `--ti-size:${sized.size}px;--ti-cols:${sized.cols}` });
   view.centre.forEach((pictureId, slot) => {
-    centre.append(pictureId === null ? el("div", { class: "tw-empty", "aria-hidden": "true" }) : card(`c${slot}`, pictureId));
+    centre.append(pictureId === null ? el("div", { class: "tw-empty", "data-slot": `c${slot}`, "aria-hidden": "true" }) : table.card(`c${slot}`, pictureId));
   });
-  root.append(el("section", { class: "panel" }, el("h2", {}, t("twinit.centre")), centre));
-  const piles = el("div", { class: "tw-piles" });
-  view.piles.forEach((pile, seat) => {
-    if (view.mode === "coop" || view.mode === "timeattack") return;
-    piles.append(el("div", { class: "tw-side", "data-seat": seat },
-      el("div", {}, el("strong", {}, names[seat] ?? seat), view.mode === "team" ? ` · ${t("twinit.team", { team: side(seat) + 1 })}` : ""),
-      el("div", {}, t("twinit.pile", { n: pile.cards })),
-      pile.top !== null ? card(`p${seat}`, pile.top) : ""));
+  root.append(centre);
+
+  // Where no seat boxes are drawn (the replay viewer), the piles sit under the centre.
+  if (!isTimeAttack(view) && !local.twinitSeats && !document.querySelector(".seats")) {
+    root.append(el("div", { class: "ti-strip" }, view.piles.map((_, seat) => el("div", { class: "ti-strip-seat" },
+      el("strong", {}, names[seat] ?? String(seat)), seatBox(view, seat, ctx)))));
+  }
+  queueMicrotask(() => {
+    for (const step of motion) step();
+    replay(memory);
   });
-  view.sets.forEach((sets, owner) => {
-    if (!sets.length && !(view.taboo[owner] || []).length) return;
-    const label = view.mode === "team" ? t("twinit.team", { team: owner + 1 }) : view.mode === "coop" ? t("twinit.together") : names[owner] ?? owner;
-    piles.append(el("div", { class: "tw-side" }, el("div", {}, el("strong", {}, t("twinit.sets_of", { name: label }))),
-      sets.map((set, index) => el("span", {}, card(`s${owner}.${index}`, set.picture), set.cards === 3 ? "×3" : "")),
-      (view.taboo[owner] || []).length ? el("div", {}, t("twinit.taboo"), view.taboo[owner].map((p, index) => card(`t${owner}.${index}`, p))) : ""));
-  });
-  root.append(piles);
+  noteLayout(memory);
+  return root;
+}
+
+// -- a seat box: what everyone sees of this seat -----------------------------------------
+renderTwinIt.seat = (view, seat, ctx) => {
+  ctx.local.twinitSeats = true;  // the page draws seat boxes: the board leaves the piles to them
+  return seatBox(view, seat, ctx);
+};
+
+function seatBox(view, seat, ctx) {
+  const { t, el } = ctx;
+  const table = tableOf(view, ctx);
+  const pile = view.piles[seat];
+  const side = view.sides[seat];
+  const root = el("div", { class: `ti-seat${view.turn === seat && view.phase === "play" ? " ti-turn" : ""}`, "data-ti-seat": seat });
+  if (view.mode === "team") root.append(el("span", { class: `ti-chip ti-side-${side}` }, teamName(t, side)));
+  if (!isTimeAttack(view) && pile) {
+    root.append(el("div", { class: "ti-pile" },
+      pile.top !== null ? table.card(`p${seat}`, pile.top, "ti-top") : el("div", { class: "ti-pile-empty", "aria-hidden": "true" }),
+      el("span", { class: "ti-count" }, t("twinit.cards", { n: pile.cards }))));
+  }
+  // Sets belong to the seat in competitive play and time attack; teams keep theirs in the
+  // team panels on the board.
+  if (view.mode === "competitive" || view.mode === "timeattack") {
+    const sets = view.sets[side] || [];
+    root.append(el("div", { class: "ti-sets", "aria-label": t("twinit.sets", { n: sets.length }) },
+      el("span", { class: "ti-label" }, t("twinit.sets", { n: sets.length })), setCards(ctx, table, side, sets)));
+    root.append(tabooCards(ctx, table, side, view.taboo[side]));
+  }
   return root;
 }
 
@@ -100,9 +486,10 @@ renderTwinIt.tick = (board, view) => {
 
 renderTwinIt.key = (event, view, ctx) => {
   if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const legal = view.legal || [];
   const key = event.key.toLowerCase();
   if (key === "f" && legal.some((a) => a.kind === "flip")) ctx.act("flip");
   else if (key === "s" && legal.some((a) => a.kind === "start")) ctx.act("start");
-  else if (key === "t") { ctx.local.turning = !ctx.local.turning; ctx.redraw(); }
+  else if (key === "t" && isTimeAttack(view)) { ctx.local.turning = !ctx.local.turning; ctx.redraw(); }
 };
