@@ -1,0 +1,246 @@
+"""The Timo's Twist and Twins tables as a person sees them (issue 13): the end of a game,
+the phone layout (colour sheet, one screen, compact header, no keyboard hints on touch),
+card faces that fit in every language, and a whole Timo game won against random bots."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Tab
+from tests.web.play import finished, play_to_results, tap
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Any, server_url: str) -> Iterator[Tab]:
+    """A touch phone, 390 x 844: no hover, coarse pointer."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    opened = Tab(context.new_page(), server_url)
+    yield opened
+    context.close()
+    assert opened.errors == [], opened.errors
+
+
+def start(tab: Tab, game: str, players: int, options: dict[str, str],
+          bot: str | None = None, lang: str = "en") -> None:
+    """Create a table from the lobby with `bot` in every other seat, and start it."""
+    tab.go("/")
+    tab.page.wait_for_selector("#create")
+    if lang != "en":
+        tab.page.select_option("#language", lang)
+        tab.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    tab.page.fill("#name", "Ann")
+    tab.page.select_option("#game", game)
+    tab.page.fill("#players", str(players))
+    for name, value in options.items():
+        field = tab.page.locator(f"#opt-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    if bot:
+        for seat in range(1, players):
+            tab.page.select_option(f'[data-seat="{seat}"]', bot)
+    tab.page.click("#create")
+    tab.page.wait_for_selector("#start:not([disabled])")
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+
+
+def board_text(tab: Tab) -> str:
+    return str(tab.page.locator("#board").inner_text())
+
+
+# -- bug 2: after the end the board says so, and nothing else -------------------------------
+def test_timo_board_shows_the_game_is_over(tab: Tab) -> None:
+    start(tab, "timo", 2, {"target": "20"})
+    play_to_results(tab, "timo")
+    tab.page.wait_for_timeout(300)
+    text = board_text(tab)
+    assert "Game over" in text, text
+    assert "to play" not in text and "Your turn" not in text, text
+    assert tab.page.locator(".seat.turn").count() == 0
+    assert tab.page.locator(".hand button.card.legal").count() == 0
+
+
+def test_twins_board_shows_the_game_is_over(tab: Tab) -> None:
+    start(tab, "twins", 3, {"max_hands": "1"})
+    play_to_results(tab, "twins")
+    tab.page.wait_for_timeout(300)
+    text = board_text(tab)
+    assert "Game over" in text, text
+    assert not re.search(r"round [5-9]", text, re.I), text
+    assert "Pick two cards" not in text and tab.page.locator("#commit").count() == 0
+    assert tab.page.locator(".seat.turn").count() == 0
+    # Every round of the hand stays on the table with the chips it moved.
+    assert tab.page.locator("#reveals [data-round]").count() == 4
+    assert tab.page.locator("#reveals .tw2-move").count() >= 1
+
+
+# -- bug 4: the phone -------------------------------------------------------------------------
+IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+  const r = e.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; })"""
+
+
+def assert_in_view(tab: Tab, selector: str) -> None:
+    boxes = tab.page.evaluate(IN_VIEW, selector)
+    assert boxes, f"nothing matches {selector}"
+    for left, top, right, bottom, width, height in boxes:
+        assert left >= -1 and top >= -1 and right <= width + 1 and bottom <= height + 1, \
+            (selector, left, top, right, bottom)
+
+
+def my_turn(tab: Tab) -> bool:
+    return bool(tab.page.locator(".hand button.card.legal, #draw, #pass").count())
+
+
+def test_phone_tapping_a_black_card_opens_the_colour_sheet_in_view(phone: Tab) -> None:
+    # The 108-card deck has 8 black cards: one comes to hand soon.
+    start(phone, "timo", 2, {"target": "5000", "deck": "classic108"}, bot="random")
+    page = phone.page
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "no black card came to hand"
+        black = page.locator(".hand button.card.legal.c-black")
+        if black.count() and tap(black.first):
+            break
+        if page.locator("[data-colour]").count():
+            tap(page.locator("[data-colour]").first)
+        elif page.locator("#call-timo").count():
+            tap(page.locator("#call-timo"))
+        elif page.locator(".hand button.card.legal").count():
+            tap(page.locator(".hand button.card.legal").first)
+        elif page.locator("#draw").count():
+            tap(page.locator("#draw"))
+        elif page.locator("#pass").count():
+            tap(page.locator("#pass"))
+        time.sleep(0.1)
+    page.wait_for_selector("[data-colour]", timeout=2000)
+    assert_in_view(phone, "[data-colour]")
+    # The sheet takes the keyboard at once, and Escape cancels it.
+    page.wait_for_function("() => document.activeElement && document.activeElement.dataset.colour")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-colour]", state="detached", timeout=2000)
+    assert page.locator(".hand button.card.legal.c-black").count()
+    page.locator(".hand button.card.legal.c-black").first.click()
+    page.locator("[data-colour='green']").click()
+    page.wait_for_selector("[data-colour]", state="detached", timeout=2000)
+    page.wait_for_function("() => document.querySelector('#top-card') && "
+                           "document.querySelector('#top-card').classList.contains('c-black')")
+
+
+def test_phone_play_fits_one_screen_with_a_compact_header(phone: Tab) -> None:
+    start(phone, "timo", 3, {"target": "5000"}, bot="random")
+    page = phone.page
+    deadline = time.monotonic() + 30
+    while not my_turn(phone):
+        assert time.monotonic() < deadline, "the human never got a turn"
+        time.sleep(0.1)
+    page.wait_for_timeout(500)  # animations over
+    assert page.evaluate("scrollY") == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for selector in (".hand", ".hand button.card", "#top-card", "#turn", ".tm-actions"):
+        assert_in_view(phone, selector)
+    header = page.evaluate("document.querySelector('header').getBoundingClientRect().height")
+    assert header <= 0.12 * PHONE["height"], header
+
+
+@pytest.mark.parametrize("game", ["timo", "twins", "twinit"])
+def test_touch_screens_show_no_keyboard_hints(phone: Tab, game: str) -> None:
+    players, options = {"timo": (2, {"target": "5000"}), "twins": (3, {}),
+                        "twinit": (2, {"sets_to_win": "5"})}[game]
+    start(phone, game, players, options)
+    phone.page.wait_for_timeout(1500)
+    text = phone.page.locator("main").inner_text()
+    assert not re.search(r"\((?:[A-Z0-9]|Esc|Enter|Space)\)", text), text
+    visible = phone.page.evaluate("""() => [...document.querySelectorAll('.kbd-hint, kbd')]
+      .filter((e) => e.getClientRects().length).map((e) => e.textContent)""")
+    assert visible == []
+
+
+# -- bug 5: every card face fits, in every language ----------------------------------------
+FACES = (Path(__file__).parent / "card_faces.js").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("code", ["en", "fr", "nl", "ko"])
+def test_every_card_face_fits_in_every_language(browser: Any, server_url: str,
+                                               code: str) -> None:
+    for viewport in (PHONE, {"width": 1200, "height": 900}):
+        context = browser.new_context(viewport=viewport)
+        tab = Tab(context.new_page(), server_url)
+        try:
+            tab.go("/")
+            tab.page.wait_for_selector("#create")
+            tab.page.select_option("#language", code)
+            tab.page.wait_for_function(f"() => document.documentElement.lang === '{code}'")
+            tab.page.wait_for_selector("#create")
+            found = tab.page.evaluate(FACES, [viewport is PHONE])
+            assert found["faces"] >= 54 + 60, found
+            assert found["bad"] == [], (code, viewport, found["bad"])
+        finally:
+            context.close()
+
+
+# -- a whole game, as a person ----------------------------------------------------------------
+# Two players: a +4 or +2 makes the bot draw and miss its turn, a Stop or a Twist is
+# another turn; the Colour card is kept for when nothing else fits.
+PRIORITY = {"+4": 100, "+2": 90, "stop": 80, "twist": 80, "colour": -1}
+
+
+def timo_turn(tab: Tab) -> None:
+    """A sensible person: shout first, then keep the turn, then shed the highest card."""
+    page = tab.page
+    if page.locator("[data-colour]").count():
+        colours = page.evaluate("""() => { const n = {};
+          for (const c of document.querySelectorAll('.hand .card')) {
+            const m = /c-(blue|green|orange|pink)/.exec(c.className);
+            if (m) n[m[1]] = (n[m[1]] || 0) + 1; }
+          return Object.entries(n).sort((a, b) => b[1] - a[1]).map((e) => e[0]); }""")
+        tap(page.locator(f"[data-colour='{colours[0] if colours else 'blue'}']"))
+        return
+    for selector in ("#call-timo", "[data-catch]"):
+        if page.locator(selector).count():
+            tap(page.locator(selector).first)
+            return
+    legal = page.locator(".hand button.card.legal:not([disabled])")
+    if legal.count():
+        if page.locator("#say-timo[aria-pressed='false']").count():
+            tap(page.locator("#say-timo"))
+        ranks = [re.sub(r"^r-", "", c) for c in legal.evaluate_all(
+            "cards => cards.map((c) => [...c.classList].find((k) => k.startsWith('r-')))")]
+        worth = [PRIORITY.get(r.replace("plus", "+"), int(r) if r.isdigit() else 0) for r in ranks]
+        tap(legal.nth(worth.index(max(worth))))
+        return
+    for selector in ("#pass", "#draw"):
+        if page.locator(selector).count():
+            tap(page.locator(selector).first)
+            return
+
+
+def test_a_person_wins_a_whole_timo_game_against_random_bots(tab: Tab) -> None:
+    deadline = time.monotonic() + 75
+    games = 0
+    while True:
+        games += 1
+        start(tab, "timo", 2, {"target": "1"}, bot="random")
+        while not finished(tab):
+            assert time.monotonic() < deadline, f"no win in {games} games"
+            timo_turn(tab)
+            time.sleep(0.05)
+        tab.page.wait_for_selector("#turn.tm-done")
+        if "You win the game!" in tab.page.locator("#turn").inner_text():
+            break
+        assert time.monotonic() < deadline, f"no win in {games} games"
+    assert tab.page.locator(".seat.me .tm-won, .seat[data-seat='0'] .tm-won").count() == 1
+    results = tab.page.locator("#results").inner_text()
+    assert "Ann" in results
