@@ -203,7 +203,7 @@ async function lobbyPage() {
     const running = await api("GET", "/api/tables?status=running");
     const row = (table, action) => el("tr", {},
       el("td", {}, t(`game.${table.game}`)), el("td", {}, table.name),
-      el("td", {}, table.seats.map((s) => s.display_name || (s.bot ? t(`bot.${s.bot}`) : "—")).join(", ")),
+      el("td", {}, table.seats.map((s) => (s.kind === "empty" && !s.reserved ? "—" : seatName(s))).join(", ")),
       el("td", {}, action));
     tables.replaceChildren(
       el("h2", {}, t("lobby.open_tables")),
@@ -253,7 +253,7 @@ async function joinPage(tableId) {
   const message = el("p", { class: "error", role: "alert" });
   page(t("join.title", { game: t(`game.${info.game}`) }),
     el("section", { class: "panel" },
-      el("p", {}, info.seats.map((s) => s.display_name || (s.bot ? t(`bot.${s.bot}`) : t("lobby.seat_open"))).join(" · ")),
+      el("p", {}, info.seats.map((s) => (s.reserved ? t("table.kept_for", { name: s.display_name }) : seatName(s))).join(" · ")),
       el("label", { class: "field" }, t("lobby.name"), " ", name),
       el("div", { class: "row" },
         el("button", { class: "primary", id: "join", onclick: async () => {
@@ -268,10 +268,267 @@ async function joinPage(tableId) {
       message));
 }
 
+// -- seats, names and the narrated log ---------------------------------------------------
+// A bot seat is "Ada · strong" everywhere (seats, log, results, replay): the name comes
+// from the server (distinct at the table), the level from the catalogue.
 function seatName(seat) {
   if (!seat) return "?";
-  if (seat.kind === "bot") return t("lobby.bot", { level: t(`bot.${seat.bot}`) });
+  if (seat.kind === "bot") {
+    const level = t(`bot.${seat.bot}`);
+    return seat.display_name ? t("bot.named", { name: seat.display_name, level }) : t("lobby.bot", { level });
+  }
   return seat.display_name || t("lobby.seat_open");
+}
+
+// Avatar colours by seat: distinct at a 10-seat table, readable with white initials.
+const SEAT_COLOURS = ["#c2410c", "#1d4ed8", "#047857", "#7e22ce", "#be123c", "#0e7490", "#a16207", "#4338ca", "#15803d", "#9d174d"];
+const seatColour = (index) => SEAT_COLOURS[index % SEAT_COLOURS.length];
+const phoneWidth = window.matchMedia("(max-width: 700px)");  // table.css folds the seats into a strip
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// t() with elements as parameters: "{name} plays {card}" with a name chip for {name}.
+function tNodes(key, params = {}) {
+  const nodes = [];
+  const plain = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value instanceof Node) { plain[name] = `\u0000${nodes.length}\u0000`; nodes.push(value); } else plain[name] = value;
+  }
+  const text = t(key, plain);
+  if (text === key) return null;
+  return text.split(/\u0000(\d+)\u0000/).map((part, i) => (i % 2 ? nodes[Number(part)] : part)).filter((part) => part !== "");
+}
+
+function listOf(items) {
+  // Intl.ListFormat joins names the way each language does ("Ann, Bo and Chen").
+  const format = new Intl.ListFormat(lang, { type: "conjunction" });
+  const marks = items.map((_, i) => `\u0000${i}\u0000`);
+  return el("span", {}, format.formatToParts(marks).map((part) => {
+    const index = /^\u0000(\d+)\u0000$/.exec(part.value);
+    return part.type === "element" && index ? items[Number(index[1])] : part.value;
+  }));
+}
+
+const chips = (n) => t("event.chips", { n });
+const cardsOf = (n) => t("event.cards", { n });
+const pointsOf = (n) => t("event.points", { n });
+
+function timoCardText(card) {
+  if (!card) return null;
+  if (card.colour === "black") return t(card.rank === "+4" ? "event.timo.black_plus4" : "event.timo.black_colour");
+  const rankKey = `timo.rank.${card.rank}`;
+  const rank = t(rankKey) === rankKey ? card.rank : t(rankKey);
+  return t("event.timo.card", { colour: t(`colour.${card.colour}`), rank });
+}
+
+// One log line (a list of nodes and strings) for an event of Timo's Twist, Twins or Twin
+// It, or null when the event is not worth a line (a private deal, a hand lifted...).
+// Twinz narrates itself (games/twinz.js: renderTwinz.describe).
+function narrate(game, event, actor, who, extra) {
+  const data = event.data || {};
+  const line = (key, params = {}) => tNodes(`event.${game}.${key}`, params);
+  const name = who(data.seat ?? actor);
+  const winners = (seats) => (seats || []).map(who);
+  if (event.kind === "game_over") {
+    const won = game === "timo" ? [data.winner] : (data.winners || []);
+    if (game === "twinit" && extra.view?.mode === "coop") return line("coop_over", { n: (data.scores || [0])[0] });
+    return won.length ? tNodes("event.won", { names: listOf(winners(won)), n: won.length }) : line("game_over");
+  }
+  if (game === "timo") {
+    switch (event.kind) {
+      case "round_started": return line("round_started", { round: data.round, name: who(data.dealer) });
+      case "played": {
+        const card = extra.card(data.card);
+        if (!card) return line("played_last", { name });
+        if (card.colour === "black") return line("played_black", { name, card: timoCardText(card), colour: t(`colour.${data.colour}`) });
+        return line("played", { name, card: timoCardText(card) });
+      }
+      case "timo_called": return line("timo_called", { name });
+      case "skipped": return line("skipped", { name });
+      case "direction": return line("direction");
+      case "drew":
+        if (data.reason === "caught") return null;  // the catch line says it
+        return line(data.reason === "penalty" ? "drew_penalty" : "drew", { name, n: data.count });
+      case "passed": return line("passed", { name });
+      case "caught": return line("caught", { by: who(data.by), name, victim: who(data.seat), n: 2 });
+      case "reshuffled": return line("reshuffled");
+      case "round_over": return line("round_over", { name: who(data.winner), n: data.points });
+      default: return null;
+    }
+  }
+  if (game === "twins") {
+    switch (event.kind) {
+      case "hand_started": return line("hand_started", { hand: data.hand, name: who(data.dealer) });
+      case "bought": return data.count ? line("bought", { name, cards: cardsOf(data.count), chips: chips(data.cost) }) : line("bought_none", { name });
+      case "round_started": return line("round_started", { round: data.round });
+      case "committed": return line("committed", { name });
+      case "revealed": return line("revealed", { round: data.round, picks: listOf((data.picks || []).map((pick) =>
+        el("span", {}, tNodes("event.twins.shown", { name: who(pick.seat), set: t(`twins.set.${pick.set}`), value: pick.value })))) });
+      case "paid": return line("paid", { name, chips: chips(data.amount) });
+      case "received": return line("received", { name, chips: chips(data.amount) });
+      case "sits_out": return line("sits_out", { name });
+      case "bankrupt": return line("bankrupt", { name });
+      case "bank_stays": return line("bank_stays", { chips: chips(data.bank) });
+      default: return null;
+    }
+  }
+  if (game === "twinit") {
+    switch (event.kind) {
+      case "round_started": return line("round_started", { round: data.round });
+      // A flip every few seconds would push the takes out of sight: the log keeps them
+      // for the replay's caption only.
+      case "flipped": return extra.replay ? line("flipped", { name }) : null;
+      case "taken":
+        if (data.stolen_from !== undefined) return line("stolen", { name, victim: who(data.stolen_from) });
+        return line(data.size >= 3 ? "taken_triple" : "taken_pair", { name });
+      case "third_flipped": return line("third_flipped");
+      case "triple_flipped": return line("triple_flipped");
+      case "error": {
+        const reason = ["different", "both_hands", "own_pile", "taboo"].includes(data.reason) ? data.reason : "different";
+        const said = line(`error.${reason}`, { name }) || [];
+        const lost = data.lost_set_picture !== null && data.lost_set_picture !== undefined ? line("lost_set", { name }) : line("no_set_lost");
+        return [...said, " ", ...(lost || [])];
+      }
+      case "tie": return line("tie", { names: listOf(winners(data.seats)) });
+      case "finishing": return line("finishing");
+      case "sudden_death": return line("sudden_death", { names: listOf(winners(data.seats)) });
+      case "round_over": return line("round_over", { round: data.round });
+      default: return null;
+    }
+  }
+  return null;
+}
+
+// Where each seat sits, counted clockwise from the viewer's (place 0, bottom centre):
+// a bottom row, a seat at each end of the table, and a top row. Returns the places in
+// each row, left to right.
+function tableLayout(n) {
+  if (n <= 3) return { bottom: [0], left: [], top: Array.from({ length: n - 1 }, (_, i) => i + 1), right: [] };
+  const rest = n - 2;  // one seat at each end
+  const top = Math.ceil(rest / 2);
+  const bottom = rest - top;
+  const leftOfMe = Math.floor((bottom - 1) / 2);
+  const rightOfMe = bottom - 1 - leftOfMe;
+  const row = [];
+  for (let place = leftOfMe; place >= 1; place--) row.push(place);
+  row.push(0);
+  for (let i = 0; i < rightOfMe; i++) row.push(n - 1 - i);
+  const left = leftOfMe + 1;
+  return { bottom: row, left: [left],
+    top: Array.from({ length: top }, (_, i) => left + 1 + i), right: [left + 1 + top] };
+}
+
+// Who may act now, by game (a set of seats): the seat whose move it is stands out.
+function actingSeats(game, view) {
+  if (!view) return [];
+  const render = RENDERERS[game];
+  if (render && render.toAct) return render.toAct(view);
+  if (view.over || view.phase === "over") return [];
+  if (game === "timo") return typeof view.turn === "number" ? [view.turn] : [];
+  if (game === "twins") {
+    if (view.phase === "buy") return view.buyer !== null && view.buyer !== undefined ? [view.buyer] : [];
+    return view.committed.map((done, seat) => (!done && !view.out[seat] && !view.sitting_out[seat] ? seat : null)).filter((s) => s !== null);
+  }
+  if (game === "twinit") return view.phase === "play" && typeof view.turn === "number" ? [view.turn] : [];
+  if (game === "twinz") {
+    if (view.phase === "draw") return view.duo.slice(0, 1);
+    if (view.phase === "clues") return view.duo.filter((seat, i) => !(view.clue_given || [])[i]);
+    if (view.phase === "guesses") return Array.from({ length: view.players }, (_, s) => s).filter((s) => !view.duo.includes(s));
+  }
+  return [];
+}
+
+// The move's time limit, if the table has one, as [end (local ms), total ms] for a seat.
+function seatDeadline(info, view, seat, acting, clock) {
+  if (!view || view.over || view.phase === "over") return null;
+  const local = (serverMs) => clock.received + (serverMs - (view.now_ms ?? serverMs));
+  if (info.game === "twinz" && acting.includes(seat)) {
+    if (view.phase === "clues" && (view.clue_due || view.countdown_ends)) {
+      const end = view.countdown_ends || view.clue_due;
+      return [local(end), (view.options.countdown_s || 5) * 1000];
+    }
+    if (view.phase === "guesses" && view.guess_due) return [local(view.guess_due), (view.options.guess_timeout_s || 30) * 1000];
+  }
+  if (info.game === "twinit" && Array.isArray(view.hands)) {
+    // A hand on a card is lifted after hold_ms unless its pair completes.
+    const held = view.hands.filter((hand) => hand.seat === seat && hand.lift_ms);
+    if (held.length) return [local(Math.min(...held.map((hand) => hand.lift_ms))), view.options.hold_ms || 1500];
+  }
+  if (info.turn_limit_s && acting.includes(seat) && info.seats[seat]?.kind === "human") {
+    return [clock.lastMove + info.turn_limit_s * 1000, info.turn_limit_s * 1000];
+  }
+  return null;
+}
+
+// -- sound: short blips made with Web Audio, only after a gesture, muted on request -------
+const sound = {
+  context: null,
+  muted: localStorage.getItem("tt.mute") === "1",
+  unlock() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    if (!sound.context) sound.context = new Context();
+    else if (sound.context.state === "suspended") sound.context.resume();
+  },
+  // Each effect: notes as [frequency Hz, start s, length s, wave].
+  effects: {
+    turn: [[660, 0, 0.09, "sine"], [880, 0.1, 0.14, "sine"]],
+    card: [[420, 0, 0.05, "triangle"], [300, 0.03, 0.05, "triangle"]],
+    take: [[523, 0, 0.08, "square"], [659, 0.07, 0.08, "square"], [784, 0.14, 0.12, "square"]],
+    reveal: [[392, 0, 0.12, "sine"], [587, 0.08, 0.2, "sine"]],
+    end: [[523, 0, 0.12, "triangle"], [659, 0.13, 0.12, "triangle"], [784, 0.26, 0.12, "triangle"], [1047, 0.39, 0.35, "triangle"]],
+    error: [[200, 0, 0.12, "sawtooth"], [150, 0.1, 0.16, "sawtooth"]],
+  },
+  play(name) {
+    const context = sound.context;
+    if (sound.muted || !context || context.state !== "running") return;
+    const now = context.currentTime;
+    for (const [frequency, start, length, wave] of sound.effects[name] || []) {
+      const osc = context.createOscillator();
+      const gain = context.createGain();
+      osc.type = wave;
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, now + start);
+      gain.gain.exponentialRampToValueAtTime(wave === "sine" ? 0.18 : 0.07, now + start + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + start + length);
+      osc.connect(gain).connect(context.destination);
+      osc.start(now + start);
+      osc.stop(now + start + length + 0.02);
+    }
+    (window.ttSounds = window.ttSounds || []).push(name);
+  },
+};
+// Browsers allow audio only after a person acts on the page: start it then, never before.
+for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, sound.unlock, { capture: true });
+
+const SOUND_OF = { played: "card", flipped: "card", committed: "card", bought: "card", clue_given: "card",
+  taken: "take", caught: "take", received: "take", revealed: "reveal", clues_revealed: "reveal",
+  round_over: "reveal", error: "error", game_over: "end" };
+
+function muteButton() {
+  const button = el("button", { id: "mute", class: "mute", type: "button", "aria-pressed": String(sound.muted),
+    title: t(sound.muted ? "sound.unmute" : "sound.mute") });
+  const draw = () => {
+    // A speaker, crossed out when muted (drawn here: no emoji font is needed).
+    button.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${sound.muted
+      ? '<path d="M17 9l5 6M22 9l-5 6"/>' : '<path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>'}</svg>`;
+    button.setAttribute("aria-pressed", String(sound.muted));
+    button.setAttribute("aria-label", t(sound.muted ? "sound.unmute" : "sound.mute"));
+    button.title = t(sound.muted ? "sound.unmute" : "sound.mute");
+  };
+  button.addEventListener("click", () => {
+    sound.muted = !sound.muted;
+    localStorage.setItem("tt.mute", sound.muted ? "1" : "0");
+    draw();
+  });
+  draw();
+  return button;
+}
+
+function confetti() {
+  // A short burst of CSS confetti (none at all under prefers-reduced-motion).
+  if (reducedMotion()) return "";
+  return el("div", { class: "confetti", "aria-hidden": "true" }, Array.from({ length: 36 }, (_, i) => el("i", {
+    style: `--x:${(i * 37) % 100}%;--d:${(i % 9) * 0.09}s;--r:${(i * 53) % 360}deg;--c:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` })));
 }
 
 async function tablePage(tableId) {
@@ -280,42 +537,124 @@ async function tablePage(tableId) {
   const mine = tokens()[tableId];
   const render = RENDERERS[info.game];
   const gameAssets = await assets(info.game);
-  const seatsBox = el("div", { class: "seats", "aria-label": t("table.seats") });
+  const seatsBox = el("div", { class: "seats ring", id: "seats", role: "list", "aria-label": t("table.seats") });
   const board = el("div", { id: "board" });
-  const log = el("div", { class: "log", "aria-live": "polite" });
+  const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
   const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
   const waiting = el("section", { class: "panel", id: "waiting" });
-  const results = el("section", { class: "panel", id: "results", hidden: true });
+  const results = el("section", { class: "panel results", id: "results", hidden: true });
+  const summary = el("section", { class: "panel round-summary", id: "round-summary", hidden: true });
   let view = null;
   let version = 0;
   let socket = null;
   let closed = false;
   let retry = 500;
   let sent = 0;
+  let acting = [];
+  let celebrated = false;
+  let lastActor = null;  // the seat that made the latest move: it stays highlighted
+  let timoRound = 0;
+  const clock = { received: Date.now(), lastMove: Date.now() };
+  const cards = new Map();  // Timo cards seen so far by id, to name a card someone plays
+  const rounds = { timo: null, twins: null, twinsDone: null, timoWins: [] };
   const local = {};  // a renderer's own UI state (a pending pick, a chosen colour...)
 
   function names() { return info.seats.map(seatName); }
+  const me = () => (mine ? mine.seat : null);
+
+  // A name chip: the seat's colour, and the bot's level in small type.
+  function who(seatIndex) {
+    const seat = info.seats[seatIndex];
+    if (!seat) return el("span", { class: "who" }, t("event.someone"));
+    const level = seat.kind === "bot" && seat.display_name ? el("small", {}, ` · ${t(`bot.${seat.bot}`)}`) : "";
+    return el("span", { class: "who", style: `--seat:${seatColour(seatIndex)}` }, seat.kind === "bot" && seat.display_name ? seat.display_name : seatName(seat), level);
+  }
 
   function drawSeats() {
-    const turn = view && typeof view.turn === "number" ? view.turn : null;
-    seatsBox.replaceChildren(...info.seats.map((seat, index) => el("div", {
-      class: `seat${turn === index ? " turn" : ""}`, "data-seat": index },
-      el("strong", {}, seatName(seat)), mine && mine.seat === index ? ` (${t("table.you")})` : "",
-      seat.kind === "human" && !seat.connected ? el("span", { class: "away" }, ` · ${t("table.away")}`) : "",
-      seat.stand_in ? el("span", { class: "away" }, ` · ${t("table.stand_in")}`) : "",
-      // What the others can see of this seat (a fan of card backs, chips, a pile...).
-      view && render.seat ? render.seat(view, index, ctx) : "")));
+    acting = actingSeats(info.game, view);
+    const n = info.seats.length;
+    const offset = me() ?? 0;  // the viewer sits at the bottom of the table
+    const finished = info.status === "finished";
+    seatsBox.style.setProperty("--n", n);
+    const boxes = info.seats.map((seat, index) => {
+        const place = (index - offset + n) % n;
+        const turn = !finished && acting.includes(index);
+        const deadline = turn || info.game === "twinit" ? seatDeadline(info, view, index, acting, clock) : null;
+        const initial = (seat.display_name || "?").trim().charAt(0).toUpperCase() || "?";
+        const badges = [];
+        if (seat.kind === "human" && !seat.connected && info.status !== "finished") badges.push(el("span", { class: "badge away" }, t("table.away")));
+        if (seat.stand_in) badges.push(el("span", { class: "badge stand-in" }, t("table.stand_in")));
+        if (seat.reserved) badges.push(el("span", { class: "badge invited" }, t("table.invited")));
+        if (turn) badges.push(el("span", { class: "badge turn-badge" }, mine && mine.seat === index ? t("table.your_move") : t("table.to_move")));
+        const classes = ["seat", turn ? "turn" : "", seat.kind === "bot" ? "bot" : "", seat.kind === "empty" ? "empty" : "",
+          mine && mine.seat === index ? "me" : "", seat.kind === "human" && !seat.connected ? "is-away" : "",
+          index === lastActor ? "acted" : ""].filter(Boolean).join(" ");
+        return el("div", { class: classes, role: "listitem", "data-seat": index,
+          // On a phone the rows fold into one strip in seat order, starting with yours.
+          style: `order:${place};--seat:${seatColour(index)}`,
+          "aria-current": turn ? "true" : null },
+        el("div", { class: "seat-head" },
+          el("span", { class: `avatar${deadline ? " timed" : ""}`, "aria-hidden": "true",
+            "data-end": deadline ? deadline[0] : null, "data-total": deadline ? deadline[1] : null }, el("span", {}, initial)),
+          el("span", { class: "seat-name" },
+            el("strong", {}, seat.kind === "bot" && seat.display_name ? seat.display_name : seatName(seat)),
+            seat.kind === "bot" ? el("small", { class: "level" }, ` · ${t(`bot.${seat.bot}`)}`) : "",
+            mine && mine.seat === index ? ` (${t("table.you")})` : "")),
+        el("div", { class: "badges" }, badges),
+        // What the others can see of this seat (a fan of card backs, chips, a pile...).
+        view && render.seat ? el("div", { class: "seat-game" }, render.seat(view, index, ctx)) : "");
+      });
+    const layout = tableLayout(n);
+    const byPlace = (place) => boxes[(place + offset) % n];
+    seatsBox.replaceChildren(
+      el("div", { class: "ring-row ring-top" }, layout.top.map(byPlace)),
+      el("div", { class: "ring-side ring-left" }, layout.left.map(byPlace)),
+      el("div", { class: "felt", "aria-hidden": "true" }, el("span", { class: "felt-line", id: "felt-turn" }, turnLine())),
+      el("div", { class: "ring-side ring-right" }, layout.right.map(byPlace)),
+      el("div", { class: "ring-row ring-bottom" }, layout.bottom.map(byPlace)));
+    tickSeats();
+    // In the phone's strip of seats, keep the seat whose move it is in sight.
+    // (Only there: measuring forces a layout, which costs a desktop frame several ms.)
+    const turnSeat = phoneWidth.matches ? seatsBox.querySelector(".seat.turn") : null;
+    if (turnSeat && seatsBox.scrollWidth > seatsBox.clientWidth + 4) {
+      const left = turnSeat.offsetLeft - seatsBox.offsetLeft;
+      if (left < seatsBox.scrollLeft || left + turnSeat.offsetWidth > seatsBox.scrollLeft + seatsBox.clientWidth) {
+        seatsBox.scrollLeft = Math.max(0, left - 8);
+      }
+    }
+  }
+
+  function turnLine() {
+    if (info.status === "finished") return t("table.game_over");
+    if (info.status === "open") return t("table.waiting");
+    if (!acting.length) return "";
+    if (acting.includes(me()) && acting.length === 1) return t("table.your_turn");
+    if (acting.length === 1) return t("table.turn_of", { name: names()[acting[0]] });
+    return acting.includes(me()) ? t("table.your_turn") : t("table.many_to_move", { n: acting.length });
+  }
+
+  function tickSeats() {
+    const now = Date.now();
+    for (const avatar of seatsBox.querySelectorAll(".avatar[data-end]")) {
+      const total = Number(avatar.dataset.total);
+      const left = Math.max(0, Math.min(1, (Number(avatar.dataset.end) - now) / total));
+      avatar.style.setProperty("--left", left.toFixed(3));
+      avatar.classList.toggle("hurry", left < 0.25);
+    }
   }
 
   function drawWaiting() {
     if (info.status !== "open") { waiting.hidden = true; return; }
     waiting.hidden = false;
     const invite = `${location.origin}/#/join/${tableId}`;
-    const isCreator = mine && mine.seat === 0;
+    const isCreator = mine && mine.seat === (info.creator_seat ?? 0);
     const full = info.seats.every((s) => s.kind !== "empty");
     const game = gamesCache && gamesCache.find((g) => g.id === info.game);
-    const seatControls = isCreator && game ? el("div", { id: "seat-controls" }, info.seats.slice(1).map((seat, index) => {
-      const number = index + 1;
+    const seatControls = isCreator && game ? el("div", { id: "seat-controls" }, info.seats.map((seat, number) => {
+      if (number === mine.seat) return "";
+      let openLabel = t("lobby.seat_open");
+      if (seat.kind === "human") openLabel = t("table.kick", { name: seat.display_name });
+      else if (seat.reserved) openLabel = t("table.kept_for", { name: seat.display_name });
       return el("label", { class: "field" }, t("lobby.seat", { n: number + 1 }), " ",
         el("select", { "data-seat-control": number, onchange: async (event) => {
           try {
@@ -323,11 +662,13 @@ async function tablePage(tableId) {
             else await api("PUT", `/api/tables/${tableId}/seats/${number}/bot`, { bot: event.target.value }, mine.token);
           } catch (error) { flash.textContent = errorText(error); }
         } },
-          el("option", { value: "", selected: seat.kind !== "bot" }, seat.kind === "human" ? t("table.kick", { name: seat.display_name }) : t("lobby.seat_open")),
+          el("option", { value: "", selected: seat.kind !== "bot" }, openLabel),
           game.bots.map((bot) => el("option", { value: bot, selected: seat.bot === bot }, t("lobby.bot", { level: t(`bot.${bot}`) })))));
     })) : "";
+    const rematchNote = info.rematch_of ? el("p", { class: "rematch-note" }, t("table.rematch_note")) : "";
     waiting.replaceChildren(
       el("h2", {}, t("table.waiting")),
+      rematchNote,
       seatControls,
       el("p", {}, t("table.invite"), " ", el("input", { readonly: true, value: invite, size: 40, id: "invite", "aria-label": t("table.invite") })),
       isCreator ? el("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
@@ -336,18 +677,114 @@ async function tablePage(tableId) {
       !mine ? el("button", { onclick: () => { location.hash = `#/join/${tableId}`; } }, t("lobby.join")) : "");
   }
 
+  // -- results: a round, a hand, the game ----------------------------------------------
+  function summaryNodes() {
+    const box = [];
+    if (info.game === "timo" && rounds.timo) {
+      const r = rounds.timo;
+      box.push(el("h2", {}, t("table.round_result", { n: r.round })),
+        el("p", {}, tNodes("event.timo.round_over", { name: who(r.winner), n: r.points })),
+        el("table", { class: "grid" },
+          el("tr", {}, el("th", {}, t("table.player")), el("th", {}, t("table.cards_left")), el("th", {}, t("table.total"))),
+          r.hands.map((hand, seat) => el("tr", { class: seat === r.winner ? "won" : "" },
+            el("td", {}, who(seat)), el("td", {}, seat === r.winner ? "—" : hand.length), el("td", {}, r.scores[seat])))));
+    }
+    const hand = rounds.twinsDone;  // a hand is summed up once it is over
+    if (info.game === "twins" && hand) {
+      const roundsSeen = [1, 2, 3, 4];
+      box.push(el("h2", {}, t("table.hand_chips", { n: hand.hand })),
+        el("table", { class: "grid chips-moved" },
+          el("tr", {}, el("th", {}, t("table.player")), roundsSeen.map((r) => el("th", {}, t("table.round_n", { n: r }))), el("th", {}, t("table.net"))),
+          info.seats.map((_, seat) => {
+            const cells = roundsSeen.map((r) => hand.moves[`${r}:${seat}`] ?? 0);
+            const net = cells.reduce((a, b) => a + b, 0);
+            const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "·");
+            return el("tr", {}, el("td", {}, who(seat)), cells.map((v) => el("td", { class: v > 0 ? "gain" : v < 0 ? "loss" : "" }, signed(v))),
+              el("td", { class: net > 0 ? "gain" : net < 0 ? "loss" : "" }, signed(net)));
+          })));
+    }
+    return box;
+  }
+
+  function drawSummary() {
+    const box = summaryNodes();
+    summary.hidden = !box.length || info.status === "finished";
+    if (box.length) {
+      summary.replaceChildren(...box, el("button", { class: "link close", "aria-label": t("table.close"), onclick: () => { rounds.timo = null; rounds.twins = null; rounds.twinsDone = null; summary.hidden = true; } }, "×"));
+    }
+  }
+
+  function breakdown(seat) {
+    const v = view || {};
+    const score = info.result.scores[seat];
+    if (info.game === "twinz" && v.points) return t("table.twinz_breakdown", { points: v.points[seat], n: v.cards[seat] });
+    if (info.game === "twins") {
+      const change = score - 12;  // everyone starts with 12 chips (RULES.md §2)
+      return t("table.twins_breakdown", { n: change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0", chips: chips(score) });
+    }
+    if (info.game === "twinit") {
+      if (v.mode === "coop") return pointsOf(score);
+      if (v.mode === "timeattack") return pointsOf(score);
+      return t("table.sets", { n: score });
+    }
+    // Timo: the points of each round this seat won, when this page saw them.
+    const won = rounds.timoWins.filter(([winner]) => winner === seat).map(([, points]) => points);
+    if (info.game === "timo" && won.length > 1 && won.reduce((a, b) => a + b, 0) === score) return `${won.join(" + ")} = ${pointsOf(score)}`;
+    return pointsOf(score);
+  }
+
   function drawResults() {
     if (info.status !== "finished" || !info.result) { results.hidden = true; return; }
     results.hidden = false;
+    summary.hidden = true;
     const { scores, winners } = info.result;
+    const v = view || {};
+    const order = scores.map((score, seat) => seat).sort((a, b) => scores[b] - scores[a]
+      || (info.game === "twinz" && v.cards ? v.cards[b] - v.cards[a] : 0) || a - b);
+    const rankOf = (seat) => 1 + order.filter((other) => scores[other] > scores[seat]
+      || (info.game === "twinz" && v.cards && scores[other] === scores[seat] && v.cards[other] > v.cards[seat])).length;
+    const coop = info.game === "twinit" && v.mode === "coop";
+    const iWon = mine && winners.includes(mine.seat);
+    const headline = coop ? tNodes("table.coop_result", { n: scores[0] })
+      : iWon && winners.length === 1 ? [t("table.you_win")]
+        : tNodes("event.won", { names: listOf(winners.map(who)), n: winners.length });
+    const tiedTop = order.filter((seat) => scores[seat] === scores[order[0]]);
+    const tieOnCards = info.game === "twinz" && v.cards && tiedTop.length > 1 && new Set(tiedTop.map((seat) => v.cards[seat])).size > 1;
+    const mineRematch = info.rematch && tokens()[info.rematch];
+    let again;
+    if (mine) {
+      again = el("button", { class: "primary", id: "play-again", onclick: async () => {
+        if (mineRematch) { location.hash = `#/table/${info.rematch}`; return; }
+        try {
+          const joined = await api("POST", `/api/tables/${tableId}/rematch`, null, mine.token);
+          saveToken(joined.table.id, joined.token, joined.seat);
+          location.hash = `#/table/${joined.table.id}`;
+        } catch (error) { flash.textContent = errorText(error); }
+      } }, info.rematch && !mineRematch ? t("table.join_rematch") : t("table.play_again"));
+    } else if (info.rematch) {
+      again = el("a", { class: "button", id: "play-again", href: `#/table/${info.rematch}` }, t("table.watch_rematch"));
+    }
     results.replaceChildren(
+      celebrated ? "" : confetti(),
       el("h2", {}, t("table.results")),
-      el("table", { class: "grid" }, el("tr", {}, el("th", {}, t("table.player")), el("th", {}, t("table.score")), el("th", {}, "")),
-        scores.map((score, seat) => el("tr", {}, el("td", {}, names()[seat]), el("td", {}, score),
-          el("td", {}, winners.includes(seat) ? t("table.winner") : "")))),
+      el("p", { class: "headline" }, headline),
+      coop && v.level ? el("p", { class: "level-reached", id: "result-level" }, t("table.level_reached", { level: t(`twinit.level.${v.level}`) })) : "",
+      info.rematch && !mineRematch && mine ? el("p", { class: "rematch-ready", id: "rematch-ready" }, t("table.rematch_ready")) : "",
+      el("table", { class: "grid ranking" },
+        el("tr", {}, el("th", {}, "#"), el("th", {}, t("table.player")), el("th", {}, t("table.score")), el("th", {}, t("table.detail")), el("th", {}, "")),
+        order.map((seat) => el("tr", { class: winners.includes(seat) ? "won" : "" },
+          el("td", {}, rankOf(seat)), el("td", {}, el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, names()[seat]),
+            mine && mine.seat === seat ? ` (${t("table.you")})` : ""),
+          el("td", {}, scores[seat]), el("td", {}, breakdown(seat)),
+          el("td", { class: "winner-mark" }, winners.includes(seat) && !coop ? ["★ ", el("span", {}, t("table.winner"))] : "")))),
+      tieOnCards ? el("p", { class: "note" }, t("table.tie_on_cards")) : "",
+      // The last round (Timo) or hand (Twins) this page saw, with what it moved.
+      el("div", { class: "last-round" }, summaryNodes()),
       el("div", { class: "row" },
-        el("a", { href: `#/replay/${tableId}`, id: "replay-link" }, t("table.replay")),
+        again || "",
+        el("a", { href: `#/replay/${tableId}`, id: "replay-link", class: "button" }, t("table.replay")),
         el("a", { href: "#/" }, t("table.back"))));
+    if (!celebrated) { celebrated = true; sound.play("end"); }
   }
 
   const ctx = {
@@ -369,27 +806,90 @@ async function tablePage(tableId) {
   function drawBoard() {
     if (!view) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    // User timings (tt:render, tt:seats, tt:log) show where a frame's time goes
+    // (bench/web_smoothness.py reports them).
+    const started = performance.now();
     board.replaceChildren(render(view, ctx));
     if (focused) {
       const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (again) again.focus();
     }
+    const drawn = performance.now();
     drawSeats();
+    performance.measure("tt:render", { start: started, end: drawn });
+    performance.measure("tt:seats", { start: drawn, end: performance.now() });
   }
 
-  function describe(events, seat) {
-    for (const event of events) {
-      const kind = event.kind === "taken" && event.data?.stolen_from !== undefined ? "stolen" : event.kind;
-      const key = `event.${info.game}.${kind}`;
-      // A game may say more than its catalogue line (Twinz lists each penalty).
-      const own = render.describe ? render.describe(event, ctx) : null;
-      const text = own ?? t(key, { ...event.data, name: names()[event.data?.seat ?? seat] ?? "" });
-      if (text !== key) {
-        log.prepend(el("div", {}, text));
-        if (["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed"].includes(event.kind)) flash.textContent = text;
+  function remember(frameView) {
+    if (info.game !== "timo" || !frameView) return;
+    timoRound = frameView.round;
+    for (const card of [...(frameView.discard || []), ...(frameView.hand || []), frameView.top, frameView.drawn]) {
+      if (card && card.id !== undefined) cards.set(card.id, card);
+    }
+  }
+
+  function keepScore(event) {
+    const data = event.data || {};
+    if (info.game === "timo" && event.kind === "round_over") {
+      rounds.timoWins.push([data.winner, data.points]);
+      rounds.shownFor = 0;
+      rounds.timo = { round: timoRound, winner: data.winner, points: data.points, scores: data.scores, hands: data.hands };
+    }
+    if (info.game === "twins") {
+      if (event.kind === "hand_started" || event.kind === "game_over") {
+        if (rounds.twins && Object.keys(rounds.twins.moves).length) { rounds.twinsDone = rounds.twins; rounds.shownFor = 0; }
+        rounds.twins = { hand: data.hand, round: 1, moves: {} };
+      }
+      rounds.twins = rounds.twins || { hand: (view && view.hand_no) || 1, round: 1, moves: {} };
+      if (event.kind === "revealed") rounds.twins.round = data.round;
+      const sign = event.kind === "paid" ? -1 : event.kind === "received" ? 1 : 0;
+      if (sign) {
+        const key = `${rounds.twins.round}:${data.seat}`;
+        rounds.twins.moves[key] = (rounds.twins.moves[key] || 0) + sign * data.amount;
       }
     }
-    while (log.childNodes.length > 40) log.lastChild.remove();
+  }
+
+  function describe(events, seat, frameView) {
+    const started = performance.now();
+    try { narrateFrame(events, seat, frameView); } finally { performance.measure("tt:log", { start: started, end: performance.now() }); }
+  }
+
+  function narrateFrame(events, seat, frameView) {
+    const lines = [];
+    const extra = { view: frameView, card: (id) => (frameView.discard || []).find((c) => c.id === id) || cards.get(id) };
+    for (const event of events) {
+      keepScore(event);
+      // Twinz says more than a catalogue line (each penalty): it narrates itself.
+      const own = render.describe ? render.describe(event, ctx) : null;
+      let line = own;
+      if (line === null || line === undefined) line = narrate(info.game, event, seat, who, extra);
+      if (line === null || line === undefined || (typeof line === "string" && line.startsWith("event."))) continue;
+      lines.push(line);
+      if (SOUND_OF[event.kind]) sound.play(SOUND_OF[event.kind]);
+      if (["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed", "bankrupt"].includes(event.kind)) {
+        flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
+        if (!reducedMotion() && flash.animate) flash.animate([{ backgroundColor: "#ffe27a" }, { backgroundColor: "transparent" }], { duration: 1200, easing: "ease-out" });
+      }
+    }
+    remember(frameView);
+    // A round's or a hand's summary stays for a few moves of the next one (or until closed).
+    rounds.shownFor = (rounds.shownFor ?? 0) + 1;
+    if (rounds.shownFor > 12 && info.status !== "finished") { rounds.timo = null; rounds.twinsDone = null; }
+    drawSummary();
+    if (!lines.length) return;
+    log.querySelectorAll(".latest").forEach((item) => item.classList.remove("latest"));
+    for (const line of lines) log.prepend(el("li", { class: "latest" }, [line].flat()));
+    while (log.childNodes.length > 60) log.lastChild.remove();
+  }
+
+  function pulse(seat) {
+    // The seat that just acted pulses once (a highlight that stays under reduced motion).
+    const box = seatsBox.querySelector(`.seat[data-seat="${seat}"]`);
+    if (!box) return;
+    if (!reducedMotion() && box.animate) {
+      box.animate([{ scale: "1" }, { scale: "1.08" }, { scale: "1" }], { duration: 420, easing: "ease-out" });
+    }
   }
 
   function connect() {
@@ -402,13 +902,23 @@ async function tablePage(tableId) {
     socket.onmessage = (message) => {
       const frame = JSON.parse(message.data);
       if (frame.type === "snapshot" || frame.type === "event") {
+        const wasMine = acting.includes(me());
         view = frame.view;
         version = frame.version;
-        if (frame.type === "event") describe(frame.events, frame.seat);
+        clock.received = Date.now();
+        if (frame.type === "event") {
+          clock.lastMove = clock.received;  // the server restarts a move's time limit on every move
+          describe(frame.events, frame.seat, frame.view);
+        } else remember(frame.view);
+        if (frame.type === "event" && frame.seat >= 0) lastActor = frame.seat;
         drawBoard();
+        if (frame.type === "event" && frame.seat >= 0) pulse(frame.seat);
+        if (!wasMine && me() !== null && acting.includes(me()) && frame.type === "event") sound.play("turn");
       } else if (frame.type === "table") {
+        const hadRematch = info.rematch;
         info = frame.table;
         drawSeats(); drawWaiting(); drawResults();
+        if (info.rematch && !hadRematch && !tokens()[info.rematch]) flash.textContent = t("table.rematch_ready");
       } else if (frame.type === "error") {
         flash.textContent = errorText(frame);
       } else if (frame.type === "welcome") {
@@ -424,14 +934,21 @@ async function tablePage(tableId) {
     };
   }
 
-  page(`${t(`game.${info.game}`)} · ${info.name}`, waiting, seatsBox, flash, board, results,
-    el("details", {}, el("summary", {}, t("table.log")), log),
-    el("p", {}, el("a", { href: `#/rules/${info.game}` }, t("table.rules"))));
+  const head = el("div", { class: "table-tools" }, muteButton(),
+    el("a", { href: `#/rules/${info.game}`, title: t("table.rules") }, t("nav.rules")));
+  page(`${t(`game.${info.game}`)} · ${info.name}`, head, waiting,
+    el("div", { class: `table-shell game-${info.game}` },
+      el("div", { class: "table-main" }, results, seatsBox, summary, flash, board),
+      el("aside", { class: "table-side panel", "aria-label": t("table.log") }, el("h2", {}, t("table.log")), log)));
   drawSeats(); drawWaiting(); drawResults();
+  celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
   connect();
   const keys = (event) => { if (view && render.key) render.key(event, view, ctx); };
   document.addEventListener("keydown", keys);
-  const ticker = setInterval(() => { if (view && render.tick) render.tick(board, view, ctx); }, 250);
+  const ticker = setInterval(() => {
+    if (view && render.tick) render.tick(board, view, ctx);
+    tickSeats();
+  }, 250);
   leaving = () => { closed = true; clearInterval(ticker); document.removeEventListener("keydown", keys); if (socket) socket.close(); };
 }
 
@@ -444,15 +961,29 @@ async function replayPage(tableId) {
   const caption = el("p", { id: "replay-step", "aria-live": "polite" });
   const slider = el("input", { type: "range", min: 0, max: steps.length - 1, value: 0, id: "seek", "aria-label": t("replay.seek") });
   const ctx = { t, el, local: {}, assets: gameAssets, me: null, names: info.seats.map(seatName), act() {}, flash() {}, redraw() {} };
+  const cards = new Map();
+  for (const step of steps) {  // every Timo card the replay shows, to name the one played
+    for (const card of [...(step.view.discard || []), step.view.top]) if (card && card.id !== undefined && info.game === "timo") cards.set(card.id, card);
+  }
+  const who = (seat) => el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, info.seats[seat] ? seatName(info.seats[seat]) : t("event.someone"));
   function show(index) {
     const step = steps[index];
     slider.value = index;
-    const action = step.action ? `${ctx.names[step.action.seat] ?? t("replay.clock")}: ${step.action.kind}` : t("replay.start");
+    let action = t("replay.start");
+    if (step.action) {
+      const extra = { view: step.view, card: (id) => cards.get(id), replay: true };
+      const lines = step.events.map((event) => (render.describe ? render.describe(event, ctx) : null)
+        ?? narrate(info.game, event, step.action.seat, who, extra)).filter((line) => line && !(typeof line === "string" && line.startsWith("event.")));
+      const text = lines.map((line) => el("span", {}, [line].flat()).textContent).join(" · ");
+      const actor = step.action.seat >= 0 ? ctx.names[step.action.seat] : t("replay.clock");
+      action = text || t("replay.did", { name: actor, action: t(`replay.action.${step.action.kind}`) });
+    }
     caption.textContent = t("replay.step", { n: index, total: steps.length - 1, action });
     board.replaceChildren(render(step.view, ctx));
   }
   slider.addEventListener("input", () => show(Number(slider.value)));
   page(t("replay.title", { game: t(`game.${info.game}`) }),
+    el("p", { class: "replay-seats" }, info.seats.map((seat, index) => who(index)).flatMap((node, i) => (i ? [" ", node] : [node]))),
     el("div", { class: "row" },
       el("button", { id: "prev", onclick: () => show(Math.max(0, Number(slider.value) - 1)) }, t("replay.back")),
       slider,
