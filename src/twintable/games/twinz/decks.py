@@ -1,14 +1,28 @@
-"""Twinz decks: two decks of 54 cards, 12 French words a card, built from real lexical data.
+"""Twinz decks: two decks of 54 cards, 12 French words a card, chosen by code and reviewed.
 
 A card has a back number (1-6) and six lines of two words; the second word of a line is
 printed upside down, so a card held the other way round shows the other column. Line n
-holds words of length band n. The shipped decks (``data/decks.json``) are built by
-:func:`build_decks` (``twintable twinz build-decks``) from Lexique 3.83 (lemmas, parts of
-speech) and wordfreq (frequencies); the build is deterministic.
+holds words of length band n (RULES.md §4).
+
+How the words are chosen (RULES.md §4, revised):
+
+1. Code proposes candidates from Lexique 3.83 and wordfreq (:func:`lexique_entries`,
+   :func:`code_verdict`): a row whose ``lemme`` is the word itself, a noun, adjective,
+   verb or adverb, read more often as that headword than as an inflected form of another
+   word or as a function word. :func:`shortlist` ranks them per length group (novice: the
+   most frequent; expert: a fixed sample of a rarer frequency window).
+2. A French reader reviewed every shortlisted word and wrote the verdicts as data
+   (``data/review.json``): each kept word with its reason, each rejected one with its
+   reason (proper noun, English loan, function word, vulgar or hurtful, abstract for a
+   novice card...). Kept words may come from outside the shortlist (everyday words the
+   frequency ranking buries); they are held to the same code rules.
+3. :func:`build_decks` (``twintable twinz build-decks``) lays the kept words out on cards
+   reproducibly from the review and Lexique; ``data/decks.json`` is its output.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import unicodedata
@@ -31,32 +45,22 @@ PRINTED = {
     "blue": (5, (("pis", "pâle"), ("bavure", "cheveu"), ("chapon", "famine"),
                  ("velours", "équerre"), ("reinette", "samouraï"), ("justicier", "tricolore"))),
 }
-#: Frequency (wordfreq Zipf) windows: novice words are everyday, expert words rarer.
-ZIPF = {"yellow": (4.0, 8.0), "blue": (2.6, 3.7)}
+#: Lexique grammatical categories a card word may have (RULES.md §4).
+CATEGORIES = ("NOM", "ADJ", "VER", "ADV")
+#: wordfreq Zipf floor of a kept word: novice words are everyday, expert words may be rare.
+MIN_ZIPF = {"yellow": 3.0, "blue": 2.0}
+#: What the reviewer read: per deck, (shortest, longest, how many) per length group.
+SHORTLIST = {
+    "yellow": ((2, 4, 650), (5, 5, 300), (6, 6, 300), (7, 7, 250), (8, 8, 250), (9, 12, 250)),
+    "blue": ((2, 4, 400), (5, 5, 300), (6, 6, 300), (7, 7, 250), (8, 8, 250), (9, 12, 250)),
+}
+#: The expert shortlist samples this Zipf window (rarer than everyday speech).
+EXPERT_WINDOW = (2.6, 3.45)
+TWO_SENSES = "two senses"
 CREDIT = ("Words selected from Lexique 3.83 (B. New, C. Pallier et al., www.lexique.org, "
-          "CC BY-SA 4.0) with frequencies from wordfreq (R. Speer, CC BY-SA 4.0); this "
-          "word list is shared under CC BY-SA 4.0.")
+          "CC BY-SA 4.0) with frequencies from wordfreq (R. Speer, CC BY-SA 4.0), then "
+          "reviewed by hand (data/review.json); this word list is shared under CC BY-SA 4.0.")
 SEED = 2027
-
-# Reviewed by hand: offensive, sensitive or vulgar words, and words that read as English
-# or are mostly used in fixed foreign expressions, none of which belong in a family game.
-BLOCKLIST = frozenset([
-    # Function words and parts of fixed phrases that Lexique tags as nouns or adjectives.
-    "quant", "insu", "lors", "afin", "malgré", "parmi", "selon", "envers", "dès", "chez",
-    "hormis", "nul", "nulle", "tel", "telle", "même", "autre", "tout", "toute", "aucun",
-    "aucune", "chaque", "plusieurs", "certain", "certaine", "quelconque", "tant", "guise",
-    "bref", "ailleurs", "exprès", "gré", "cas", "fois", "sorte", "façon", "manière",
-    "con", "conne", "connard", "cul", "merde", "pute", "putain", "salope", "bite", "couille",
-    "chatte", "nique", "enculé", "bordel", "foutre", "pédé", "gouine", "nègre", "négresse",
-    "bougnoule", "youpin", "bâtard", "garce", "poufiasse", "connasse", "nazi", "nazisme", "viol",
-    "violeur", "suicide", "génocide", "holocauste", "pédophile", "inceste", "drogue", "cocaïne",
-    "héroïne", "crack", "pénis", "vagin", "sexe", "sexuel", "sexy", "porno", "prostituée",
-    "esclave", "esclavage", "raciste", "terroriste", "terrorisme", "attentat", "cadavre",
-    "torture", "meurtre", "meurtrier", "assassin", "cancer", "sida", "week", "end", "weekend",
-    "football", "shopping", "parking", "camping", "marketing", "manager", "business", "job",
-    "star", "show", "live", "cool", "fun", "look", "stop", "ok", "okay", "hot", "jazz", "rock",
-    "club", "sandwich", "hamburger", "pizza",
-])
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,16 +82,54 @@ def fold(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("œ", "oe")
 
 
+def _data(name: str) -> str:
+    return resources.files("twintable.games.twinz").joinpath(f"data/{name}").read_text(
+        encoding="utf-8")
+
+
 @cache
 def load_decks() -> dict[str, tuple[Card, ...]]:
-    text = resources.files("twintable.games.twinz").joinpath("data/decks.json").read_text(
-        encoding="utf-8")
-    data = json.loads(text)
+    data = json.loads(_data("decks.json"))
     return {name: tuple(Card(card["back"], tuple((a, b) for a, b in card["lines"]))
                         for card in data[name]) for name in DECKS}
 
 
+@cache
+def load_review() -> dict[str, Any]:
+    """The reviewer's verdicts (``data/review.json``)."""
+    review: dict[str, Any] = json.loads(_data("review.json"))
+    return review
+
+
+def kept_words(deck: str, review: dict[str, Any] | None = None) -> dict[str, str]:
+    """Every word the reviewer kept for ``deck``, with its reason."""
+    kept: dict[str, str] = {}
+    for reason, words in (review or load_review())["kept"][deck].items():
+        if isinstance(words, dict):  # two senses: word -> the two senses
+            kept.update({word: f"{reason}: {senses}" for word, senses in words.items()})
+        else:
+            kept.update({word: reason for word in words})
+    return kept
+
+
+def rejected_words(review: dict[str, Any] | None = None) -> dict[str, str]:
+    """Every candidate the reviewer turned down, with the reason."""
+    return {word: reason for reason, words in (review or load_review())["rejected"].items()
+            for word in words}
+
+
 # -- building -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What Lexique says about one spelling (frequencies: films + books, per million)."""
+
+    word: str
+    categories: tuple[str, ...]  # as a headword (lemme == word), most used first
+    headword: float  # uses as a noun, adjective, verb or adverb headword
+    inflected: float  # uses as an inflected form of another headword
+    function: float  # uses as a function word (determiner, pronoun, preposition...)
+
+
 def _lexique_rows(path: Path) -> Iterable[list[str]]:
     with path.open(encoding="latin-1") as lines:
         next(lines)
@@ -95,73 +137,133 @@ def _lexique_rows(path: Path) -> Iterable[list[str]]:
             yield line.rstrip("\n").split("\t")
 
 
-def candidate_words(lexique: Path) -> dict[str, float]:
-    """Nouns and adjectives in their base form, with their French Zipf frequency."""
+def _frequency(row: list[str]) -> float:
+    return float(row[8].replace(",", ".") or 0) + float(row[9].replace(",", ".") or 0)
+
+
+@cache
+def lexique_entries(lexique: Path) -> dict[str, Entry]:
+    """Every spelling that Lexique lists as its own lemma in one of :data:`CATEGORIES`."""
+    headword: dict[str, dict[str, float]] = {}
+    inflected: dict[str, float] = {}
+    function: dict[str, float] = {}
+    for row in _lexique_rows(lexique):
+        word, lemma, category = row[0], row[2], row[3]
+        uses = _frequency(row)
+        if word != lemma:
+            inflected[word] = inflected.get(word, 0.0) + uses
+        elif category in CATEGORIES:
+            counts = headword.setdefault(word, {})
+            counts[category] = counts.get(category, 0.0) + uses
+        else:
+            function[word] = function.get(word, 0.0) + uses
+    return {word: Entry(word, tuple(sorted(counts, key=lambda c: (-counts[c], c))),
+                        sum(counts.values()), inflected.get(word, 0.0), function.get(word, 0.0))
+            for word, counts in headword.items()}
+
+
+def code_verdict(word: str, entries: dict[str, Entry]) -> str | None:
+    """Why code turns ``word`` down as a card word, or None when it may go on a card."""
+    entry = entries.get(word)
+    if entry is None:
+        return "not a headword: no Lexique row has it as its own noun/adj/verb/adverb lemma"
+    if not word.isalpha() or not word.islower() or not 2 <= len(word) <= 12:
+        return "not a plain word of 2-12 lower-case letters"
+    if entry.inflected >= entry.headword:
+        return "read mostly as an inflected form (plural, feminine, conjugated) of another word"
+    if entry.function >= entry.headword:
+        return "read mostly as a function word"
+    return None
+
+
+def _zipf(word: str) -> float:
     from wordfreq import zipf_frequency
 
-    by_category: dict[str, dict[str, float]] = {}
-    base: dict[str, str] = {}
-    for row in _lexique_rows(lexique):
-        ortho, lemma, category, number = row[0], row[2], row[3], row[5]
-        films = float(row[8].replace(",", ".") or 0)
-        books = float(row[9].replace(",", ".") or 0)
-        by_category.setdefault(ortho, {})
-        by_category[ortho][category] = by_category[ortho].get(category, 0.0) + films + books
-        if category in ("NOM", "ADJ") and ortho == lemma and number != "p":
-            base[ortho] = category
-    words: dict[str, float] = {}
-    for word in base:
-        if not word.isalpha() or not word.islower() or not 2 <= len(word) <= 12:
-            continue
-        if word in BLOCKLIST or fold(word) in BLOCKLIST:
-            continue
-        uses = by_category[word]
-        # A form read more often as a verb, or as a function word, is not a noun here.
-        noun_use = uses.get("NOM", 0.0) + uses.get("ADJ", 0.0)
-        other = max((v for k, v in uses.items() if k not in ("NOM", "ADJ")), default=0.0)
-        if other >= noun_use:
-            continue
-        french = zipf_frequency(word, "fr")
-        if french <= 0 or zipf_frequency(word, "en") >= french:
-            continue  # a word at least as common in English: a loanword
-        words[word] = french
-    return words
+    return float(zipf_frequency(word, "fr"))
 
 
-def build_decks(lexique: Path) -> dict[str, Any]:
-    words = candidate_words(lexique)
-    used: set[str] = set()
+def _sample_key(word: str) -> str:
+    return hashlib.blake2b(word.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def shortlist(lexique: Path) -> dict[str, list[str]]:
+    """The candidates the reviewer read, per deck (code rules passed, ranked by code)."""
+    entries = lexique_entries(lexique)
+    words = {word: _zipf(word) for word in entries if code_verdict(word, entries) is None}
+    lists: dict[str, list[str]] = {}
+    taken: set[str] = set()
+    for deck in DECKS:
+        lists[deck] = []
+        for shortest, longest, count in SHORTLIST[deck]:
+            group = [w for w in words if shortest <= len(w) <= longest and w not in taken]
+            if deck == "yellow":
+                group.sort(key=lambda w: (-words[w], w))
+            else:
+                low, high = EXPERT_WINDOW
+                group = sorted((w for w in group if low <= words[w] < high), key=_sample_key)
+            lists[deck] += group[:count]
+            taken.update(group[:count])
+    return lists
+
+
+def deck_words(lexique: Path, review: dict[str, Any] | None = None) -> dict[str, dict[str, str]]:
+    """The kept words of each deck (printed words excluded), checked against the rules."""
+    review = review or load_review()
+    entries = lexique_entries(lexique)
+    printed = {fold(w) for _, lines in PRINTED.values() for pair in lines for w in pair}
+    rejected = rejected_words(review)
+    result: dict[str, dict[str, str]] = {}
+    seen: dict[str, str] = {}
+    for deck in DECKS:
+        kept = kept_words(deck, review)
+        for word in kept:
+            problem = code_verdict(word, entries)
+            if problem is None and _zipf(word) < MIN_ZIPF[deck]:
+                problem = f"rarer than the {deck} floor (Zipf {MIN_ZIPF[deck]})"
+            if problem is None and word in rejected:
+                problem = f"also rejected ({rejected[word]})"
+            if problem is None and fold(word) in seen:
+                problem = f"kept twice ({seen[fold(word)]} and {deck})"
+            if problem:
+                raise ValueError(f"{deck} word {word!r}: {problem}")
+            seen[fold(word)] = deck
+        result[deck] = {w: r for w, r in kept.items() if fold(w) not in printed}
+    return result
+
+
+def build_decks(lexique: Path, review: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Lay the reviewed words out on 54 cards a deck; the same inputs give the same decks."""
+    words = deck_words(lexique, review)
     decks: dict[str, Any] = {"credit": CREDIT}
-    for name in DECKS:
-        back, printed = PRINTED[name]
-        low, high = ZIPF[name]
-        taken = {fold(word) for pair in printed for word in pair} | used
-        pool = sorted((w for w, z in words.items() if low <= z < high and fold(w) not in taken),
-                      key=lambda w: (-words[w], w))
-        rng = random.Random(f"{SEED}-{name}")
-        by_line: dict[int, list[str]] = {line: [] for line in range(1, LINES + 1)}
-        needed = 2 * (CARDS_PER_DECK - 1)
-        chosen: set[str] = set()
+    needed = CARDS_PER_DECK - 1
+    for deck in DECKS:
+        back, printed = PRINTED[deck]
+        kept = words[deck]
+        zipf = {word: _zipf(word) for word in kept}
+        # Shorter words first so that lines grow longer; then two-sense words (expert) and
+        # the most frequent words.
+        order = sorted(kept, key=lambda w: (len(w), not kept[w].startswith(TWO_SENSES),
+                                            -zipf[w], w))
+        rng = random.Random(f"{SEED}-{deck}")
+        used: set[str] = set()
+        by_line: dict[int, list[str]] = {}
         for line in range(1, LINES + 1):
             shortest, longest = LENGTH_BANDS[line]
-            for word in pool:
-                if len(by_line[line]) == needed:
-                    break
-                if shortest <= len(word) <= longest and fold(word) not in chosen:
-                    by_line[line].append(word)
-                    chosen.add(fold(word))
-            if len(by_line[line]) < needed:
-                raise RuntimeError(f"{name}: only {len(by_line[line])} words for line {line}")
-            rng.shuffle(by_line[line])
-        backs = [1 + i % LINES for i in range(CARDS_PER_DECK - 1)]
+            chosen = [w for w in order if w not in used and shortest <= len(w) <= longest]
+            chosen = chosen[:2 * needed]
+            if len(chosen) < 2 * needed:
+                raise ValueError(f"{deck}: only {len(chosen)} reviewed words for line {line}")
+            used.update(chosen)
+            rng.shuffle(chosen)
+            by_line[line] = chosen
+        backs = [1 + i % LINES for i in range(needed)]
         rng.shuffle(backs)
         cards = [Card(back, printed)]
-        for index in range(CARDS_PER_DECK - 1):
+        for index in range(needed):
             cards.append(Card(backs[index], tuple(
                 (by_line[line][2 * index], by_line[line][2 * index + 1])
                 for line in range(1, LINES + 1))))
-        decks[name] = [card.to_json() for card in cards]
-        used |= chosen | {fold(word) for pair in printed for word in pair}
+        decks[deck] = [card.to_json() for card in cards]
     return decks
 
 

