@@ -74,7 +74,8 @@ def serve(
     bot_delay_ms: Annotated[int, typer.Option(help="How long bots think before acting.")]
     = 700,
     realtime_bot_pace: Annotated[float, typer.Option(
-        help="Real-time games (Twin It): 1 = bots react at human speed, less = faster.")]
+        help="Real-time games (Twin It, Twinz): 1 = bots react at human speed, less = "
+             "faster.")]
     = 1.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     ws_compression: Annotated[bool, typer.Option(
@@ -359,48 +360,89 @@ def twinz_build_decks(
                                                   "(default: the package's data file).")]
     = None,
 ) -> None:
-    """Rebuild the Twinz decks from Lexique 3.83 and wordfreq (the [twinz-build] extra)."""
+    """Rebuild the Twinz decks, lexicon and word families from Lexique 3.83, wordfreq and the
+    reviews in the package data (the [twinz-build] extra; families also need [words])."""
     try:
+        from twintable.games.twinz import roots
         from twintable.games.twinz.decks import build_decks, default_lexique, write_decks
 
-        decks = build_decks(default_lexique())
+        lexique = default_lexique()
+        decks = build_decks(lexique)
     except ImportError as error:
         raise _fail(f"{error}: pip install 'twintable[twinz-build]'") from None
     target = write_decks(decks, out)
     console.print(f"decks written to {target}")
+    if out is not None:
+        return  # a trial build: the package's lexicon and families stay as they are
+    lexicon = roots.write_data(roots.build_lexicon(lexique), "lexicon.json")
+    console.print(f"lexicon written to {lexicon}")
+    try:
+        from twintable.games.twinz.words import load_space
+
+        space = load_space()
+    except ImportError:
+        space = None
+    if space is None:
+        raise _fail("word families need the word vectors: pip install 'twintable[words]'")
+    families = roots.write_data(roots.build_families(lexique, space), "families.json")
+    console.print(f"families written to {families}")
 
 
 @twinz_app.command("eval")
 def twinz_eval(
-    words: Annotated[int, typer.Option(help="Mystery words to try from each deck.")] = 200,
+    words: Annotated[int, typer.Option(help="Mystery words per deck and level in duo "
+                                            "self-play (0: clue pairs only).")] = 300,
     seed: Annotated[int, typer.Option(help="Which words, and the bots' choices.")] = 0,
+    levels: Annotated[str | None, typer.Option(help="Bot levels, comma-separated "
+                                                    "(default: every level).")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Save the figures here.")]
     = None,
 ) -> None:
-    """Bot duos give clues, a bot guesser answers: top-1/top-5 recovery, identical clues,
-    penalties, for both decks."""
-    from twintable.games.twinz.evaluate import evaluate
+    """The word bots against the shipped human-style clue pairs (guesser top-1/top-5, both
+    halves: dev is tuned on, test only reported) and in duo self-play per deck and level
+    (round won on the first attempt, identical clues, same-root penalties)."""
+    from twintable.games.twinz.evaluate import SPLITS, run
 
-    results = {}
+    names = [name.strip() for name in levels.split(",") if name.strip()] if levels else None
     try:
         with Progress(*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console) as progress:
-            for deck in ("yellow", "blue"):
-                task = progress.add_task(f"{deck} deck", total=words)
-                results[deck] = evaluate(deck, words, seed,
-                                         lambda: progress.advance(task))  # noqa: B023
-    except RuntimeError as error:
+                      TimeRemainingColumn(), console=console, transient=True) as progress:
+            def tick(label: str, total: int) -> Any:
+                task = progress.add_task(label, total=total)
+                return lambda: progress.advance(task)
+
+            results = run(words, seed, names, tick)
+    except ImportError as error:
+        raise _fail(f"{error}: pip install 'twintable[words]'") from None
+    except (RuntimeError, ValueError) as error:
         raise _fail(str(error)) from None
-    table = Table(title=f"Twinz word bots: {words} mystery words per deck, seed {seed}")
-    for column in ("deck", "top-1", "top-5", "identical clues", "penalties"):
+    sizes = results["settings"]["pairs"]
+    table = Table(title="Twinz guesser on human-style clue pairs (" + ", ".join(
+        f"{half} {sizes[half]}" for half in SPLITS) + "; test: reported only)")
+    # "known": targets in the guesser's word space at all (it can never name the others).
+    for column in ("half", "level", "top-1", "top-5", "two-sense top-1", "two-sense top-5",
+                   "off-deck top-5", "known"):
         table.add_column(column, justify="right")
-    for deck, row in results.items():
-        table.add_row(deck, f"{row['top1']:.1%}", f"{row['top5']:.1%}",
-                      f"{row['identical']:.1%}", f"{row['penalties']:.1%}")
+    for half in SPLITS:
+        for level, row in results["pairs"][half].items():
+            table.add_row(half, level, f"{row['all']['top1']:.1%}", f"{row['all']['top5']:.1%}",
+                          f"{row['two_sense']['top1']:.1%}", f"{row['two_sense']['top5']:.1%}",
+                          f"{row['outside_deck']['top5']:.1%}", f"{row['all']['known']:.1%}")
     console.print(table)
+    if words > 0:
+        table = Table(title=f"Twinz duo self-play: {words} mystery words per deck and level, "
+                            f"seed {seed}")
+        for column in ("deck", "level", "won on 1st attempt", "top-1", "top-5",
+                       "identical clues", "same-root penalties"):
+            table.add_column(column, justify="right")
+        for deck, by_level in results["self_play"].items():
+            for level, row in by_level.items():
+                table.add_row(deck, level, f"{row['won_first']:.1%}", f"{row['top1']:.1%}",
+                              f"{row['top5']:.1%}", f"{row['identical']:.1%}",
+                              f"{row['same_root']:.1%}")
+        console.print(table)
     if json_out:
         json_out.write_text(json.dumps(results, indent=2), encoding="utf-8")
-
 
 if __name__ == "__main__":
     app()
