@@ -24,7 +24,7 @@ def test_timers_fire_when_the_wall_clock_runs_slower_than_the_sleeps(
     real_now_ms, origin = tables.now_ms, tables.now_ms()
     monkeypatch.setattr(tables, "now_ms",
                         lambda: origin + int((real_now_ms() - origin) * 0.99))
-    with app_client(sqlite_url) as client:
+    with app_client(sqlite_url, realtime_bot_pace=0.05) as client:  # bots: human pace / 20
         joined = create_table(client, "twinz", 4, SHORT["twinz"])
         table_id = joined["table"]["id"]
         start(client, table_id, joined["token"])

