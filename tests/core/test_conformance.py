@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from twintable.core.conformance import check_replay, random_playout
+from twintable.core.errors import OptionError
 from twintable.core.game import Game
 from twintable.games import default_registry
 
@@ -54,3 +55,15 @@ def test_options_schema_has_defaults_that_validate(game: Game[Any]) -> None:
     defaults = game.options_schema.defaults()
     assert game.resolve_options({}) == game.resolve_options(defaults)
     assert game.options_schema.to_json()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_every_numeric_option_is_bounded(game: Game[Any]) -> None:
+    """Options travel in every lobby list and frame: no number or list may be unbounded
+    (a 2,000,000-seat taboo list once made a 4 MB table description)."""
+    for option in game.options_schema.to_json():
+        if option["kind"] in ("int", "int_list"):
+            assert "minimum" in option and "maximum" in option, option["name"]
+        if option["kind"] == "int_list":
+            with pytest.raises(OptionError):
+                game.resolve_options({option["name"]: [option["minimum"]] * 2_000_000})

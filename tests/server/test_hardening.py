@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.server.client import (
     app_client,
+    auth,
     create_table,
     free_port,
     hello,
@@ -21,6 +23,7 @@ from tests.server.client import (
 )
 from tests.server.conftest import reset_postgres
 from twintable.server.storage.store import Store
+from twintable.server.tables import Connection
 
 
 def _sql(db_url: str, statement: str) -> list[tuple[object, ...]]:
@@ -120,3 +123,118 @@ def test_on_postgresql_a_table_is_run_by_the_server_holding_its_lease() -> None:
         with owner.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, joined["token"])
             play_to_end(ws)
+
+
+def test_one_client_cannot_fill_the_server_with_tables(sqlite_url: str) -> None:
+    with app_client(sqlite_url, max_open_tables_per_client=3) as client:
+        for _ in range(3):
+            create_table(client, "timo", 2)
+        refused = client.post("/api/tables", json={"game": "timo", "players": 2,
+                                                   "display_name": "Ann"})
+        assert refused.status_code == 429 and refused.json()["code"] == "tables.too_many"
+    with app_client(sqlite_url, max_tables=3) as client:  # the three are recovered
+        refused = client.post("/api/tables", json={"game": "timo", "players": 2,
+                                                   "display_name": "Ann"})
+        assert refused.status_code == 503 and refused.json()["code"] == "server.full"
+
+
+def test_the_public_list_is_paginated_and_shows_only_tables_waiting(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        made = [create_table(client, "timo", 2) for _ in range(5)]
+        start(client, made[0]["table"]["id"], made[0]["token"])
+        page = client.get("/api/tables?limit=2").json()
+        assert len(page) == 2 and all(t["status"] == "open" for t in page)
+        rest = client.get("/api/tables?limit=2&offset=2").json()
+        assert {t["id"] for t in page}.isdisjoint({t["id"] for t in rest})
+        assert len(client.get("/api/tables?limit=100").json()) == 4
+        assert len(client.get("/api/tables?limit=100000").json()) == 4
+
+
+def test_a_finished_table_leaves_memory_and_its_players_still_get_the_result(
+        sqlite_url: str) -> None:
+    with app_client(sqlite_url, finished_linger_s=0.05) as client:
+        joined = create_table(client, "timo", 2, {"target": 20})
+        table_id, token = joined["table"]["id"], joined["token"]
+        start(client, table_id, token)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, token)
+            play_to_end(ws)
+        server = client.app.state.server  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while table_id in server.tables:
+            assert time.monotonic() < deadline, "the finished table stayed in memory"
+            time.sleep(0.05)
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome"
+            assert welcome["table"]["result"]["winners"]
+
+
+def test_spectators_joining_cost_the_players_no_frames(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 2)
+        table_id, token = joined["table"]["id"], joined["token"]
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player:
+            hello(player, token)
+            for _ in range(20):
+                with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+                    hello(spectator, None)
+            player.send_json({"type": "ping"})
+            frames = []
+            while (frame := player.receive_json())["type"] != "pong":
+                frames.append(frame)
+            assert frames == []
+
+
+class StalledSocket:
+    """A client that never reads: every send waits forever."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    async def send_text(self, _: str) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed_with = code
+
+
+def test_a_socket_that_never_reads_is_closed_and_its_frames_freed() -> None:
+    async def scenario() -> tuple[StalledSocket, Connection, StalledSocket, Connection]:
+        full_socket, slow_socket = StalledSocket(), StalledSocket()
+        full = Connection(full_socket, None, max_frames=8, send_timeout_s=30)  # type: ignore[arg-type]
+        for index in range(50):
+            full.send(f"frame {index} " + "x" * 200_000)
+        slow = Connection(slow_socket, None, max_frames=8, send_timeout_s=0.05)  # type: ignore[arg-type]
+        slow.send("one frame")
+        await asyncio.sleep(0.3)
+        return full_socket, full, slow_socket, slow
+
+    full_socket, full, slow_socket, slow = asyncio.run(scenario())
+    assert full.dropped and full_socket.closed_with == 1008
+    assert full.queue.qsize() <= 1  # only the stop marker: the 200 KB frames are gone
+    assert slow.dropped and slow_socket.closed_with == 1008
+
+
+def test_the_creator_role_passes_to_the_next_person_seated(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 3,
+                              seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+        table_id, first = joined["table"]["id"], joined["token"]
+        bea = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Bea"}).json()
+        assert client.post(f"/api/tables/{table_id}/leave", headers=auth(first)).status_code \
+            == 204
+        # The one who left has no powers left; Bea (seat 1) has them.
+        assert client.put(f"/api/tables/{table_id}/seats/2/bot", json={"bot": "random"},
+                          headers=auth(first)).status_code == 403
+        assert client.get(f"/api/tables/{table_id}").json()["creator_seat"] == bea["seat"]
+        assert client.put(f"/api/tables/{table_id}/seats/2/bot", json={"bot": "random"},
+                          headers=auth(bea["token"])).status_code == 200
+        assert client.post(f"/api/tables/{table_id}/leave",
+                           headers=auth(bea["token"])).status_code == 204
+        # Nobody seated: the next person to join leads.
+        cy = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Cy"}).json()
+        assert client.get(f"/api/tables/{table_id}").json()["creator_seat"] == cy["seat"]
+        assert client.put(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "random"},
+                          headers=auth(cy["token"])).status_code == 200

@@ -26,6 +26,8 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] = ()
+    max_items: int = 10
+    """The longest an ``int_list`` may be (they name seats: ten at most)."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -48,6 +50,8 @@ class Option:
                 isinstance(v, bool) or not isinstance(v, int) for v in value
             ):
                 raise self._bad(value, "expected a list of integers")
+            if len(value) > self.max_items:
+                raise self._bad(f"{len(value)} items", f"at most {self.max_items} items")
             for item in value:
                 self._check_range(item)
             return tuple(value)
@@ -74,6 +78,8 @@ class Option:
             data["maximum"] = self.maximum
         if self.choices:
             data["choices"] = list(self.choices)
+        if self.kind == "int_list":
+            data["max_items"] = self.max_items
         return data
 
 

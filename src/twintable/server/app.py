@@ -10,7 +10,6 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
@@ -44,11 +44,11 @@ from twintable.server.protocol import (
     client_message,
 )
 from twintable.server.ratings import conservative
+from twintable.server.rules_pages import rules_page
 from twintable.server.settings import Settings
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
 from twintable.server.tables import Connection, GameServer, LobbyError, Table
-from twintable.sim.runner import bot_factories
 
 #: The browser client: static files shipped inside the package, nothing to build.
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -157,9 +157,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          default_bot=_default_bot(g.id)) for g in registry]
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
-    async def create_table(request: CreateTable) -> Joined:
+    async def create_table(request: CreateTable, http: Request) -> Joined:
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
+        client = http.client.host if http.client else "unknown"
+        server.check_capacity(client)
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
             else [("human", None)]
@@ -167,12 +169,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat, token = await server.create(
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s)
+        table.created_by = client
         return joined(table, seat, token)
 
     @app.get("/api/tables")
-    async def list_tables(status: str | None = None) -> list[TableInfo]:
-        return [table.info() for table in server.tables.values()
-                if status is None or table.status == status]
+    async def list_tables(status: str = "open", limit: int = 50,
+                          offset: int = 0) -> list[TableInfo]:
+        """Tables in play on this server, newest first, a page at a time (at most 100):
+        open ones to join by default, ``status=running`` to watch."""
+        limit, offset = max(1, min(limit, 100)), max(0, offset)
+        chosen = [table for table in server.tables.values() if table.status == status]
+        chosen.sort(key=lambda table: table.row.created_ms, reverse=True)
+        return [table.info() for table in chosen[offset:offset + limit]]
 
     @app.get("/api/tables/{table_id}", responses=ERRORS)
     async def table_info(table_id: str) -> TableInfo:
@@ -211,8 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def put_bot(table_id: str, seat: int, request: SeatBot,
                       authorization: Annotated[str | None, Header()] = None) -> TableInfo:
         table = creator_table(table_id, authorization)
-        if seat == 0:
-            raise LobbyError(409, "seat.creator", "seat 0 is the creator's")
+        if seat == table.creator_seat:
+            raise LobbyError(409, "seat.creator", "that seat is the creator's")
         await table.set_bot(seat, request.bot)
         return table.info()
 
@@ -220,10 +228,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def clear_seat(table_id: str, seat: int,
                          authorization: Annotated[str | None, Header()] = None) -> TableInfo:
         table = creator_table(table_id, authorization)
-        if seat == 0:
-            raise LobbyError(409, "seat.creator", "seat 0 is the creator's")
+        if seat == table.creator_seat:
+            raise LobbyError(409, "seat.creator", "that seat is the creator's")
         await table.set_bot(seat, None)
         return table.info()
+
+    @app.post("/api/tables/{table_id}/rematch", responses=ERRORS)
+    async def rematch(table_id: str,
+                      authorization: Annotated[str | None, Header()] = None) -> Joined:
+        """Play again: a player of this finished table gets a seat at its rematch (the same
+        seats, options and bots); the first call makes the table, the others join it."""
+        table = await server.load(table_id)
+        seat = table.seat_for_token(bearer(authorization))
+        if seat is None:
+            raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
+        new, token = await server.rematch(table, seat)
+        return joined(new, seat, token)
 
     @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
     async def replay(table_id: str) -> dict[str, Any]:
@@ -240,13 +260,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 for action, events, state in stored.steps(game)]
 
     @app.get("/api/games/{game_id}/rules", responses=ERRORS)
-    async def rules(game_id: str) -> Response:
-        """The game's rules page (Markdown, in our own words)."""
+    async def rules(game_id: str, lang: str = "en") -> dict[str, Any]:
+        """The game's rules page for players as HTML, in ``lang`` (else English)."""
         if game_id not in registry:
             raise LobbyError(404, "game.unknown", "no such game")
-        module = type(registry.get(game_id)).__module__.rsplit(".", 1)[0]
-        text = resources.files(module).joinpath("README.md").read_text(encoding="utf-8")
-        return Response(text, media_type="text/markdown; charset=utf-8")
+        return rules_page(registry.get(game_id), lang).to_json()
 
     @app.get("/api/games/{game_id}/assets", responses=ERRORS)
     async def assets(game_id: str) -> dict[str, Any]:
@@ -269,6 +287,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         table = server.tables.get(table_id)
+        if table is None and server.accepting:
+            # A finished table has left memory: its players still get the result.
+            loaded = await store.load_table(table_id)
+            if loaded is not None and loaded[0].status == "finished":
+                info = Table(server, *loaded).info()
+                await websocket.send_text(Welcome(table=info, seat=None).model_dump_json())
+                await websocket.close(code=1000)
+                return
         if table is None or not server.accepting:
             await websocket.send_text(ErrorMessage(code="table.unknown",
                                                    message="no such table").model_dump_json())

@@ -3,9 +3,10 @@
 Every HTTP body and every WebSocket frame is JSON read under the same limits: nesting
 depth, string and key length, whole numbers of a sane size, finite numbers only (no
 ``NaN``: PostgreSQL's ``json`` refuses it, and one such value in a batch used to fail
-other tables' moves), and valid Unicode (a lone surrogate cannot be stored or sent back).
-A body larger than the limit is refused with 413 before it is read whole. Every answer
-carries the security headers a page served on the open internet needs.
+other tables' moves), and valid Unicode (a lone surrogate cannot be stored or sent back;
+PostgreSQL stores no NUL); a path with a NUL is refused too. A body larger than the
+limit is refused with 413 before it is read whole. Every answer carries the security
+headers a page served on the open internet needs.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def _check_text(text: str, limits: JsonLimits) -> None:
     if len(text) > limits.max_string:
         raise BadJson("json.string_too_long",
                       f"strings have at most {limits.max_string} characters")
+    if "\x00" in text:  # PostgreSQL stores no NUL: one in a move's id failed the move
+        raise BadJson("json.bad_unicode", "strings may not contain U+0000")
     if not text.isascii():
         try:
             text.encode("utf-8")
@@ -160,6 +163,11 @@ class EdgeMiddleware:
                 message["headers"] = list(message.get("headers") or []) + extra
             await send(message)
 
+        if "\x00" in scope["path"]:  # /api/tables/%00: PostgreSQL cannot even look it up
+            await self._refuse(send_with_headers, *_json_error(
+                422, "request.invalid", "paths may not contain U+0000"))
+            return
+
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send_with_headers)
             return
@@ -183,7 +191,8 @@ class EdgeMiddleware:
                 return
             if not message.get("more_body", False):
                 break
-        if body and b"json" in headers.get(b"content-type", b"json"):
+        # Media types are case-insensitive, and routes parse "Application/JSON" as JSON.
+        if body and b"json" in headers.get(b"content-type", b"json").lower():
             try:
                 bounded_json(bytes(body))
             except BadJson as error:

@@ -96,6 +96,9 @@ class SeatInfo(BaseModel):
     connected: bool = False
     stand_in: bool = False
     """A bot is playing this person's moves (away past the grace period, or out of time)."""
+    reserved: bool = False
+    """An empty seat kept for the person who held it at the table this one rematches
+    (``display_name`` is theirs); they take it with ``POST .../rematch`` there."""
 
 
 class TableInfo(BaseModel):
@@ -109,6 +112,12 @@ class TableInfo(BaseModel):
     result: dict[str, Any] | None = None
     turn_limit_s: int | None = None
     grace_s: int = 60
+    creator_seat: int = 0
+    """The seat whose token manages the table before the start (a rematch keeps seats, so
+    its creator may sit anywhere)."""
+    rematch: str | None = None
+    """Once finished: the table of the rematch, when someone asked for one."""
+    rematch_of: str | None = None
 
 
 class Welcome(BaseModel):

@@ -21,10 +21,20 @@ class Settings:
     bot_delay_ms: int = 700
     """How long a bot at a table "thinks" before it acts, so people can follow the game."""
     realtime_bot_pace: float = 1.0
-    """Real-time games (Twin It): 1.0 lets bots react at their level's human speed; a
-    smaller number speeds them up (tests)."""
+    """Real-time games (Twin It, Twinz): 1.0 lets bots react at their level's human speed;
+    a smaller number speeds them up (tests)."""
     max_frame_bytes: int = 16_384
     max_body_bytes: int = 65_536
+    send_queue_frames: int = 256
+    """Frames a connection may have waiting; a client that stops reading is closed."""
+    send_timeout_s: float = 10.0
+    """Longest a single frame may take to send before the connection is closed."""
+    max_open_tables_per_client: int = 20
+    """Tables not yet started that one client address may have made at once."""
+    max_tables: int = 5_000
+    """Tables open or running on this server at once (finished ones leave memory)."""
+    finished_linger_s: float = 60.0
+    """How long a finished table stays in memory for its players' last frames."""
     """HTTP request bodies larger than this are refused (413) before they are read whole."""
     messages_per_second: float = 20.0
     message_burst: int = 40

@@ -15,6 +15,7 @@ import inspect
 import logging
 import random
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from typing import Any, TypeVar
 
 from fastapi import WebSocket
 
+from twintable.bots.registry import bot_factories, timed_plan
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Game
 from twintable.core.registry import GameRegistry
@@ -42,7 +44,6 @@ from twintable.server.settings import Settings
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store, StoredAction
-from twintable.sim.runner import bot_factories, timed_plan
 
 log = logging.getLogger("twintable.server")
 
@@ -52,8 +53,27 @@ T = TypeVar("T")
 DEFAULT_GRACE_S = 60
 #: How many of each seat's latest acknowledged moves a resend can still find.
 ANSWERS_KEPT_PER_SEAT = 64
+#: ``creator_seat`` when every person has left a table before its start.
+NO_CREATOR = -1
 #: Pause before looking again at a table whose automatic move the game refused.
 REFUSED_RETRY_S = 0.05
+#: Names for bot seats: short, easy to say in the four languages of the client, and
+#: distinct at a table, so a log line never leaves you wondering which bot it means.
+BOT_NAMES = ("Ada", "Bo", "Chen", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jun",
+             "Kofi", "Lina", "Mateo", "Nia", "Oskar", "Priya", "Ravi", "Sofia", "Taro",
+             "Uma", "Vera", "Wim", "Yara", "Zeno")
+
+
+def bot_name(table_id: str, seat: int, taken: set[str]) -> str:
+    """A bot seat's name, the same for a table and seat in every process (sha256, never
+    ``hash()``), skipping names already at the table (compared without case)."""
+    start = int(hashlib.sha256(f"{table_id}:{seat}".encode()).hexdigest(), 16)
+    used = {name.casefold() for name in taken}
+    for step in range(len(BOT_NAMES)):
+        name = BOT_NAMES[(start + step) % len(BOT_NAMES)]
+        if name.casefold() not in used:
+            return name
+    return f"{BOT_NAMES[start % len(BOT_NAMES)]} {seat + 1}"
 
 
 def now_ms() -> int:
@@ -78,21 +98,51 @@ class LobbyError(Exception):
 
 class Connection:
     """One WebSocket client; frames go through a queue so a slow client never holds a
-    table's lock."""
+    table's lock.
 
-    def __init__(self, websocket: WebSocket, seat: int | None):
+    The queue is bounded and each send has a time limit: a client that stops reading
+    (a stalled phone, a hostile script) would otherwise keep every frame of the game in
+    memory. Past either bound its queue is dropped and its socket closed (1008); the
+    client reconnects and resumes from a fresh snapshot like after any network drop."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None, max_frames: int = 256,
+                 send_timeout_s: float = 10.0):
         self.websocket = websocket
         self.seat = seat
+        self.max_frames = max_frames
+        self.send_timeout_s = send_timeout_s
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.dropped = False
         self.writer = asyncio.create_task(self._write())
 
     def send(self, frame: str) -> None:
+        if self.dropped:
+            return
+        if self.queue.qsize() >= self.max_frames:
+            self._drop("the client stopped reading")
+            return
         self.queue.put_nowait(frame)
+
+    def _drop(self, why: str) -> None:
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+        log.info("slow connection closed", extra={"why": why})
+        asyncio.get_running_loop().create_task(self._close_socket())
+
+    async def _close_socket(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(code=1008, reason="too slow"),
+                                   self.send_timeout_s)
 
     async def _write(self) -> None:
         while (frame := await self.queue.get()) is not None:
             try:
-                await self.websocket.send_text(frame)
+                await asyncio.wait_for(self.websocket.send_text(frame), self.send_timeout_s)
+            except TimeoutError:
+                self._drop("a send timed out")
+                return
             except Exception:  # the client went away; the reader notices and unregisters
                 log.debug("send failed; connection writer stops", exc_info=True)
                 return
@@ -125,6 +175,14 @@ class Table:
                                              if s.kind == "human"}
         self.turn_since = started
         self.stand_ins: dict[int, Any] = {}
+        self.created_by: str | None = None
+        """The address that made the table (in memory only: it bounds open tables)."""
+        # Real-time bots plan in a worker thread, one planning at a time: a re-plan that
+        # cancels the task waits for the thread still thinking (bots keep what they drew).
+        self.planning = threading.Lock()
+        for seat_row in seats:  # bot seats made before bots had names get theirs now
+            if seat_row.kind == "bot" and not seat_row.display_name:
+                seat_row.display_name = self._bot_name(seat_row.seat)
         self._load_bots()
 
     # -- description ----------------------------------------------------------------
@@ -142,11 +200,31 @@ class Table:
                             bot=s.bot, display_name=s.display_name,
                             connected=s.kind == "bot" or s.seat in connected,
                             stand_in=self.state is not None
-                            and self._stands_in(s.seat, time.monotonic()))
+                            and self._stands_in(s.seat, time.monotonic()),
+                            reserved=s.kind == "empty" and s.seat in self.reserved)
                    for s in self.seats],
             turn_limit_s=(self.row.settings or {}).get("turn_limit_s"),
             grace_s=(self.row.settings or {}).get("grace_s", DEFAULT_GRACE_S),
-            result=self.row.result)
+            result=self.row.result, creator_seat=self.creator_seat,
+            rematch=(self.row.settings or {}).get("rematch"),
+            rematch_of=(self.row.settings or {}).get("rematch_of"))
+
+    @property
+    def creator_seat(self) -> int:
+        return int((self.row.settings or {}).get("creator_seat", 0))
+
+    @property
+    def reserved(self) -> set[int]:
+        """Empty seats a rematch keeps for the people of the previous game."""
+        return set((self.row.settings or {}).get("reserved", []))
+
+    async def _set_reserved(self, seats: set[int]) -> None:
+        self.row.settings = {**(self.row.settings or {}), "reserved": sorted(seats)}
+        await self.server.store.save_settings(self.id, self.row.settings)
+
+    def _bot_name(self, seat: int) -> str:
+        taken = {s.display_name for s in self.seats if s.seat != seat and s.display_name}
+        return bot_name(self.id, seat, taken)
 
     def seat_for_token(self, token: str | None) -> int | None:
         if not token:
@@ -158,8 +236,10 @@ class Table:
         return None
 
     def is_creator(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(self.row.creator_hash,
-                                                      hash_token(token or ""))
+        """The table's powers (start, seats, bots) belong to whoever sits in the creator's
+        seat, not to a token: a creator who leaves leaves them to the next person."""
+        seat = self.seat_for_token(token)
+        return seat is not None and seat == self.creator_seat
 
     def _load_bots(self) -> None:
         factories = bot_factories(self.game)
@@ -181,7 +261,7 @@ class Table:
                    seat: int | None) -> tuple[int, str]:
         async with self.lock:
             self._require_open()
-            free = [s for s in self.seats if s.kind == "empty"]
+            free = [s for s in self.seats if s.kind == "empty" and s.seat not in self.reserved]
             if seat is not None:
                 free = [s for s in free if s.seat == seat]
             if not free:
@@ -192,8 +272,25 @@ class Table:
             chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
             chosen.token_hash, chosen.bot = hash_token(token), None
             await self.server.store.save_seat(chosen)
+            if self.creator_seat == NO_CREATOR:  # everyone had left: this person leads now
+                self.row.settings = {**(self.row.settings or {}), "creator_seat": chosen.seat}
+                await self.server.store.save_settings(self.id, self.row.settings)
             self._announce()
             return chosen.seat, token
+
+    async def claim(self, seat: int) -> str:
+        """The person this rematch keeps ``seat`` for takes it; returns their new token."""
+        async with self.lock:
+            self._require_open()
+            row = self.seats[seat]
+            if row.kind != "empty" or seat not in self.reserved:
+                raise LobbyError(409, "seat.taken", "that seat is no longer kept for you")
+            token = new_token()
+            row.kind, row.token_hash, row.bot = "human", hash_token(token), None
+            await self.server.store.save_seat(row)
+            await self._set_reserved(self.reserved - {seat})
+            self._announce()
+            return token
 
     async def leave(self, seat: int) -> None:
         async with self.lock:
@@ -211,9 +308,13 @@ class Table:
             if bot not in bot_factories(self.game):
                 raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {self.game.id}")
             row = self.seats[seat]
-            row.kind, row.bot, row.display_name = "bot", bot, None
+            if row.kind != "bot":
+                row.display_name = self._bot_name(seat)
+            row.kind, row.bot = "bot", bot
             row.player_id = row.token_hash = None
             await self.server.store.save_seat(row)
+            if seat in self.reserved:
+                await self._set_reserved(self.reserved - {seat})
             self._load_bots()
             self._announce()
 
@@ -224,10 +325,23 @@ class Table:
         row.kind, row.bot, row.display_name, row.player_id, row.token_hash = (
             "empty", None, None, None, None)
         await self.server.store.save_seat(row)
+        if seat in self.reserved:  # the creator opens a kept seat to anyone
+            await self._set_reserved(self.reserved - {seat})
+        if seat == self.creator_seat:
+            await self._pass_creator_role(seat)
         for connection in [c for c in self.connections if c.seat == seat]:
             connection.seat = None  # a kicked player keeps watching as a spectator
         self._load_bots()
         self._announce()
+
+    async def _pass_creator_role(self, left: int) -> None:
+        """The creator left: the next person seated after them (clockwise) takes over; with
+        nobody seated, the next person to join does (see :meth:`join`)."""
+        count = len(self.seats)
+        heir = next((self.seats[(left + step) % count].seat for step in range(1, count)
+                     if self.seats[(left + step) % count].kind == "human"), NO_CREATOR)
+        self.row.settings = {**(self.row.settings or {}), "creator_seat": heir}
+        await self.server.store.save_settings(self.id, self.row.settings)
 
     def _require_open(self) -> None:
         if self.row.status != "open":
@@ -361,14 +475,22 @@ class Table:
             self.game.round_records(self.state))
         self._announce()
         log.info("table finished", extra={"table": self.id, "result": result})
+        self.server.retire_later(self.id)
 
     # -- connections ----------------------------------------------------------------
     def connect(self, websocket: WebSocket, seat: int | None) -> Connection:
-        connection = Connection(websocket, seat)
+        settings = self.server.settings
+        connection = Connection(websocket, seat, settings.send_queue_frames,
+                                settings.send_timeout_s)
+        # Only a seat's first connection changes what others see (it is no longer away):
+        # spectators and second tabs cost no frame to anyone else, so a crowd joining
+        # costs O(1) frames per connection.
+        arrives = seat is not None and all(c.seat != seat for c in self.connections)
         self.connections.add(connection)
         if seat is not None and self.away_since.pop(seat, None) is not None:
             self._wake()  # the player is back: their stand-in hands the seat over
-        self._announce(skip=connection)  # the newcomer learns the table from its welcome
+        if arrives:
+            self._announce(skip=connection)  # the newcomer learns it from its welcome
         return connection
 
     def catch_up(self, connection: Connection) -> None:
@@ -378,12 +500,14 @@ class Table:
     async def disconnect(self, connection: Connection) -> None:
         self.connections.discard(connection)
         seat = connection.seat
-        if seat is not None and all(c.seat != seat for c in self.connections):
+        leaves = seat is not None and all(c.seat != seat for c in self.connections)
+        if seat is not None and leaves:
             self.away_since[seat] = time.monotonic()
             if self.state is not None:
                 self._wake()
         await connection.close()
-        self._announce()
+        if leaves:
+            self._announce()
 
     # -- bots and timers ------------------------------------------------------------
     def _wake(self) -> None:
@@ -499,19 +623,30 @@ class Table:
         wall = now_ms()
         pace = self.server.settings.realtime_bot_pace
         best: tuple[float, int, Any] | None = None
-        for seat in range(len(self.seats)):
-            if seat not in self.bots and not self._stands_in(seat, mono):
-                continue
-            bot = self.bots.get(seat) or self._stand_in(seat)
-            view = self.game.view(state, seat)
-            planned = self._think(
-                seat, bot, lambda bot, view: timed_plan(bot, view, self.rng, state.clock), view)
+        bots = [(seat, self.bots.get(seat) or self._stand_in(seat))
+                for seat in range(len(self.seats))
+                if seat in self.bots or self._stands_in(seat, mono)]
+
+        def plan_all() -> list[tuple[int, Any]]:
+            # Off the event loop: a word bot thinking for a moment must not hold up a
+            # person's move (it would be stamped late).
+            with self.planning:
+                return [(seat, self._think(
+                    seat, bot, lambda bot, view: timed_plan(bot, view, self.rng, state.clock),
+                    self.game.view(state, seat))) for seat, bot in bots]
+
+        deadline = self.game.deadline(state)
+        thinking = asyncio.ensure_future(asyncio.to_thread(plan_all))
+        # A timer never waits for a bot still thinking (a word bot's first thought loads
+        # its data): at the deadline the table fires it, and plans again after.
+        limit = None if deadline is None else max(0.0, (deadline - now_ms()) / 1000)
+        done, _ = await asyncio.wait({thinking}, timeout=limit)
+        for seat, planned in thinking.result() if done else []:
             if planned is not None:
                 # Bots time themselves from the last change on the table.
                 at = state.clock + (planned[0] - state.clock) * pace
                 if best is None or at < best[0]:
                     best = (at, seat, planned[1])
-        deadline = self.game.deadline(state)
         later = [t for t in map(self._stand_in_from, range(len(self.seats)))
                  if t is not None and t > mono]
         wake = wall + (min(later) - mono) * 1000 if later else None
@@ -566,6 +701,7 @@ class GameServer:
         self.tables: dict[str, Table] = {}
         self.accepting = True
         self.leases = TableLeases(store.engine)
+        self._retiring: set[asyncio.Task[None]] = set()
 
     async def recover(self) -> None:
         # Rounds of finished games, for bots that learn from people (Twinz word bots).
@@ -638,13 +774,116 @@ class GameServer:
             else:
                 seats.append(SeatRow(table_id=table_id, seat=seat,
                                      kind="bot" if kind == "bot" else "empty",
-                                     bot=bot if kind == "bot" else None))
+                                     bot=bot if kind == "bot" else None,
+                                     display_name=bot_name(
+                                         table_id, seat, {s.display_name for s in seats
+                                                          if s.display_name})
+                                     if kind == "bot" else None))
         await self.store.create_table(row, seats)
         await self.leases.acquire(table_id)
         table = Table(self, row, seats)
         self.tables[table_id] = table
         log.info("table created", extra={"table": table_id, "game": game_id})
         return table, 0, token
+
+    async def rematch(self, table: Table, seat: int) -> tuple[Table, str]:
+        """The rematch of a finished table for the player in ``seat``: the first call makes
+        it (same game, options, seats and bots; the other people's seats are kept for
+        them), every later one seats its caller there. Returns the table and a token."""
+        async with table.lock:
+            if table.row.status != "finished":
+                raise LobbyError(409, "table.not_finished", "the game is not over yet")
+            made = (table.row.settings or {}).get("rematch")
+            if made is None:
+                new, token = await self._make_rematch(table, seat)
+                table.row.settings = {**(table.row.settings or {}), "rematch": new.id}
+                await self.store.save_settings(table.id, table.row.settings)
+                table._announce()
+                return new, token
+        new = await self.load(made)
+        return new, await new.claim(seat)
+
+    async def _make_rematch(self, old: Table, seat: int) -> tuple[Table, str]:
+        options = dict(old.row.options)
+        result = old.row.result or {}
+        if (old.game.id == "twinit" and options.get("edition") == "fr"
+                and options.get("mode") == "competitive" and result.get("winners")):
+            # RULES.md §3, taboo for chained games: the last winner plays under taboo.
+            options["taboo"] = sorted(result["winners"])
+        try:
+            resolved = old.game.resolve_options(options)
+            old.game.check_players(old.row.players, resolved)
+        except OptionError as error:
+            raise LobbyError(422, error.code, error.message) from None
+        token = new_token()
+        table_id = secrets.token_hex(8)
+        seats: list[SeatRow] = []
+        reserved: list[int] = []
+        for previous in old.seats:
+            kept = SeatRow(table_id=table_id, seat=previous.seat, kind=previous.kind,
+                           bot=previous.bot, display_name=previous.display_name,
+                           player_id=previous.player_id)
+            if previous.kind == "human" and previous.seat == seat:
+                kept.token_hash = hash_token(token)
+            elif previous.kind == "human":
+                kept.kind = "empty"
+                reserved.append(previous.seat)
+            seats.append(kept)
+        settings = {**(old.row.settings or {}), "creator_seat": seat, "reserved": reserved,
+                    "rematch_of": old.id}
+        settings.pop("rematch", None)
+        row = TableRow(id=table_id, game=old.row.game, name=old.row.name,
+                       options={k: list(v) if isinstance(v, tuple) else v
+                                for k, v in resolved.items()},
+                       seed=secrets.randbits(62), players=old.row.players, status="open",
+                       creator_hash=hash_token(token), created_ms=now_ms(), result=None,
+                       settings=settings)
+        await self.store.create_table(row, seats)
+        await self.leases.acquire(table_id)
+        table = Table(self, row, seats)
+        self.tables[table_id] = table
+        log.info("rematch created", extra={"table": table_id, "rematch_of": old.id})
+        return table, token
+
+    async def load(self, table_id: str) -> Table:
+        """A table in memory, or a finished one read back from the store."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        table = self.tables.setdefault(table_id, Table(self, *loaded))
+        return table
+
+    def check_capacity(self, client: str) -> None:
+        """Refuse a new table past the server's bound or the client's share of it."""
+        if len(self.tables) >= self.settings.max_tables:
+            raise LobbyError(503, "server.full", "this server has no room for another table")
+        waiting = sum(1 for table in self.tables.values()
+                      if table.status == "open" and table.created_by == client)
+        if waiting >= self.settings.max_open_tables_per_client:
+            raise LobbyError(429, "tables.too_many",
+                             f"you already have {waiting} tables waiting to start")
+
+    def retire_later(self, table_id: str) -> None:
+        """A finished table leaves memory after a while (the database keeps it): long
+        enough for its players' last frames and a rematch."""
+        asyncio.get_running_loop().call_later(self.settings.finished_linger_s,
+                                              self._start_retiring, table_id)
+
+    def _start_retiring(self, table_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._retire(table_id))
+        self._retiring.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._retiring.discard)
+
+    async def _retire(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.status != "finished":
+            return
+        del self.tables[table_id]
+        await table.stop()
+        await self.leases.release(table_id)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)

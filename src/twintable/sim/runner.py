@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from twintable.bots.base import Bot, RandomBot
+from twintable.bots.base import Bot
+from twintable.bots.registry import STEP_MS, bot_factories, timed_plan
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
 from twintable.core.types import Action
 
-#: Virtual time between two actions when the game sets no deadline.
-STEP_MS = 1000
 MAX_STEPS = 200_000
 
 
@@ -32,10 +31,6 @@ class GameResult:
     winners: frozenset[int]
     stats: dict[str, float] = field(default_factory=dict)
     actions: list[Action] | None = None
-
-
-def bot_factories(game: Game[Any]) -> dict[str, Callable[[], Bot]]:
-    return {"random": RandomBot, **game.bots()}
 
 
 def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
@@ -181,17 +176,6 @@ def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
     assert outcome is not None
     return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
                       game.stats(state), actions)
-
-
-def timed_plan(bot: Bot, view: Any, rng: random.Random,
-               now: int) -> tuple[int, Action] | None:
-    """When and how a bot acts in a real-time game: its own plan if it makes one,
-    otherwise its choice now, a step later (the random bot)."""
-    plan = getattr(bot, "plan", None)
-    if plan is not None:
-        return plan(view, rng)  # type: ignore[no-any-return]
-    action = bot.act(view, rng)
-    return (now + STEP_MS, action) if action is not None else None
 
 
 def _next_action(game: Game[Any], state: Any, bots: Sequence[Bot],

@@ -1,0 +1,56 @@
+"""The payload schemas the server checks moves against accept every legal move of every
+game, unchanged, and refuse what the rules never produce."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+import pytest
+
+from twintable.core.errors import RuleError
+from twintable.core.game import Game
+from twintable.core.types import plain
+from twintable.games import default_registry
+from twintable.server.moves import checked_payload
+
+GAMES = list(default_registry())
+OPTIONS = {"timo": {"target": 60}, "twins": {"max_hands": 2}, "twinit": {"sets_to_win": 2},
+           "twinz": {}}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_every_legal_move_passes_its_schema_unchanged(game: Game[Any]) -> None:
+    rng = random.Random(7)
+    players = max(game.min_players, 4 if game.id != "twins" else 3)
+    state = game.new_state(OPTIONS[game.id], players, seed=11)
+    seen: set[str] = set()
+    for step in range(400):
+        if game.is_over(state):
+            break
+        moves = [move for seat in sorted(game.to_act(state))
+                 for move in game.legal_actions(state, seat)]
+        for move in moves:
+            payload = plain(move.payload)
+            assert checked_payload(game, move.kind, payload) == payload, move
+            seen.add(move.kind)
+        due = game.deadline(state)
+        tick = game.tick_when_due(state, due) if due is not None else None
+        if not moves and tick is None:
+            break
+        move = tick if tick is not None and (not moves or rng.random() < 0.2) \
+            else rng.choice(moves)
+        with contextlib.suppress(RuleError):  # a random move may come too soon (Twin It)
+            game.apply(state, move.at(max(move.t_ms, step)))
+    assert seen, "no legal move was checked"
+    for kind in seen:
+        assert kind in game.payloads
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_the_clock_tick_and_unknown_kinds_are_not_client_moves(game: Game[Any]) -> None:
+    for kind in ("tick", "", "__class__", "x" * 40):
+        with pytest.raises(RuleError) as refused:
+            checked_payload(game, kind, {})
+        assert refused.value.code == "action.unknown"
