@@ -276,7 +276,7 @@ def test_a_person_as_guesser_wins_a_round(tab: Tab, people: list[dict[int, Remot
 
 def test_on_a_phone_the_guess_box_and_the_clues_fit_without_scrolling(
         second_tab: Tab, people: list[dict[int, Remote]]) -> None:
-    _, word = guessing_table(second_tab, people)
+    guessing_table(second_tab, people)
     page = second_tab.page
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_timeout(800)  # the cards have turned over
