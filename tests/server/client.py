@@ -28,15 +28,22 @@ def app_client(db_url: str, **settings: Any) -> TestClient:
     return TestClient(create_app(Settings(db_url=db_url, bot_delay_ms=0, **settings)))
 
 
+def profile(client: TestClient, name: str = "Ann") -> dict[str, str]:
+    """A new player profile, as the fields a create or join request carries."""
+    response = client.post("/api/profiles", json={"display_name": name})
+    assert response.status_code == 201, response.text
+    made = response.json()
+    return {"player_id": made["player_id"], "player_secret": made["secret"]}
+
+
 def create_table(client: TestClient, game: str = "timo", players: int = 2,
                  options: dict[str, Any] | None = None, seats: list[dict[str, Any]] | None = None,
-                 player_id: str | None = None, name: str = "Ann") -> dict[str, Any]:
+                 identity: dict[str, str] | None = None, name: str = "Ann") -> dict[str, Any]:
+    """A new table; ``identity``: a profile's fields (see :func:`profile`) to be rated."""
     body: dict[str, Any] = {"game": game, "players": players, "display_name": name,
-                            "options": options or {}}
+                            "options": options or {}, **(identity or {})}
     if seats is not None:
         body["seats"] = seats
-    if player_id:
-        body["player_id"] = player_id
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]

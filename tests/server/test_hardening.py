@@ -18,6 +18,7 @@ from tests.server.client import (
     free_port,
     hello,
     play_to_end,
+    profile,
     running_server,
     start,
 )
@@ -41,7 +42,7 @@ def _sql(db_url: str, statement: str) -> list[tuple[object, ...]]:
 def test_recovery_finishes_a_game_whose_last_move_was_logged_and_rates_it_once(
         db_url: str) -> None:
     with app_client(db_url) as client:
-        joined = create_table(client, "timo", 2, {"target": 20}, player_id="ann-player-1")
+        joined = create_table(client, "timo", 2, {"target": 20}, identity=profile(client))
         table_id, token = joined["table"]["id"], joined["token"]
         start(client, table_id, token)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -238,3 +239,32 @@ def test_the_creator_role_passes_to_the_next_person_seated(sqlite_url: str) -> N
         assert client.get(f"/api/tables/{table_id}").json()["creator_seat"] == cy["seat"]
         assert client.put(f"/api/tables/{table_id}/seats/1/bot", json={"bot": "random"},
                           headers=auth(cy["token"])).status_code == 200
+
+
+def test_a_player_id_is_an_identity_only_with_its_secret(sqlite_url: str) -> None:
+    """The leaderboard publishes ids: reading one must not let anyone play, be rated or
+    rename the player under it."""
+    with app_client(sqlite_url) as client:
+        ann = profile(client, "Ann")
+        joined = create_table(client, "timo", 2, {"target": 20}, identity=ann)
+        start(client, joined["table"]["id"], joined["token"])
+        with client.websocket_connect(f"/ws/tables/{joined['table']['id']}") as ws:
+            hello(ws, joined["token"])
+            play_to_end(ws)
+        before = client.get("/api/leaderboard/timo").json()
+        stolen = {"player_id": ann["player_id"]}
+        for body in (stolen, {**stolen, "player_secret": "x" * 32}):
+            refused = client.post("/api/tables", json={
+                "game": "timo", "players": 2, "display_name": "Mallory was here", **body})
+            assert refused.status_code == 403, refused.text
+            assert refused.json()["code"] == "profile.invalid"
+        renamed = client.put(f"/api/profiles/{ann['player_id']}", json={"display_name": "M"},
+                             headers=auth("y" * 32))
+        assert renamed.status_code == 403
+        assert client.get("/api/leaderboard/timo").json() == before
+        # The holder of the secret may rename the profile, on the leaderboard too.
+        assert client.put(f"/api/profiles/{ann['player_id']}", json={"display_name": "Annie"},
+                          headers=auth(ann["player_secret"])).status_code == 200
+        assert client.get("/api/leaderboard/timo").json()[0]["display_name"] == "Annie"
+        assert client.get(f"/api/profiles/{ann['player_id']}").json() == {
+            "player_id": ann["player_id"], "display_name": "Annie", "secret": None}

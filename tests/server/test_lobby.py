@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.server.client import app_client, auth, create_table, hello, play_to_end, start
+from tests.server.client import (
+    app_client,
+    auth,
+    create_table,
+    hello,
+    play_to_end,
+    profile,
+    start,
+)
 from twintable.server.protocol import json_schema
 
 
@@ -53,7 +61,7 @@ def test_create_join_by_invite_bots_kick_leave_and_start(sqlite_url: str) -> Non
         left = client.post(f"/api/tables/{table_id}/leave", headers=auth(dee["token"]))
         assert left.status_code == 204
         full = client.post(f"/api/tables/{table_id}/join",
-                           json={"display_name": "Eve", "player_id": "eve-12345678"}).json()
+                           json={"display_name": "Eve", **profile(client, "Eve")}).json()
         assert full["seat"] == 1
         assert client.post(f"/api/tables/{table_id}/join",
                            json={"display_name": "Fay"}).json()["code"] == "table.full"
@@ -89,14 +97,15 @@ def test_bad_lobby_requests_get_codes(sqlite_url: str) -> None:
 
 def test_a_finished_game_updates_the_leaderboard(sqlite_url: str) -> None:
     with app_client(sqlite_url) as client:
-        joined = create_table(client, "timo", 2, {"target": 30}, player_id="ann-12345678")
+        ann = profile(client)
+        joined = create_table(client, "timo", 2, {"target": 30}, identity=ann)
         table_id, token = joined["table"]["id"], joined["token"]
         start(client, table_id, token)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, token)
             play_to_end(ws)
         board = client.get("/api/leaderboard/timo").json()
-        assert board[0]["player_id"] == "ann-12345678" and board[0]["games"] == 1
+        assert board[0]["player_id"] == ann["player_id"] and board[0]["games"] == 1
         assert board[0]["sigma"] < 25 / 3
         assert client.get("/api/leaderboard/chess").status_code == 404
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.client import app_client, auth, hello, start
+from tests.server.client import app_client, auth, hello, profile, start
 from twintable.server.tables import BOT_NAMES, bot_name
 
 
@@ -15,7 +15,7 @@ def create(client: TestClient, game: str, seats: list[dict[str, Any]],
            options: dict[str, Any], **settings: Any) -> dict[str, Any]:
     response = client.post("/api/tables", json={
         "game": game, "players": len(seats), "display_name": "Ann",
-        "player_id": "ann-0000001", "options": options, "seats": seats, **settings})
+        **profile(client, "Ann"), "options": options, "seats": seats, **settings})
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]
 
@@ -38,7 +38,7 @@ def finished_timo(client: TestClient) -> tuple[str, str, str]:
                  {"target": 10, "stacking": False}, grace_s=0, turn_limit_s=30)
     table_id = ann["table"]["id"]
     bea = client.post(f"/api/tables/{table_id}/join",
-                      json={"display_name": "Bea", "player_id": "bea-0000001"}).json()
+                      json={"display_name": "Bea", **profile(client, "Bea")}).json()
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         hello(ws, bea["token"])  # Bea looks in and goes: she is away from now on
     start(client, table_id, ann["token"])

@@ -29,6 +29,7 @@ from twintable.server.moves import check_version, checked_payload
 from twintable.server.protocol import (
     PROTOCOL_VERSION,
     ActionMessage,
+    CreateProfile,
     CreateTable,
     ErrorMessage,
     GameInfo,
@@ -38,6 +39,8 @@ from twintable.server.protocol import (
     LeaderboardRow,
     Ping,
     Pong,
+    Profile,
+    RenameProfile,
     SeatBot,
     TableInfo,
     Welcome,
@@ -162,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         client = http.client.host if http.client else "unknown"
         server.check_capacity(client)
+        await server.check_profile(request.player_id, request.player_secret)
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
             else [("human", None)]
@@ -171,6 +175,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s)
         table.created_by = client
         return joined(table, seat, token)
+
+    # -- profiles: who is rated ------------------------------------------------------
+    @app.post("/api/profiles", status_code=201, responses=ERRORS)
+    async def create_profile(request: CreateProfile) -> Profile:
+        player_id, secret = await server.create_profile(request.display_name)
+        return Profile(player_id=player_id, display_name=request.display_name, secret=secret)
+
+    @app.get("/api/profiles/{player_id}", responses=ERRORS)
+    async def profile(player_id: str) -> Profile:
+        row = await store.profile(player_id)
+        if row is None:
+            raise LobbyError(404, "profile.unknown", "no such profile")
+        return Profile(player_id=row.id, display_name=row.display_name)
+
+    @app.put("/api/profiles/{player_id}", responses=ERRORS)
+    async def rename_profile(player_id: str, request: RenameProfile,
+                             authorization: Annotated[str | None, Header()] = None) -> Profile:
+        """A new name, everywhere the profile is listed; only with the profile's secret."""
+        await server.check_profile(player_id, bearer(authorization))
+        await store.rename_profile(player_id, request.display_name)
+        return Profile(player_id=player_id, display_name=request.display_name)
 
     @app.get("/api/tables")
     async def list_tables(status: str = "open", limit: int = 50,
@@ -195,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", responses=ERRORS)
     async def join(table_id: str, request: JoinTable) -> Joined:
         table = server.get(table_id)
+        await server.check_profile(request.player_id, request.player_secret)
         seat, token = await table.join(request.display_name, request.player_id, request.seat)
         return joined(table, seat, token)
 

@@ -191,6 +191,8 @@ class CreateTable(Strict):
     name: DisplayName | None = None
     display_name: DisplayName
     player_id: PlayerId | None = None
+    """A profile's public id, to be rated; it needs the profile's ``player_secret``."""
+    player_secret: Token | None = None
     turn_limit_s: Annotated[int, Field(ge=1, le=3600)] | None = None
     """Seconds a person has for a move before a bot plays it for them (none: no limit)."""
     grace_s: Annotated[int, Field(ge=0, le=3600)] = 60
@@ -201,7 +203,25 @@ class CreateTable(Strict):
 class JoinTable(Strict):
     display_name: DisplayName
     player_id: PlayerId | None = None
+    player_secret: Token | None = None
     seat: int | None = None
+
+
+class CreateProfile(Strict):
+    display_name: DisplayName
+
+
+class RenameProfile(Strict):
+    display_name: DisplayName
+
+
+class Profile(BaseModel):
+    """A player's identity. ``secret`` is sent once, when the profile is made: the browser
+    keeps it (and can move it to another device); the server keeps only its hash."""
+
+    player_id: str
+    display_name: str
+    secret: str | None = None
 
 
 class SeatBot(Strict):

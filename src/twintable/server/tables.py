@@ -41,7 +41,7 @@ from twintable.server.protocol import (
 )
 from twintable.server.ratings import new_ratings
 from twintable.server.settings import Settings
-from twintable.server.storage.models import SeatRow, TableRow
+from twintable.server.storage.models import ProfileRow, SeatRow, TableRow
 from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store, StoredAction
 
@@ -855,6 +855,25 @@ class GameServer:
             raise LobbyError(404, "table.unknown", "no such table")
         table = self.tables.setdefault(table_id, Table(self, *loaded))
         return table
+
+    async def create_profile(self, display_name: str) -> tuple[str, str]:
+        """A new profile: its public id and its secret (only the hash is kept)."""
+        player_id, secret = f"p-{secrets.token_hex(8)}", new_token()
+        await self.store.create_profile(ProfileRow(
+            id=player_id, secret_hash=hash_token(secret), display_name=display_name,
+            created_ms=now_ms()))
+        return player_id, secret
+
+    async def check_profile(self, player_id: str | None, secret: str | None) -> None:
+        """A player id is an identity only with its secret: anyone may read the public id
+        off the leaderboard, nobody else may play, be rated or renamed under it."""
+        if player_id is None:
+            return
+        row = await self.store.profile(player_id)
+        if row is None or not secret or not secrets.compare_digest(
+                row.secret_hash, hash_token(secret)):
+            raise LobbyError(403, "profile.invalid",
+                             "that player id needs its secret key (make a profile first)")
 
     def check_capacity(self, client: str) -> None:
         """Refuse a new table past the server's bound or the client's share of it."""

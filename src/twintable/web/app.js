@@ -106,13 +106,38 @@ function saveToken(tableId, token, seat) {
   localStorage.setItem("tt.tokens", JSON.stringify(all));
 }
 
-function playerId() {
+// Who you are on the leaderboard: a profile the server makes (a public id and a secret
+// key only this browser holds; anyone can read the id, only the key plays under it). The
+// profile page moves it to another device as a link.
+async function identity() {
   let id = localStorage.getItem("tt.player");
-  if (!id) {
-    id = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+  let secret = localStorage.getItem("tt.secret");
+  if (!id || !secret) {
+    const made = await api("POST", "/api/profiles", { display_name: displayName() || t("lobby.anonymous") });
+    [id, secret] = [made.player_id, made.secret];
     localStorage.setItem("tt.player", id);
+    localStorage.setItem("tt.secret", secret);
   }
-  return id;
+  return { player_id: id, player_secret: secret };
+}
+
+async function profilePage(code) {
+  if (code) {  // an export link opened on this device: adopt the profile it carries
+    const [id, secret] = decodeURIComponent(code).split(".");
+    localStorage.setItem("tt.player", id);
+    localStorage.setItem("tt.secret", secret);
+    location.hash = "#/profile";
+    return;
+  }
+  const { player_id: id, player_secret: secret } = await identity();
+  const link = `${location.origin}/#/profile/${encodeURIComponent(`${id}.${secret}`)}`;
+  page(t("profile.title"),
+    el("section", { class: "panel" },
+      el("p", {}, t("profile.id", { id })),
+      el("p", {}, t("profile.move")),
+      el("input", { readonly: true, value: link, id: "profile-link", size: 50, "aria-label": t("profile.link"),
+        onfocus: (event) => event.target.select() }),
+      el("p", {}, el("small", {}, t("profile.secret_warning")))));
 }
 
 const displayName = () => localStorage.getItem("tt.name") || "";
@@ -192,7 +217,7 @@ async function lobbyPage() {
     }
     try {
       const joined = await api("POST", "/api/tables", { game: game.id, players: Number(players.value), options,
-        seats, display_name: displayName() || t("lobby.anonymous"), player_id: playerId() });
+        seats, display_name: displayName() || t("lobby.anonymous"), ...(await identity()) });
       saveToken(joined.table.id, joined.token, joined.seat);
       location.hash = `#/table/${joined.table.id}`;
     } catch (error) { message.textContent = errorText(error); }
@@ -216,7 +241,8 @@ async function lobbyPage() {
 
   gameSelect.addEventListener("change", drawForm);
   page(t("nav.lobby"),
-    el("section", { class: "panel" }, el("label", { class: "field" }, t("lobby.name"), " ", nameInput)),
+    el("section", { class: "panel" }, el("label", { class: "field" }, t("lobby.name"), " ", nameInput),
+      el("a", { href: "#/profile", id: "profile" }, t("profile.title"))),
     el("section", { class: "panel" }, el("h2", {}, t("lobby.new_table")),
       el("label", { class: "field" }, t("lobby.game"), " ", gameSelect), form, message),
     el("section", { class: "panel" }, tables));
@@ -259,7 +285,7 @@ async function joinPage(tableId) {
         el("button", { class: "primary", id: "join", onclick: async () => {
           localStorage.setItem("tt.name", name.value.trim());
           try {
-            const joined = await api("POST", `/api/tables/${tableId}/join`, { display_name: name.value.trim() || t("lobby.anonymous"), player_id: playerId() });
+            const joined = await api("POST", `/api/tables/${tableId}/join`, { display_name: name.value.trim() || t("lobby.anonymous"), ...(await identity()) });
             saveToken(tableId, joined.token, joined.seat);
             location.hash = `#/table/${tableId}`;
           } catch (error) { message.textContent = errorText(error); }
@@ -928,6 +954,8 @@ async function tablePage(tableId) {
     };
     socket.onclose = () => {
       if (closed) return;
+      // A finished game sends nothing more, and its table leaves the server's memory.
+      if (info.status === "finished") return;
       status(t("table.reconnecting"));
       setTimeout(() => { if (!closed) connect(); }, retry);
       retry = Math.min(retry * 2, 8000);
@@ -1056,6 +1084,7 @@ async function route() {
     else if (name === "replay") await replayPage(arg);
     else if (name === "rules") await rulesPage(arg);
     else if (name === "leaderboard") await leaderboardPage(arg);
+    else if (name === "profile") await profilePage(arg);
     else await lobbyPage();
   } catch (error) {
     page(t("error.title"), el("p", { class: "error" }, errorText(error)), el("a", { href: "#/" }, t("table.back")));

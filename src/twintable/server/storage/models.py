@@ -55,6 +55,18 @@ class ActionRow(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
+class ProfileRow(Base):
+    """A player's identity: the public id is shown on the leaderboard; only the holder of
+    the secret (stored as its SHA-256) may play, be rated or be renamed under it."""
+
+    __tablename__ = "profiles"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    display_name: Mapped[str] = mapped_column(String(40))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
 class RatingRow(Base):
     __tablename__ = "ratings"
 

@@ -18,7 +18,13 @@ from alembic.config import Config
 from sqlalchemy import Connection, event, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from twintable.server.storage.models import ActionRow, RatingRow, SeatRow, TableRow
+from twintable.server.storage.models import (
+    ActionRow,
+    ProfileRow,
+    RatingRow,
+    SeatRow,
+    TableRow,
+)
 
 
 @dataclass(slots=True)
@@ -164,6 +170,23 @@ class Store:
                 ActionRow.table_id == table_id).order_by(ActionRow.seq))).all()
             return [StoredAction(r.seq, r.seat, r.kind, dict(r.payload), r.t_ms, r.client_id)
                     for r in rows]
+
+    # -- profiles -------------------------------------------------------------------
+    async def create_profile(self, row: ProfileRow) -> None:
+        async with self.sessions.begin() as session:
+            session.add(row)
+
+    async def profile(self, profile_id: str) -> ProfileRow | None:
+        async with self.sessions() as session:
+            return await session.get(ProfileRow, profile_id)
+
+    async def rename_profile(self, profile_id: str, display_name: str) -> None:
+        """A new name on the profile and on its leaderboard rows."""
+        async with self.sessions.begin() as session:
+            await session.execute(update(ProfileRow).where(ProfileRow.id == profile_id)
+                                  .values(display_name=display_name))
+            await session.execute(update(RatingRow).where(RatingRow.player_id == profile_id)
+                                  .values(display_name=display_name))
 
     # -- ratings --------------------------------------------------------------------
     async def ratings(self, game: str, player_ids: Sequence[str]) -> dict[str, RatingRow]:
