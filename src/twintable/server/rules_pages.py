@@ -17,8 +17,8 @@ sections in this order, each heading written in the page's language:
 5. ``scoring``   -- how points, chips or sets are counted.
 6. ``end``       -- when and how the game ends, who wins.
 7. ``options``   -- variants and table options: every option of the game's
-   ``options_schema``, named in backticks (```target```), with what it does and its
-   default.
+   ``options_schema``, its name in backticks as in `` `target` ``, with what it does and
+   its default.
 8. ``rulings``   -- our rulings: the project's rulings from ``shared/RULES.md`` where the
    rulebook is silent or ambiguous, short. Rendered as a marked box.
 

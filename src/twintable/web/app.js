@@ -193,6 +193,7 @@ async function lobbyPage() {
     players.addEventListener("input", drawSeats);
     drawSeats();
     form.replaceChildren(
+      el("p", {}, el("a", { id: "how-to-play", href: `#/rules/${game.id}` }, t("rules.how_to_play", { game: t(`game.${game.id}`) }))),
       el("label", { class: "field" }, t("lobby.players"), " ", players),
       el("fieldset", {}, el("legend", {}, t("lobby.options")), optionsBox),
       el("fieldset", {}, el("legend", {}, t("lobby.seats")), seatsBox),
@@ -1022,40 +1023,32 @@ async function replayPage(tableId) {
 
 async function rulesPage(gameId) {
   const list = await games();
-  if (!gameId) {
+  if (!gameId || !list.some((g) => g.id === gameId)) {
     page(t("nav.rules"), el("ul", {}, list.map((g) => el("li", {}, el("a", { href: `#/rules/${g.id}` }, t(`game.${g.id}`))))));
     return;
   }
-  const text = await (await fetch(`/api/games/${gameId}/rules`)).text();
-  page(t(`game.${gameId}`), el("p", {}, el("em", {}, t("rules.english"))), el("div", { class: "rules", html: markdown(text) }));
+  // The server renders the page (server/rules_pages.py); card pictures arrive as empty
+  // placeholders that the game's own card code fills.
+  const rules = await api("GET", `/api/games/${gameId}/rules?lang=${encodeURIComponent(lang)}`);
+  const body = el("div", { class: "rules", lang: rules.lang, html: rules.html });
+  page(t(`game.${gameId}`), rules.lang === lang ? "" : el("p", {}, el("em", {}, t("rules.fallback"))),
+    el("nav", { class: "rules-toc", "aria-label": t("rules.contents") },
+      el("ol", {}, rules.sections.map((s) => el("li", {}, el("a", { href: `#rules-${s.id}`, onclick: (event) => {
+        event.preventDefault();
+        document.getElementById(`rules-${s.id}`)?.scrollIntoView();
+      } }, s.title))))),
+    body);
+  await drawRulesCards(body);
 }
 
-function markdown(text) {
-  const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  const inline = (s) => escape(s).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`([^`]+)`/g, "<code>$1</code>")
-    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_, label) => label);
-  const out = [];
-  let list = false;
-  let table = false;
-  for (const line of text.split("\n")) {
-    if (/^\s*\|/.test(line)) {
-      if (/^\s*\|[-| ]+\|\s*$/.test(line)) continue;
-      if (!table) { out.push("<table>"); table = true; }
-      out.push("<tr>" + line.trim().slice(1, -1).split("|").map((cell) => `<td>${inline(cell.trim())}</td>`).join("") + "</tr>");
-      continue;
-    }
-    if (table) { out.push("</table>"); table = false; }
-    const item = /^\s*(?:[-*]|\d+\.)\s+(.*)/.exec(line);
-    if (item) { if (!list) { out.push("<ul>"); list = true; } out.push(`<li>${inline(item[1])}</li>`); continue; }
-    if (/^\s{2,}\S/.test(line) && list) { out[out.length - 1] = out[out.length - 1].replace(/<\/li>$/, " " + inline(line.trim()) + "</li>"); continue; }
-    if (list) { out.push("</ul>"); list = false; }
-    const heading = /^(#{1,3})\s+(.*)/.exec(line);
-    if (heading) out.push(`<h${heading[1].length + 1}>${inline(heading[2])}</h${heading[1].length + 1}>`);
-    else if (line.trim()) out.push(`<p>${inline(line)}</p>`);
+async function drawRulesCards(root) {
+  const ctx = { t, el };
+  for (const spot of root.querySelectorAll(".rules-card[data-game]")) {
+    const game = spot.dataset.game;
+    if (!(game in RENDERERS)) continue;
+    const module = await import(`./games/${game}.js`);
+    if (module.drawCard) spot.replaceChildren(module.drawCard(spot.dataset.card, ctx));
   }
-  if (list) out.push("</ul>");
-  if (table) out.push("</table>");
-  return out.join("\n");
 }
 
 async function leaderboardPage(gameId) {

@@ -275,3 +275,10 @@ renderTimo.seat = (view, seat, ctx) => {
     el("span", { class: "tm-score" }, t("timo.points", { n: view.scores[seat] ?? 0 })),
     flags);
 };
+
+// A card picture for the rules pages: `spec` is "colour/rank" ("blue/7", "pink/+2",
+// "black/+4", "black/colour"), drawn by the same code as at the table.
+export function drawCard(spec, ctx) {
+  const [colour, rank] = String(spec).split("/");
+  return cardFace(ctx, { colour, rank }, { class: "rules-card-face" }, "span");
+}

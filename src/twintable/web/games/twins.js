@@ -226,3 +226,14 @@ renderTwins.seat = (view, seat, ctx) => {
       el("span", { class: "tw2-count" }, t("twins.cards_n", { n: size }))),
     state);
 };
+
+// A card picture for the rules pages: `spec` is "colour/value" ("red/7"), or
+// "colour/value/ink" to force the ink; by default the ink follows the deck's ruling
+// (white when value + colour position is even, red first).
+const INK_ORDER = ["red", "orange", "yellow", "green", "blue", "purple"];
+export function drawCard(spec, ctx) {
+  const [colour, text, given] = String(spec).split("/");
+  const value = Number(text);
+  const ink = given || ((value + INK_ORDER.indexOf(colour)) % 2 === 0 ? "white" : "black");
+  return cardFace(ctx, { colour, value, ink }, { class: "rules-card-face" }, "span");
+}
