@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 GAMES = [("timo", 2, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
          ("twinit", 3, {"sets_to_win": "2"}),
-         ("twinz", 4, {"countdown_s": "1", "grace_ms": "300", "guess_timeout_s": "5"})]
+         ("twinz", 4, {"countdown_s": "1", "grace_ms": "0.3", "guess_timeout_s": "5"})]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
@@ -169,7 +169,7 @@ def test_the_client_reconnects_by_itself_when_the_server_comes_back(
         raise RuntimeError("the server did not start")
 
     server = serve()
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)  # tests poll with eval (conftest)
     tab = Tab(context.new_page(), f"http://127.0.0.1:{port}")
     try:
         create_table(tab, "twins", 3, {"max_hands": "1"})
@@ -229,7 +229,7 @@ def test_every_table_string_is_translated(tab: Tab, game: str, players: int,
 
 
 def test_twinz_shows_each_penalty_as_it_happens(tab: Tab) -> None:
-    create_table(tab, "twinz", 4, {"countdown_s": "1", "grace_ms": "100",
+    create_table(tab, "twinz", 4, {"countdown_s": "1", "grace_ms": "0.1",
                                    "guess_timeout_s": "5"})
     tab.page.click("#start")
     tab.page.wait_for_selector("#board > *")

@@ -23,7 +23,8 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def phone(browser: Any, server_url: str) -> Iterator[Tab]:
     """A touch phone, 390 x 844: no hover, coarse pointer."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                  bypass_csp=True)
     opened = Tab(context.new_page(), server_url)
     yield opened
     context.close()
@@ -176,7 +177,7 @@ FACES = (Path(__file__).parent / "card_faces.js").read_text(encoding="utf-8")
 def test_every_card_face_fits_in_every_language(browser: Any, server_url: str,
                                                code: str) -> None:
     for viewport in (PHONE, {"width": 1200, "height": 900}):
-        context = browser.new_context(viewport=viewport)
+        context = browser.new_context(viewport=viewport, bypass_csp=True)
         tab = Tab(context.new_page(), server_url)
         try:
             tab.go("/")

@@ -309,12 +309,15 @@ function tableOf(view, ctx) {
     const since = now - changedAt(memory, ref);
     const fresh = since < FRESH_MS;
     const name = assets.names[pictureId];
-    return el("button", {
+    // A replay draws the cards as pictures: nobody plays there, so no greyed-out buttons.
+    const plain = Boolean(ctx.replay);
+    return el(plain ? "span" : "button", {
       class: `tw-card${state}${fresh ? " ti-fresh" : ""}${extra ? ` ${extra}` : ""}`, "data-ref": ref,
       // The glow fades from the change on, across redraws.
       style: fresh ? `animation-delay:${-Math.round(since)}ms` : null, "data-picture": pictureId, "data-key": ref,
-      "aria-label": name, title: name, "aria-pressed": owner === me ? "true" : "false",
-      disabled: me === null || (!canTouch.has(ref) && !canTurn.has(ref)),
+      role: plain ? "img" : null,
+      "aria-label": name, title: name, "aria-pressed": plain ? null : owner === me ? "true" : "false",
+      disabled: !plain && (me === null || (!canTouch.has(ref) && !canTurn.has(ref))),
       // The hand lands when the finger comes down: a frame redrawing the board between
       // press and release would otherwise swallow the click.
       onpointerdown: (event) => { if (event.button === 0 && event.isPrimary !== false) touch(ref, event.timeStamp || performance.now()); },
@@ -405,7 +408,9 @@ export function renderTwinIt(view, ctx) {
         onchange: (e) => { local.turning = e.target.checked; } }), " ", t("twinit.turn_over_mode"), " ", keyHint(el, "T")));
     }
   }
-  const root = el("div", { class: `twinit ti-board${over ? " ti-ended" : ""}` }, bar);
+  // tt-live: the page folds its header away on a phone while a person plays (style.css).
+  const live = ctx.me !== null && !over;
+  const root = el("div", { class: `twinit ti-board${over ? " ti-ended" : ""}${live ? " tt-live" : ""}` }, bar);
 
   // Team play: each team's sets and taboo cards in a panel that names its members.
   if (view.mode === "team") {

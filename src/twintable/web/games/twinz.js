@@ -247,7 +247,9 @@ export function renderTwinz(view, ctx) {
   };
   const before = focusedBox(local);
   local.tzRound = view.round;
-  const root = el("div", { class: `twinz tz-table${inDuo ? " tz-in-duo" : ""}` });
+  // tt-live: the page folds its header away on a phone while a person plays (style.css).
+  const live = me !== null && view.phase !== "over";
+  const root = el("div", { class: `twinz tz-table${inDuo ? " tz-in-duo" : ""}${live ? " tt-live" : ""}` });
   root.append(banner(view, ctx, role));
   showClock(root, view, t);
   if (view.phase === "over") {
