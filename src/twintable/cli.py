@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -26,7 +28,8 @@ console = Console()
 
 
 def _fail(message: str) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {message}")
+    # One line whatever the width, and a message's brackets are text, not markup.
+    console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -154,10 +157,15 @@ def games() -> None:
 def play(
     game_id: Annotated[str, typer.Argument(metavar="GAME",
                                            help="Game id: timo, twins or twinz.")] = "timo",
-    players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 2,
+    players: Annotated[int | None, typer.Option(
+        help="Players at the table, you included (default: the fewest the game takes).")]
+    = None,
     bots: Annotated[str | None, typer.Option(
         help="Bots for the other seats, comma-separated; repeated to fill (default: the "
              "game's usual bot).")] = None,
+    pace: Annotated[float, typer.Option(
+        help="Bots' speed where time counts (TIMO! races, Twinz): 1 = a person's, 2 = "
+             "twice as slow, 0 = at once.", min=0)] = 1.0,
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random if unset).")]
     = None,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
@@ -175,10 +183,11 @@ def play(
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
         options = game.resolve_options(_parse_options(option))
+        players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
         bot_names = _lineup(bots or game.default_bot, players - 1)
         seat_bots = make_bots(game, bot_names)
-    except (TwinTableError, ValueError) as error:
+    except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(str(error)) from None
     names = ["Player 0 (you)"]
     names += [f"{name} ({seat})" for seat, name in enumerate(bot_names, start=1)]
@@ -186,9 +195,17 @@ def play(
     replay = Replay(game.id, players, seed, dict(options))
     rng = random.Random(seed)
     human = 0
-    console.print(f"[bold]{game.name}[/] — seed {seed}. {tui.INTRO}")
+    terminal = tui.Terminal(game, [None, *seat_bots], human, names, rng, console, pace=pace)
+    console.print(f"[bold]{game.name}[/] — seed {seed}, {players} players. {tui.INTRO}")
     while not game.is_over(state):
-        action = tui.next_move(game, state, [None, *seat_bots], human, names, rng, console)
+        try:
+            action = terminal.next_move(state)
+        except (EOFError, KeyboardInterrupt):
+            console.print("\ngame left before the end")
+            if save:
+                replay.save(save)
+                console.print(f"Replay of the game so far saved to {save}")
+            raise typer.Exit(1) from None
         events = game.apply(state, action)
         replay.actions.append(action)
         line = tui.describe_action(game.view(state, None), action, names)
@@ -209,8 +226,10 @@ def play(
 
 @app.command()
 def sim(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id: timo, twins or twinit.")],
-    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    game_id: Annotated[str, typer.Argument(metavar="GAME",
+                                           help="Game id: timo, twins, twinit or twinz.")],
+    players: Annotated[int | None, typer.Option(
+        help="Players per game (default: the fewest the game takes).")] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     bots: Annotated[str | None, typer.Option(
         help="Bot per seat, comma-separated; repeated to fill. Seats rotate every game "
@@ -234,13 +253,20 @@ def sim(
         if mode is not None:
             raw["mode"] = mode
         options = game.resolve_options(raw)
+        players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
         lineup = _lineup(bots or f"{game.default_bot},random", players)
         make_bots(game, lineup)
-    except (TwinTableError, ValueError) as error:
+    except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(str(error)) from None
     if games < 1:
         raise _fail("play at least one game")
+    for out in (json_out, plot):
+        if out is not None:
+            # Refuse now rather than after a long simulation.
+            problem = _unwritable(out)
+            if problem:
+                raise _fail(f"cannot write {out}: {problem}")
     results: list[GameResult] = []
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
@@ -257,6 +283,19 @@ def sim(
     if plot:
         plot_report(report, results, plot)
         console.print(f"figure written to {plot}")
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why a report or figure could not be written at ``path`` (None: it can), checked
+    without leaving a file behind."""
+    if path.is_dir():
+        return "it is a directory"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"no directory {folder}"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else "permission denied"
+    return None if os.access(folder, os.W_OK | os.X_OK) else "permission denied"
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -310,19 +349,19 @@ def replay(
     = None,
 ) -> None:
     """Step through a saved game in the terminal."""
-    try:
-        saved = Replay.load(path)
-        game = default_registry().get(saved.game)
-    except (OSError, ValueError, KeyError, TwinTableError) as error:
-        raise _fail(f"cannot read {path}: {error}") from None
+    saved, game = _checked_replay(path)
     tui = _terminal(saved.game)
+    if seat is not None and not 0 <= seat < saved.players:
+        raise _fail(f"--seat takes 0 to {saved.players - 1} for this game")
 
     interactive = sys.stdin.isatty() if step is None else step
     names = [f"seat {s}" for s in range(saved.players)]
     for index, (action, events, state) in enumerate(saved.steps(game)):
         public = game.view(state, None)
         if action is not None:
-            console.print(f"[bold]{index}.[/] {tui.describe_action(public, action, names)}")
+            # Some moves are told by their events alone (a Twinz clue, a timer).
+            said = tui.describe_action(public, action, names)
+            console.print(f"[bold]{index}.[/] {said or ''}".rstrip())
         for event in events_for(events, seat):
             line = tui.describe_event(public, event, names, seat)
             if line:
@@ -333,6 +372,58 @@ def replay(
     outcome = game.outcome(state)
     if outcome is not None:
         console.print(f"Final scores: {outcome.scores}, winner(s): {sorted(outcome.winners)}")
+
+
+def _checked_replay(path: Path) -> tuple[Replay, Any]:
+    """The replay at ``path`` and its game, every move replayed once; anything wrong with
+    the file (it is outside input) is one line and exit code 2."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise _fail(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        if error.pos >= len(text.rstrip()) - 1 or error.msg.startswith("Unterminated"):
+            raise _fail(f"{path} is truncated: it stops before the end of the replay "
+                        f"(line {error.lineno}, column {error.colno})") from None
+        raise _fail(f"{path} is not a replay: {error}") from None
+    if not isinstance(data, dict):
+        raise _fail(f"{path} is not a replay: no replay object in it")
+    if not isinstance(data.get("actions"), list):
+        raise _fail(f"{path} is not a replay: its 'actions' are not a list of moves")
+    for number, item in enumerate(data["actions"], start=1):
+        if not (isinstance(item, dict) and isinstance(item.get("seat"), int)
+                and isinstance(item.get("kind"), str)
+                and isinstance(item.get("payload", {}), dict)):
+            raise _fail(f"{path}: move {number} is not a move (a seat, a kind, a payload)")
+    try:
+        saved = Replay.from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise _fail(f"{path} is not a replay: {type(error).__name__} {error}") from None
+    try:
+        game = default_registry().get(saved.game)
+        game.check_players(saved.players, game.resolve_options(saved.options))
+    except (KeyError, ValueError, TwinTableError) as error:
+        raise _fail(f"{path}: {getattr(error, 'message', error)}") from None
+    done = -1
+    try:
+        for done, _ in enumerate(saved.steps(game)):  # noqa: B007 (read after the loop)
+            pass
+    except TwinTableError as error:
+        if done < 0:
+            raise _fail(f"{path}: the game cannot be set up: {error}") from None
+        raise _fail(f"{path}: move {done + 1} ({_move_text(saved.actions[done])}) is "
+                    f"refused: {getattr(error, 'message', error)}") from None
+    except Exception as error:  # the engine on input no table ever sent it
+        where = "the set-up" if done < 0 else f"move {done + 1}"
+        raise _fail(f"{path}: {where} cannot be replayed: {type(error).__name__} "
+                    f"{error}") from None
+    return saved, game
+
+
+def _move_text(action: Any) -> str:
+    return f"seat {action.seat} {action.kind} {json.dumps(action.payload)}"
 
 
 twinit_app = typer.Typer(help="Twin It tools.", no_args_is_help=True)

@@ -63,9 +63,19 @@ def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
                  | ({"totals": dict(bot_totals[name])} if name in bot_totals else {})
                  for name in dict.fromkeys(lineup)},
         "seats": [_rate(seat_wins[seat], n) | {"seat": seat} for seat in range(players)],
-        "stats": {key: dict(zip(("mean", "low", "high"), mean_interval(values), strict=True))
+        "stats": {key: dict(zip(("mean", "low", "high"), _mean_interval(values), strict=True))
                   for key, values in stats.items()},
     }
+
+
+def _mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% interval; for figures that cannot be negative (counts, times, chips)
+    the interval is bounded at 0, where the normal approximation of a rare count (one
+    error in four games) would reach below it ("-0.5 to 1.5")."""
+    mean, low, high = mean_interval(list(values))
+    if values and min(values) >= 0:
+        low = max(0.0, low)
+    return mean, low, high
 
 
 def _rate(wins: float, games: int) -> dict[str, Any]:
@@ -78,7 +88,7 @@ def _spread(values: list[int]) -> dict[str, Any]:
     if not values:
         return {}
     quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
-    mean, low, high = mean_interval([float(v) for v in values])
+    mean, low, high = _mean_interval([float(v) for v in values])
     return {"mean": mean, "mean_ci95": [low, high], "min": min(values), "p25": quartiles[0],
             "median": quartiles[1], "p75": quartiles[2], "max": max(values)}
 

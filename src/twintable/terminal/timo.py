@@ -1,23 +1,42 @@
-"""Timo's Twist in the terminal: what a seat sees, drawn with Rich, and plain-words logs."""
+"""Timo's Twist in the terminal: what a seat sees, drawn with Rich, plain-words logs, and
+the person's seat on the wall clock.
+
+TIMO! is a race (RULES.md §1): a player left with one card who did not call it can be
+caught by anyone until the next player acts. Here the person types "catch" (or "timo",
+when it is them) whenever they like, while bots call and catch after their level's
+reaction time (``games/timo/bots.py``: :func:`timo_reaction`), take a human time over
+their turn (which closes the window) and sometimes forget to call. Whoever comes first
+counts.
+"""
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
-import typer
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.prompt import IntPrompt
 from rich.table import Table
 from rich.text import Text
 
 from twintable.core.types import Action, Event
+from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
 from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, Deck
+from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY
+from twintable.games.timo.state import NOBODY
 from twintable.games.timo.views import TimoView
+from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 
-INTRO = "Empty your hand first; the first to the target score wins."
+INTRO = ("Empty your hand first; the first to the target score wins. Type a move's number; "
+         "add 'timo' to call TIMO! with the play that leaves you one card (\"2 timo\"). "
+         "At any moment 'catch' catches a player at one card who did not call, and 'timo' "
+         "calls it late: the bots race you.")
+HELP = "[dim]number, 'N timo', 'timo', 'catch'[/]"
+_MOVE = re.compile(r"(\d+)\s*(t|timo!?)?")
+_TIMO = ("t", "timo", "timo!")
+_CATCH = ("c", "catch")
 STYLES = ("bold blue", "bold green", "bold dark_orange", "bold magenta", "bold white on grey23")
 
 
@@ -110,35 +129,138 @@ def render(view: TimoView, names: list[str]) -> Panel:
     return Panel(Group(*parts), title=f"Timo's Twist — round {view.round_no}")
 
 
-def next_move(game: Any, state: Any, bots: Sequence[Any], human: int, names: list[str],
-              rng: random.Random, console: Console) -> Action:
-    """The next action at the table: a TIMO!/catch race first, then the seat on turn."""
-    view: TimoView = game.view(state, human)
-    if view.exposed >= 0:
-        # A race: the player at one card may still call, the others may catch first.
-        others = [s for s in range(view.players) if s != view.exposed]
-        rng.shuffle(others)
-        for seat in [view.exposed, *others]:
-            if seat == human:
-                reaction = [a for a in view.legal if a.kind in ("call_timo", "catch")]
-                question = ("You have one card left and did not call. Call TIMO! now?"
-                            if seat == view.exposed else
-                            f"{names[view.exposed]} has one card and did not call TIMO! "
-                            "Catch them?")
-                if reaction and typer.confirm(question, default=True):
-                    return reaction[0]
-            else:
-                bot_action = bots[seat].act(game.view(state, seat), rng)
-                if bot_action is not None and bot_action.kind in ("call_timo", "catch"):
-                    return bot_action  # type: ignore[no-any-return]
-    if view.turn != human:
-        bot_action = bots[view.turn].act(game.view(state, view.turn), rng)
-        assert bot_action is not None
-        return bot_action  # type: ignore[no-any-return]
-    console.print(render(view, names))
-    choices = [a for a in view.legal if a.kind in ("play", "draw", "pass")]
-    for number, choice in enumerate(choices, start=1):
-        console.print(f"  [bold]{number}[/]. {action_label(view.deck, choice)}")
-    picked = IntPrompt.ask("Your move", choices=[str(i) for i in range(1, len(choices) + 1)],
-                           console=console)
-    return choices[picked - 1]
+
+
+class TimoTerminal:
+    """The person's seat at a table of bots, run on the keyboard's clock.
+
+    ``next_move(state)`` returns the next action at the table: the person's typed move,
+    call or catch, or a bot's when its moment comes first. Bots' moments are drawn once
+    per occasion (a turn, a TIMO! window), so waiting never re-rolls them. ``pace``
+    stretches every bot time (0: bots act at once).
+    """
+
+    def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
+                 rng: random.Random, console: Console, keyboard: Keyboard | None = None,
+                 pace: float = 1.0):
+        self.game, self.bots, self.human, self.names = game, bots, human, names
+        self.rng, self.console, self.pace = rng, console, pace
+        self.keyboard: Keyboard = keyboard if keyboard is not None else StdinKeyboard()
+        self.window: tuple[int, int, int] | None = None
+        self.reactions: dict[int, tuple[float, Action]] = {}
+        self.turn_key: tuple[int, int, int] | None = None
+        self.turn_due = 0.0
+        self.shown = -1
+
+    def next_move(self, state: Any) -> Action:
+        view: TimoView = self.game.view(state, self.human)
+        self._plan(state)
+        self._show(state, view)
+        while True:
+            moment = self._first_moment(state)
+            timeout = None if moment is None else moment[0] - self.keyboard.now()
+            line = self.keyboard.read(timeout, prompted=view.turn == self.human)
+            if line is None:
+                if moment is not None:
+                    return self._bot_move(state, moment[1], moment[2])
+                continue
+            action = self.parse(line, view)
+            if action is not None:
+                return action
+
+    # -- the bots' moments ---------------------------------------------------------
+    def _later(self, ms: int) -> float:
+        return self.keyboard.now() + ms / 1000 * self.pace
+
+    def _plan(self, state: Any) -> None:
+        window = ((state.round_no, state.turn_count, state.exposed)
+                  if state.exposed != NOBODY else None)
+        if window != self.window:
+            self.window, self.reactions = window, {}
+            if window is not None:
+                for seat, bot in enumerate(self.bots):
+                    if seat == self.human or bot is None:
+                        continue
+                    reaction = timo_reaction(bot, self.game.view(state, seat), self.rng)
+                    if reaction is not None:
+                        self.reactions[seat] = (self._later(reaction[0]), reaction[1])
+        turn = (state.round_no, state.turn_count, state.turn)
+        if state.turn != self.human and turn != self.turn_key:
+            self.turn_key = turn
+            self.turn_due = self._later(turn_delay(self.bots[state.turn], self.rng))
+
+    def _first_moment(self, state: Any) -> tuple[float, int, Action | None] | None:
+        moments: list[tuple[float, int, Action | None]] = [
+            (due, seat, action) for seat, (due, action) in self.reactions.items()]
+        if state.turn != self.human:
+            moments.append((self.turn_due, state.turn, None))
+        return min(moments, key=lambda m: (m[0], m[1])) if moments else None
+
+    def _bot_move(self, state: Any, seat: int, reaction: Action | None) -> Action:
+        if reaction is not None:
+            del self.reactions[seat]
+            return reaction
+        return table_move(self.bots[seat], self.game.view(state, seat), self.rng)
+
+    # -- the person ----------------------------------------------------------------
+    def _show(self, state: Any, view: TimoView) -> None:
+        if state.version == self.shown:
+            return
+        self.shown = state.version
+        if view.exposed != NOBODY:
+            self.console.print(f"  [bold red]{self.names[view.exposed]} has one card and "
+                               "has not called TIMO![/]")
+        if view.turn == self.human:
+            self.console.print(render(view, self.names))
+            for number, choice in enumerate(choices(view), start=1):
+                self.console.print(f"  [bold]{number}[/]. {action_label(view.deck, choice)}")
+            self.console.print(f"[bold]Your move[/] {HELP}")
+
+    def parse(self, line: str, view: TimoView) -> Action | None:
+        """The action a typed line asks for, or None (after saying why) if it asks for
+        nothing possible now."""
+        text = line.strip().lower()
+        if not text:
+            return None
+        if text in _CATCH:
+            catch = next((a for a in view.legal if a.kind == CATCH), None)
+            if catch is None:
+                self.console.print("  nobody to catch now")
+            return catch
+        if text in _TIMO:
+            call = next((a for a in view.legal if a.kind == CALL), None)
+            if call is None:
+                self.console.print("  no TIMO! to call: it goes with the play that leaves "
+                                   "you one card, or straight after it")
+            return call
+        move = _MOVE.fullmatch(text)
+        if move is None:
+            self.console.print(f"  type a move's number, 'timo' or 'catch', not {line!r}")
+            return None
+        if view.turn != self.human:
+            self.console.print("  not your turn yet")
+            return None
+        menu = choices(view)
+        number = int(move[1])
+        if not 1 <= number <= len(menu):
+            self.console.print(f"  choose a move from 1 to {len(menu)}")
+            return None
+        choice = menu[number - 1]
+        if move[2] is None:
+            return choice
+        calling = next((a for a in view.legal if a.kind == PLAY and a.payload.get("timo")
+                        and a.payload["card"] == choice.payload.get("card")
+                        and a.payload.get("colour") == choice.payload.get("colour")), None)
+        if calling is None:
+            self.console.print("  TIMO! is called with the play that leaves you one card")
+        return calling
+
+
+def choices(view: TimoView) -> list[Action]:
+    """The person's menu on their turn: each play once (TIMO! is typed beside it), draw,
+    pass."""
+    return [a for a in view.legal
+            if a.kind in (PLAY, DRAW, PASS) and not a.payload.get("timo")]
+
+
+Terminal = TimoTerminal

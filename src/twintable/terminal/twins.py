@@ -133,3 +133,21 @@ def next_move(game: Any, state: Any, bots: Sequence[Any], human: int, names: lis
                 console.print(f"  you play {set_label(*cards)}")
                 return Action(human, "pick", {"cards": cards})
         console.print("  two different card numbers from your hand, please")
+
+
+class TwinsTerminal:
+    """The person's seat at a Twins table: picks are secret and simultaneous, so nothing
+    races the clock and the loop simply waits for typed answers."""
+
+    def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
+                 rng: random.Random, console: Console, keyboard: Any = None,
+                 pace: float = 1.0):
+        self.game, self.bots, self.human, self.names = game, bots, human, names
+        self.rng, self.console = rng, console
+
+    def next_move(self, state: Any) -> Action:
+        return next_move(self.game, state, self.bots, self.human, self.names, self.rng,
+                         self.console)
+
+
+Terminal = TwinsTerminal

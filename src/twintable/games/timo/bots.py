@@ -3,6 +3,13 @@
 Both decide from their seat's :class:`TimoView` only. The searcher samples the unseen
 cards consistently with what its seat has seen (its hand, every discard, the card counts),
 plays each candidate forward in every sample, and keeps the best on average.
+
+``act`` is the simulation's player: it always calls TIMO! with its play and catches at
+once. At a table with people (the terminal) bots are people-like instead (RULES.md §1:
+calling and catching are races): :func:`table_move` and :func:`timo_reaction` say how
+long a bot takes to play, how often it forgets TIMO!, and whether and when it calls late
+or catches, by the level's :class:`Reflexes`. Every draw comes from the generator the
+bot is handed, so a seed gives the same table.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from twintable.core.types import Action
@@ -44,6 +52,89 @@ def _reaction(view: TimoView) -> Action | None:
         if action.kind in (CALL, CATCH):
             return action
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Reflexes:
+    """How a level handles TIMO! among people. Times are medians (ms) of log-normal
+    draws, as people's reaction times are; chances are per occasion."""
+
+    forget: float
+    """Chance of playing the last-but-one card without calling TIMO!."""
+    recall: float
+    """Chance that a bot that forgot notices and calls late (if nobody catches it first)."""
+    recall_ms: float
+    """From its own play to the late call."""
+    notice: float
+    """Chance of noticing an opponent at one card who did not call."""
+    catch_ms: float
+    """From that opponent's play to the catch."""
+    turn_ms: float
+    """From its turn coming round to its move."""
+    spread: float = 0.35
+    """Sigma of the log-normal: people vary from one moment to the next."""
+
+    def draw(self, median: float, rng: random.Random) -> int:
+        """One reaction time (ms) from ``rng``."""
+        return int(median * rng.lognormvariate(0.0, self.spread))
+
+
+#: By bot name. A person types "catch" about 1.5-2.5 s after the play that exposed
+#: someone; the careful levels are about as quick, the random bot slower and absent-minded.
+REFLEXES = {
+    "random": Reflexes(forget=0.5, recall=0.4, recall_ms=2600, notice=0.35, catch_ms=2800,
+                       turn_ms=1500),
+    "heuristic": Reflexes(forget=0.12, recall=0.6, recall_ms=1900, notice=0.75,
+                          catch_ms=2000, turn_ms=1300),
+    "search": Reflexes(forget=0.05, recall=0.75, recall_ms=1500, notice=0.9, catch_ms=1600,
+                       turn_ms=1600),
+}
+
+
+def reflexes_of(bot: Any) -> Reflexes:
+    """The bot's reflexes: its own, else its name's, else the random bot's."""
+    own = getattr(bot, "reflexes", None)
+    if isinstance(own, Reflexes):
+        return own
+    return REFLEXES.get(getattr(bot, "name", ""), REFLEXES["random"])
+
+
+def table_move(bot: Any, view: TimoView, rng: random.Random) -> Action:
+    """The bot's move on its turn at a table with people: its choice among the turn's
+    moves (a TIMO!/catch race is :func:`timo_reaction`'s), and with its level's chance it
+    forgets to call TIMO! with a play that leaves it one card."""
+    turn_only = view._replace(legal=tuple(a for a in view.legal if a.kind not in (CALL, CATCH)))
+    action: Action = bot.act(turn_only, rng)
+    payload = action.payload
+    if action.kind == PLAY and payload.get("timo") and rng.random() < reflexes_of(bot).forget:
+        return next(a for a in turn_only.legal if a.kind == PLAY
+                    and a.payload["card"] == payload["card"]
+                    and a.payload.get("colour") == payload.get("colour")
+                    and not a.payload.get("timo"))
+    return action
+
+
+def turn_delay(bot: Any, rng: random.Random) -> int:
+    """How long (ms) the bot takes to move once its turn has come."""
+    reflexes = reflexes_of(bot)
+    return reflexes.draw(reflexes.turn_ms, rng)
+
+
+def timo_reaction(bot: Any, view: TimoView, rng: random.Random) -> tuple[int, Action] | None:
+    """When a player is at one card without TIMO! (``view.exposed``): how long (ms) after
+    that play this bot calls TIMO! (it is that player) or catches them, or None if it does
+    not notice. Ask once per such moment: each answer is a fresh draw."""
+    reaction = _reaction(view)
+    if reaction is None:
+        return None
+    reflexes = reflexes_of(bot)
+    if reaction.kind == CALL:
+        chance, median = reflexes.recall, reflexes.recall_ms
+    else:
+        chance, median = reflexes.notice, reflexes.catch_ms
+    if rng.random() >= chance:
+        return None
+    return reflexes.draw(median, rng), reaction
 
 
 class HeuristicTimoBot:
