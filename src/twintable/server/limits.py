@@ -137,6 +137,15 @@ API_DOCS_HEADERS: list[tuple[bytes, bytes]] = [
 API_DOCS_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
 
 
+def _decodes(body: bytes) -> bool:
+    """Whether ``body`` is text in the encoding ``json.loads`` would read it in."""
+    try:
+        body.decode(json.detect_encoding(body))
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _json_error(status: int, code: str, message: str) -> tuple[int, bytes]:
     return status, json.dumps({"type": "error", "id": None, "code": code,
                                "message": message, "details": {}}).encode()
@@ -199,6 +208,10 @@ class EdgeMiddleware:
                 if error.code != "json.invalid":  # plain bad JSON: the route's own 422
                     await self._refuse(send_with_headers,
                                        *_json_error(422, error.code, error.message))
+                    return
+                if not _decodes(bytes(body)):  # the route would answer a bare 400
+                    await self._refuse(send_with_headers, *_json_error(
+                        422, "request.invalid", "the body is not text in a JSON encoding"))
                     return
         replayed = False
 
