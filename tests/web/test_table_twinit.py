@@ -129,7 +129,7 @@ def test_a_click_racing_a_change_of_its_card_is_refused_without_a_penalty(tab: T
     person's click lands on it: the touch names the picture the person saw, the server
     refuses it as stale, and nobody counts an error."""
     seen = frames(tab)
-    create_table(tab, "twinit", 3, {"hold_ms": "10000", "sets_to_win": "20"})
+    create_table(tab, "twinit", 3, {"hold_ms": "10", "sets_to_win": "20"})
     tab.page.click("#start")
     tab.page.wait_for_selector('.tw-card[data-ref="p1"]')
     tab.page.evaluate(WATCH)

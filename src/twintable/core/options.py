@@ -28,6 +28,9 @@ class Option:
     choices: tuple[Any, ...] = ()
     max_items: int = 10
     """The longest an ``int_list`` may be (they name seats: ten at most)."""
+    modes: tuple[str, ...] = ()
+    """The values of the game's ``mode`` option this one applies to (empty: every mode),
+    so a client shows only the options that matter for the chosen mode."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -80,6 +83,8 @@ class Option:
             data["choices"] = list(self.choices)
         if self.kind == "int_list":
             data["max_items"] = self.max_items
+        if self.modes:
+            data["modes"] = list(self.modes)
         return data
 
 
