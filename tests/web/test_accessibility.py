@@ -1,0 +1,101 @@
+"""axe-core on every page a person meets: the lobby, each game's table (waiting, in play,
+results), the rules, the replay and the leaderboard, on a desktop and on a phone. No
+serious or critical violation may stand.
+
+axe-core comes with axe-playwright-python (the [test] extra); the test pages bypass the
+server's Content-Security-Policy, which would refuse the injected script."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Tab
+from tests.web.play import create_table, play_to_results
+
+pytestmark = pytest.mark.browser
+
+try:
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+except ImportError:  # the [test] extra installs it
+    Axe = None
+
+SERIOUS = ("serious", "critical")
+GAMES = [("timo", 3, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
+         ("twinit", 3, {"sets_to_win": "2"}), ("twinz", 4, {"countdown_s": "1"})]
+
+
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    if Axe is None:
+        if os.environ.get("TWINTABLE_REQUIRE_SERVICES") == "1":
+            pytest.fail("axe-playwright-python is missing (pip install -e '.[test]')")
+        pytest.skip("axe-playwright-python is not installed (pip install -e '.[test]')")
+    return Axe()
+
+
+def serious(axe: Any, tab: Tab, where: str) -> list[str]:
+    """The serious and critical violations on the page once it is still (a card caught
+    half-faded in an animation is not a contrast problem), one line each."""
+    tab.page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null)))""")
+    found = axe.run(tab.page).response["violations"]
+    return [f"{where}: {v['id']} ({v['impact']}) {v['help']}: "
+            f"{[node['target'] for node in v['nodes'][:4]]}"
+            for v in found if v["impact"] in SERIOUS]
+
+
+def test_the_lobby_rules_and_leaderboard(axe: Any, tab: Tab, second_tab: Tab) -> None:
+    problems = []
+    for each in (tab, second_tab):
+        for path, ready in (("/", "#create"), ("/#/rules", "main li"),
+                            ("/#/rules/timo", ".rules .card"), ("/#/rules/twins", ".rules .card"),
+                            ("/#/rules/twinit", ".rules h2"), ("/#/rules/twinz", ".rules h2"),
+                            ("/#/leaderboard", "#leaderboard-explain"),
+                            ("/#/leaderboard/twinz", "#leaderboard-explain"),
+                            ("/#/profile", "#profile-link")):
+            each.go(path)
+            each.page.wait_for_selector(ready)
+            problems += serious(axe, each, f"{each.page.viewport_size['width']} px {path}")
+    assert problems == []
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_each_games_table(axe: Any, tab: Tab, second_tab: Tab, game: str, players: int,
+                          options: dict[str, str]) -> None:
+    table_id = create_table(tab, game, players, options)
+    problems = serious(axe, tab, "waiting")
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    tab.page.wait_for_timeout(1500)  # a few moves in
+    problems += serious(axe, tab, "playing")
+    second_tab.go(f"/#/table/{table_id}")  # a spectator on a phone
+    second_tab.page.wait_for_selector("#board > *")
+    problems += serious(axe, second_tab, "watching on a phone")
+    assert problems == []
+
+
+@pytest.mark.parametrize(("game", "players", "options"),
+                         [("timo", 2, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
+                          ("twinit", 2, {"sets_to_win": "1"})],
+                         ids=["timo", "twins", "twinit"])
+def test_the_results_and_the_replay(axe: Any, tab: Tab, second_tab: Tab, game: str,
+                                    players: int, options: dict[str, str]) -> None:
+    table_id = create_table(tab, game, players, options)
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, game)
+    problems = serious(axe, tab, "results")
+    tab.page.click("#replay-link")
+    tab.page.wait_for_selector("#seek")
+    last = int(tab.page.locator("#seek").get_attribute("max") or 0)
+    for step in (0, last // 2, last):
+        tab.page.locator("#seek").fill(str(step))
+        problems += serious(axe, tab, f"replay, move {step}")
+    second_tab.go(f"/#/replay/{table_id}/{last // 2}")
+    second_tab.page.wait_for_selector("#seek")
+    problems += serious(axe, second_tab, "replay on a phone")
+    assert problems == []

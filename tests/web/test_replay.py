@@ -1,0 +1,168 @@
+"""After a game: the replay (every hand, the table's own narration, autoplay, a link to a
+move), Twin It's cards drawn plainly there, the leaderboard with the person's own row, and
+a finished table's page after a server restart."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.client import free_port
+from tests.web.conftest import Tab
+from tests.web.play import create_table, play_to_results
+
+pytestmark = pytest.mark.browser
+
+
+def texts(tab: Tab, selector: str) -> list[str]:
+    return [re.sub(r"\s+", " ", text).strip()
+            for text in tab.page.locator(selector).all_inner_texts()]
+
+
+def move(tab: Tab) -> int:
+    return int(tab.page.locator("#seek").input_value())
+
+
+def test_the_replay_shows_every_hand_tells_the_tables_story_plays_and_shares(
+        tab: Tab, second_tab: Tab) -> None:
+    table_id = create_table(tab, "twins", 3, {"max_hands": "1"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, "twins")
+    told_at_the_table = texts(tab, "#log li")
+    assert told_at_the_table
+    tab.page.click("#replay-link")
+    tab.page.wait_for_selector("#seek")
+    assert tab.page.url.endswith(f"#/replay/{table_id}/0")
+
+    # The deal: every seat's eight cards, though spectators saw none of them.
+    hands = tab.page.locator("#replay-hands .replay-hand")
+    assert hands.count() == 3
+    for seat in range(3):
+        assert hands.nth(seat).locator(".card").count() == 8
+    assert "Ann" in hands.nth(0).inner_text()
+    assert tab.page.locator("#board .hand").count() == 0
+
+    # The last move: the log tells what the table told, in the same words, newest first.
+    tab.page.click("#last")
+    last = int(tab.page.locator("#seek").get_attribute("max") or 0)
+    assert tab.page.url.endswith(f"/{last}")
+    assert f"Move {last} of {last}" in tab.page.locator("#replay-step").inner_text()
+    told_in_the_replay = texts(tab, "#replay-log li > span")
+    assert told_in_the_replay[:len(told_at_the_table)] == told_at_the_table
+    latest = texts(tab, "#replay-log li.latest > span")  # the last move's lines, on top
+    assert latest and told_in_the_replay[:len(latest)] == latest
+
+    # Step by event from the log, then play by itself at 4×, and pause.
+    tab.page.locator("#replay-log li .replay-jump").last.click()
+    assert move(tab) == 1 and tab.page.url.endswith(f"/{table_id}/1")
+    tab.page.select_option("#speed", "4")
+    tab.page.click("#play")
+    assert tab.page.locator("#play").get_attribute("aria-pressed") == "true"
+    tab.page.wait_for_function("Number(document.getElementById('seek').value) >= 4",
+                               timeout=5000)
+    tab.page.click("#play")
+    assert tab.page.locator("#play").get_attribute("aria-pressed") == "false"
+    paused = move(tab)
+    tab.page.wait_for_timeout(800)
+    assert move(tab) == paused
+    assert tab.page.url.endswith(f"/{table_id}/{paused}")
+    assert tab.page.locator("#replay-share").input_value().endswith(f"#/replay/{table_id}/{paused}")
+
+    # The link opens the replay at that move for someone else (on a phone).
+    second_tab.go(f"/#/replay/{table_id}/{paused}")
+    second_tab.page.wait_for_selector("#seek")
+    assert move(second_tab) == paused
+    assert f"Move {paused} of {last}" in second_tab.page.locator("#replay-step").inner_text()
+    assert second_tab.page.locator("#replay-hands .replay-hand").count() == 3
+    width = second_tab.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+
+    # The leaderboard: this game, explained, with Ann's own row marked.
+    tab.go("/#/leaderboard/twins")
+    tab.page.wait_for_selector("#leaderboard-explain")
+    assert "μ − 3σ" in tab.page.locator("#leaderboard-explain").inner_text()
+    assert tab.page.locator(".lb-games a[aria-current='page']").inner_text() == "Twins"
+    mine = tab.page.locator("#leaderboard tr.lb-me")
+    assert mine.count() == 1 and "Ann (you)" in mine.inner_text()
+    rank = mine.locator("td").first.inner_text()
+    assert f"You are number {rank}," in tab.page.locator("#leaderboard-you").inner_text()
+
+
+def test_twin_it_cards_are_drawn_plainly_in_the_replay(tab: Tab) -> None:
+    create_table(tab, "twinit", 2, {"sets_to_win": "1"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, "twinit")
+    tab.page.click("#replay-link")
+    tab.page.wait_for_selector("#seek")
+    last = int(tab.page.locator("#seek").get_attribute("max") or 0)
+    tab.page.locator("#seek").fill(str(last // 2))
+    board = tab.page.locator("#board")
+    assert board.locator(".tw-card").count() > 0
+    assert board.locator("button.tw-card, .tw-card[disabled]").count() == 0
+    assert board.locator(".tw-card[role='img'][aria-label]").count() == \
+        board.locator(".tw-card").count()
+    # Not greyed out (once the cards that just moved have landed).
+    tab.page.wait_for_timeout(1500)
+    faded = tab.page.evaluate("""() => [...document.querySelectorAll('#board .tw-card')]
+        .filter((card) => getComputedStyle(card).opacity !== '1'
+          || getComputedStyle(card.closest('.ti-centre') || card).opacity !== '1')
+        .map((card) => card.outerHTML.slice(0, 120))""")
+    assert faded == []
+    assert "Nothing was hidden" in tab.page.locator("#replay-hands").inner_text()
+
+
+def test_a_finished_tables_page_still_shows_its_results_after_a_server_restart(
+        browser: Any, tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "restart.sqlite3"
+
+    def serve() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
+             f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    return process
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    server = serve()
+    context = browser.new_context(bypass_csp=True)
+    tab = Tab(context.new_page(), f"http://127.0.0.1:{port}")
+    sockets: list[Any] = []
+    try:
+        table_id = create_table(tab, "twins", 3, {"max_hands": "1"})
+        tab.page.click("#start")
+        tab.page.wait_for_selector("#board > *")
+        play_to_results(tab, "twins")
+        results = tab.page.locator("#results .ranking").inner_text()
+        server.terminate()
+        server.wait(timeout=20)
+        server = serve()
+        tab.page.on("websocket", lambda socket: sockets.append(socket))
+        tab.page.reload()
+        tab.page.wait_for_selector("#results:not([hidden]) .ranking")
+        assert tab.page.locator("#results .ranking").inner_text() == results
+        # The server greets the finished table once and closes; the page stays as it is.
+        tab.page.wait_for_timeout(3000)
+        assert len(sockets) == 1, [s.url for s in sockets]
+        assert sockets[0].url.endswith(f"/ws/tables/{table_id}") and sockets[0].is_closed()
+        assert tab.page.locator("#status").inner_text() == ""
+        assert tab.page.locator("#replay-link").is_visible()
+    finally:
+        context.close()
+        server.terminate()
+        server.wait(timeout=20)
+    assert tab.errors == []
