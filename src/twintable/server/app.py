@@ -7,13 +7,15 @@ to :class:`~twintable.server.tables.GameServer`.
 from __future__ import annotations
 
 import asyncio
+import gzip
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -51,7 +53,14 @@ from twintable.server.rules_pages import rules_page
 from twintable.server.settings import Settings
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
-from twintable.server.tables import Connection, GameServer, LobbyError, Table
+from twintable.server.tables import (
+    Connection,
+    GameServer,
+    LobbyError,
+    Table,
+    hash_token,
+    new_token,
+)
 
 #: The browser client: static files shipped inside the package, nothing to build.
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -113,9 +122,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
         return table
 
-    def joined(table: Table, seat: int, token: str) -> Joined:
-        return Joined(table=table.info(), seat=seat, token=token,
-                      invite=f"{settings.public_url}/?table={table.id}")
+    def joined(table: Table, seat: int, token: str, key: str | None = None) -> Joined:
+        """The answer to a create or join; a private table's link carries its secret."""
+        key = key if table.private else None
+        invite = f"{settings.public_url}/?table={table.id}" + (f"&key={key}" if key else "")
+        return Joined(table=table.info(), seat=seat, token=token, invite=invite, key=key)
+
+    def players_by_mode(game: Any) -> dict[str, list[int]] | None:
+        mode = game.options_schema.options.get("mode")
+        if mode is None or mode.kind != "choice":
+            return None
+        return {str(choice): list(game.player_range({"mode": choice}))
+                for choice in mode.choices}
 
     def _default_bot(game_id: str) -> str:
         if game_id not in registry:
@@ -157,7 +175,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return [GameInfo(id=g.id, name=g.name, min_players=g.min_players,
                          max_players=g.max_players, options=g.options_schema.to_json(),
                          bots=sorted(bot_factories(g)),
-                         default_bot=_default_bot(g.id)) for g in registry]
+                         default_bot=_default_bot(g.id),
+                         players_by_mode=players_by_mode(g)) for g in registry]
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable, http: Request) -> Joined:
@@ -170,11 +189,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
             else [("human", None)]
             + [("bot", _default_bot(request.game))] * (request.players - 1))
+        key = new_token() if request.private else None  # 192 random bits
         table, seat, token = await server.create(
             request.game, request.players, request.options, kinds, request.name,
-            request.display_name, request.player_id, request.turn_limit_s, request.grace_s)
+            request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
+            invite_hash=hash_token(key) if key else None)
         table.created_by = client
-        return joined(table, seat, token)
+        return joined(table, seat, token, key)
 
     # -- profiles: who is rated ------------------------------------------------------
     @app.post("/api/profiles", status_code=201, responses=ERRORS)
@@ -200,10 +221,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables")
     async def list_tables(status: str = "open", limit: int = 50,
                           offset: int = 0) -> list[TableInfo]:
-        """Tables in play on this server, newest first, a page at a time (at most 100):
-        open ones to join by default, ``status=running`` to watch."""
+        """Public tables in play on this server, newest first, a page at a time (at most
+        100): open ones to join by default, ``status=running`` to watch. Private tables
+        are never listed."""
         limit, offset = max(1, min(limit, 100)), max(0, offset)
-        chosen = [table for table in server.tables.values() if table.status == status]
+        chosen = [table for table in server.tables.values()
+                  if table.status == status and not table.private]
         chosen.sort(key=lambda table: table.row.created_ms, reverse=True)
         return [table.info() for table in chosen[offset:offset + limit]]
 
@@ -220,9 +243,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", responses=ERRORS)
     async def join(table_id: str, request: JoinTable) -> Joined:
         table = server.get(table_id)
+        if not table.admits(request.key):
+            raise LobbyError(403, "table.private", "this table is private: use its invite link")
         await server.check_profile(request.player_id, request.player_secret)
         seat, token = await table.join(request.display_name, request.player_id, request.seat)
-        return joined(table, seat, token)
+        return joined(table, seat, token, request.key)
 
     @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
     async def leave(table_id: str,
@@ -275,15 +300,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay(table_id: str) -> dict[str, Any]:
         return (await server.stored_replay(table_id)).to_json()
 
-    @app.get("/api/tables/{table_id}/replay/views", responses=ERRORS)
-    async def replay_views(table_id: str) -> list[dict[str, Any]]:
-        """Every step of a finished game as spectators saw it, for the replay viewer."""
+    @app.get("/api/tables/{table_id}/replay/views", responses=ERRORS,
+             response_model=list[dict[str, Any]])
+    async def replay_views(table_id: str, request: Request, every_seat: bool = False) -> Any:
+        """Every step of a finished game as spectators saw it, for the replay viewer;
+        ``every_seat=true`` adds ``views``, each seat's own view of the step (its hand).
+
+        Only a finished game has a replay (409 before), so nothing here is secret any
+        more; the seats' views still come from the game's view function, without their
+        ``legal`` moves: nothing is left to play. Sent gzipped when the client takes it:
+        a long game's views repeat themselves (6 MB of JSON for 800 moves of Timo with
+        four seats, 0.1 MB gzipped)."""
         stored = await server.stored_replay(table_id)
         game = registry.get(stored.game)
-        return [{"action": action.to_json() if action is not None else None,
-                 "events": [e.to_json() for e in events_for(events, None)],
-                 "view": game.view(state, None).to_json()}
-                for action, events, state in stored.steps(game)]
+        steps = []
+        for action, events, state in stored.steps(game):
+            step: dict[str, Any] = {
+                "action": action.to_json() if action is not None else None,
+                "events": [e.to_json() for e in events_for(events, None)],
+                "view": game.view(state, None).to_json()}
+            if every_seat:
+                step["views"] = [{**game.view(state, seat).to_json(), "legal": []}
+                                 for seat in range(stored.players)]
+            steps.append(step)
+        if "gzip" not in request.headers.get("accept-encoding", "").lower():
+            return steps
+        body = json.dumps(steps, ensure_ascii=False, allow_nan=False,
+                          separators=(",", ":")).encode()
+        return Response(gzip.compress(body, compresslevel=5), media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 
     @app.get("/api/games/{game_id}/rules", responses=ERRORS)
     async def rules(game_id: str, lang: str = "en") -> dict[str, Any]:
@@ -300,13 +345,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return registry.get(game_id).assets()
 
     @app.get("/api/leaderboard/{game_id}", responses=ERRORS)
-    async def leaderboard(game_id: str, limit: int = 50) -> list[LeaderboardRow]:
+    async def leaderboard(
+            game_id: str, limit: int = 50,
+            player: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> list[LeaderboardRow]:
+        """The best rated players of a game, best first, each with its rank (equal ratings
+        share one); ``player``: that player's row comes last too when it is not among
+        them (nothing is added for a player without a rating in this game)."""
         if game_id not in registry:
             raise LobbyError(404, "game.unknown", "no such game")
         rows = await store.leaderboard(game_id, max(1, min(limit, 500)))
-        return [LeaderboardRow(player_id=r.player_id, display_name=r.display_name,
-                               rating=conservative(r.mu, r.sigma), mu=r.mu, sigma=r.sigma,
-                               games=r.games) for r in rows]
+        ranked: list[LeaderboardRow] = []
+        for r in rows:
+            rating = conservative(r.mu, r.sigma)
+            rank = (ranked[-1].rank if ranked and ranked[-1].rating == rating
+                    else len(ranked) + 1)
+            ranked.append(LeaderboardRow(player_id=r.player_id, display_name=r.display_name,
+                                         rating=rating, mu=r.mu, sigma=r.sigma,
+                                         games=r.games, rank=rank))
+        if player is not None and all(row.player_id != player for row in ranked):
+            place = await store.leaderboard_place(game_id, player)
+            if place is not None:
+                rank, r = place
+                ranked.append(LeaderboardRow(
+                    player_id=r.player_id, display_name=r.display_name,
+                    rating=conservative(r.mu, r.sigma), mu=r.mu, sigma=r.sigma,
+                    games=r.games, rank=rank))
+        return ranked
 
     # -- the table WebSocket --------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
@@ -431,6 +496,9 @@ class SocketSession:
         seat = self.table.seat_for_token(message.token)
         if message.token is not None and seat is None:
             return ErrorMessage(code="auth.invalid", message="that token holds no seat here")
+        if seat is None and not self.table.admits(message.key):
+            return ErrorMessage(code="table.private",
+                                message="this table is private: use its invite link")
         self.connection = self.table.connect(self.websocket, seat)
         self.connection.send(Welcome(table=self.table.info(), seat=seat).model_dump_json())
         self.table.catch_up(self.connection)

@@ -47,6 +47,7 @@ DisplayName = Annotated[str, StringConstraints(min_length=1, max_length=40),
                         AfterValidator(_plain_name)]
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
+InviteKey = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 
 
 class Strict(BaseModel):
@@ -60,6 +61,8 @@ class Hello(Strict):
     type: Literal["hello"]
     protocol: int = PROTOCOL_VERSION
     token: Token | None = None
+    key: InviteKey | None = None
+    """A private table's invite secret: a spectator needs it (a seat token is enough)."""
 
 
 class ActionMessage(Strict):
@@ -105,6 +108,11 @@ class TableInfo(BaseModel):
     id: str
     game: str
     name: str
+    host_name: str | None = None
+    """The creator's name when the table has no name of its own: clients show the name
+    in their language ("{host_name}'s table"); ``name`` is the English fallback."""
+    private: bool = False
+    """Reached only through its invite link (the secret ``key``), never listed."""
     players: int
     status: Literal["open", "running", "finished"]
     options: dict[str, Any]
@@ -198,6 +206,9 @@ class CreateTable(Strict):
     grace_s: Annotated[int, Field(ge=0, le=3600)] = 60
     """Seconds a person may be disconnected before a bot takes their seat (until they
     return)."""
+    private: bool = False
+    """A private table is never listed; joining or watching it needs the invite link's
+    secret key (``Joined.key``, 192 random bits; the server keeps only its hash)."""
 
 
 class JoinTable(Strict):
@@ -205,6 +216,8 @@ class JoinTable(Strict):
     player_id: PlayerId | None = None
     player_secret: Token | None = None
     seat: int | None = None
+    key: InviteKey | None = None
+    """A private table's invite secret (from its invite link)."""
 
 
 class CreateProfile(Strict):
@@ -233,6 +246,9 @@ class Joined(BaseModel):
     seat: int
     token: str
     invite: str
+    key: str | None = None
+    """A private table's invite secret (also in ``invite``), for the creator and those who
+    joined with it to pass on."""
 
 
 class GameInfo(BaseModel):
@@ -243,15 +259,21 @@ class GameInfo(BaseModel):
     options: list[dict[str, Any]]
     bots: list[str]
     default_bot: str = "random"
+    players_by_mode: dict[str, list[int]] | None = None
+    """For a game with a ``mode`` option: the [fewest, most] players of each mode."""
 
 
 class LeaderboardRow(BaseModel):
+    """A rated player of one game. ``rating`` is OpenSkill's conservative estimate,
+    mu - 3 sigma; ``games``: the rated games played; ``rank``: 1 + how many rate higher."""
+
     player_id: str
     display_name: str
     rating: float
     mu: float
     sigma: float
     games: int
+    rank: int
 
 
 def json_schema() -> dict[str, Any]:

@@ -194,6 +194,7 @@ class Table:
         connected = {c.seat for c in self.connections}
         return TableInfo(
             id=self.id, game=self.row.game, name=self.row.name, players=self.row.players,
+            host_name=(self.row.settings or {}).get("host_name"), private=self.private,
             status=self.row.status,  # type: ignore[arg-type]
             options=dict(self.row.options),
             seats=[SeatInfo(seat=s.seat, kind=s.kind,  # type: ignore[arg-type]
@@ -212,6 +213,18 @@ class Table:
     @property
     def creator_seat(self) -> int:
         return int((self.row.settings or {}).get("creator_seat", 0))
+
+    @property
+    def private(self) -> bool:
+        return bool((self.row.settings or {}).get("invite_hash"))
+
+    def admits(self, key: str | None) -> bool:
+        """Whether ``key`` opens this table: any key for a public one, the invite link's
+        secret for a private one (compared by hash: the server keeps only that)."""
+        expected = (self.row.settings or {}).get("invite_hash")
+        if not expected:
+            return True
+        return bool(key) and secrets.compare_digest(str(expected), hash_token(key or ""))
 
     @property
     def reserved(self) -> set[int]:
@@ -736,7 +749,10 @@ class GameServer:
                      seat_kinds: list[tuple[str, str | None]], name: str | None,
                      display_name: str, player_id: str | None,
                      turn_limit_s: int | None = None,
-                     grace_s: int = DEFAULT_GRACE_S) -> tuple[Table, int, str]:
+                     grace_s: int = DEFAULT_GRACE_S,
+                     invite_hash: str | None = None) -> tuple[Table, int, str]:
+        """A new open table with its creator in seat 0; ``invite_hash``: the hash of a
+        private table's invite secret (none: a public table)."""
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
@@ -764,7 +780,10 @@ class GameServer:
                                 for k, v in resolved.items()},
                        seed=secrets.randbits(62), players=players, status="open",
                        creator_hash=hash_token(token), created_ms=now_ms(), result=None,
-                       settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s})
+                       settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s,
+                                 # Clients name an unnamed table in their own language.
+                                 **({"host_name": display_name} if name is None else {}),
+                                 **({"invite_hash": invite_hash} if invite_hash else {})})
         seats = []
         for seat, (kind, bot) in enumerate(seat_kinds):
             if seat == 0:

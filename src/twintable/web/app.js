@@ -86,15 +86,27 @@ async function api(method, path, body, token) {
   if (!response.ok) {
     const error = new Error(data.message || response.statusText);
     error.code = data.code || "http." + response.status;
+    error.details = data.details || {};
     throw error;
   }
   return data;
 }
 
+// Every refusal as a sentence in the reader's language: each code has its catalogue entry
+// (`error.<code>`); a request the server could not read names the field at fault.
+const FIELD_KEYS = { display_name: "lobby.name", players: "lobby.players", name: "lobby.table_name",
+  seats: "lobby.seats", options: "lobby.options", key: "lobby.invite_key" };
 function errorText(error) {
+  if (error.code === "request.invalid") {
+    const where = (error.details && error.details.errors && error.details.errors[0] && error.details.errors[0].loc) || [];
+    const field = where.map((part) => FIELD_KEYS[part]).find(Boolean);
+    return field ? t("error.request.invalid_field", { field: t(field) }) : t("error.request.invalid");
+  }
   const key = `error.${error.code}`;
   const known = t(key);
-  return known === key ? error.message : known;
+  if (known !== key) return known;
+  // A code the catalogue does not know yet: the server's own sentence is English.
+  return lang === "en" && error.message ? error.message : t("error.unknown");
 }
 
 function status(text) { document.getElementById("status").textContent = text || ""; }
@@ -164,6 +176,53 @@ function page(title, ...children) {
   return root;
 }
 
+// -- the lobby ---------------------------------------------------------------------------
+// How each game is shown: a typical length in minutes, the player count "Play now" seats
+// (the game's default bots fill the other seats), and what its picture is drawn from.
+const GAME_FACTS = {
+  timo: { minutes: 20, players: 3, cards: ["orange/7", "pink/+2", "black/+4"] },
+  twins: { minutes: 25, players: 4, cards: ["red/7", "blue/7", "green/3"] },
+  twinit: { minutes: 3, players: 3, pictures: [5, 5, 17] },
+  twinz: { minutes: 20, players: 4, lines: [["chat", "lune"], ["plage", "neige"], ["orage", "sucre"]] },
+};
+// Options that name seats: the protocol counts seats from 0, people from 1 (seat 1 is you).
+const SEAT_OPTIONS = new Set(["taboo"]);
+
+const inviteKeys = () => JSON.parse(localStorage.getItem("tt.keys") || "{}");
+const inviteKey = (tableId) => inviteKeys()[tableId] || null;
+function saveKey(tableId, key) {
+  const all = inviteKeys();
+  all[tableId] = key;
+  localStorage.setItem("tt.keys", JSON.stringify(all));
+}
+
+// A table without a name of its own is "<host>'s table" in the viewer's language.
+function tableName(info) {
+  return info.host_name ? t("lobby.table_of", { name: info.host_name }) : info.name;
+}
+
+// The game's picture, drawn by its own card code (Twin It: its real pictures; Twinz: a
+// word card).
+async function gamePicture(game, box) {
+  const facts = GAME_FACTS[game.id] || {};
+  const ctx = { t, el };
+  if (facts.cards) {
+    const module = await import(`./games/${game.id}.js`);
+    if (module.drawCard) box.replaceChildren(...facts.cards.map((spec) => el("span", { class: "lb-card" }, module.drawCard(spec, ctx))));
+  } else if (facts.pictures) {
+    const { pictures } = await assets(game.id);
+    box.replaceChildren(...facts.pictures.map((n) => el("span", { class: "lb-disc", html: pictures[n % pictures.length] })));
+  } else if (facts.lines) {  // a Twinz card: numbered lines of two words, the second upside down
+    box.replaceChildren(el("span", { class: "lb-word lb-word-blue" }),
+      el("span", { class: "lb-word" }, facts.lines.map(([word, other], index) => el("span", { class: "lb-word-line" },
+        el("small", {}, index + 1), el("strong", {}, word), el("span", { class: "lb-upside" }, other)))));
+  }
+}
+
+// Seconds in the form for options the server counts in milliseconds.
+const scaleOf = (option) => (option.name.endsWith("_ms") ? 1000 : 1);
+const shown = (value, scale) => (value === null || value === undefined ? "" : String(value / scale));
+
 async function lobbyPage() {
   const list = await games();
   const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
@@ -171,84 +230,233 @@ async function lobbyPage() {
   const gameSelect = el("select", { id: "game" }, list.map((g) => el("option", { value: g.id }, t(`game.${g.id}`))));
   const form = el("div", { id: "create-options" });
   const tables = el("div", { id: "tables" });
-  const message = el("p", { class: "error", role: "alert" });
+  const message = el("p", { class: "error", role: "alert", id: "create-error" });
+  const playMessage = el("p", { class: "error", role: "alert", id: "play-error" });
+  const who = () => displayName() || t("lobby.anonymous");
 
-  function drawForm() {
-    const game = list.find((g) => g.id === gameSelect.value);
-    const players = el("input", { type: "number", id: "players", min: game.min_players, max: game.max_players,
-      value: Math.max(game.min_players, Math.min(game.id === "twinit" ? 4 : 3, game.max_players)) });
-    const optionsBox = el("div", {});
-    for (const option of game.options) optionsBox.append(optionField(game, option));
-    const seatsBox = el("div", { id: "seats" });
-    const defaultBot = game.default_bot;
-    function drawSeats() {
-      seatsBox.replaceChildren(el("p", {}, t("lobby.seat_you")));
-      for (let seat = 1; seat < Number(players.value); seat++) {
-        seatsBox.append(el("label", { class: "field" }, t("lobby.seat", { n: seat + 1 }), " ",
-          el("select", { "data-seat": seat },
-            el("option", { value: "" }, t("lobby.seat_open")),
-            game.bots.map((bot) => el("option", { value: bot, selected: bot === defaultBot }, t("lobby.bot", { level: t(`bot.${bot}`) }))))));
-      }
+  async function playNow(game, button) {
+    playMessage.textContent = "";
+    button.disabled = true;
+    const facts = GAME_FACTS[game.id] || {};
+    const players = Math.max(game.min_players, Math.min(facts.players || game.min_players, game.max_players));
+    const seats = [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: game.default_bot }))];
+    try {
+      const joined = await api("POST", "/api/tables", { game: game.id, players, options: {}, seats,
+        display_name: who(), ...(await identity()) });
+      saveToken(joined.table.id, joined.token, joined.seat);
+      await api("POST", `/api/tables/${joined.table.id}/start`, null, joined.token);
+      location.hash = `#/table/${joined.table.id}`;
+    } catch (error) {
+      playMessage.textContent = errorText(error);
+      button.disabled = false;
     }
-    players.addEventListener("input", drawSeats);
-    drawSeats();
-    form.replaceChildren(
-      el("p", {}, el("a", { id: "how-to-play", href: `#/rules/${game.id}` }, t("rules.how_to_play", { game: t(`game.${game.id}`) }))),
-      el("label", { class: "field" }, t("lobby.players"), " ", players),
-      el("fieldset", {}, el("legend", {}, t("lobby.options")), optionsBox),
-      el("fieldset", {}, el("legend", {}, t("lobby.seats")), seatsBox),
-      el("button", { class: "primary", id: "create", onclick: () => create(game, players, optionsBox, seatsBox) }, t("lobby.create")));
   }
 
-  async function create(game, players, optionsBox, seatsBox) {
+  function gameCard(game) {
+    const facts = GAME_FACTS[game.id] || {};
+    const picture = el("div", { class: `lb-pic lb-pic-${game.id}`, "aria-hidden": "true" });
+    gamePicture(game, picture).catch(() => {});
+    const play = el("button", { class: "primary", id: `play-${game.id}`, "data-play-now": game.id,
+      onclick: () => playNow(game, play) }, t("lobby.play_now"));
+    return el("li", { class: "lb-game", "data-game": game.id },
+      picture,
+      el("div", { class: "lb-game-text" },
+        el("h3", {}, t(`game.${game.id}`)),
+        el("p", { class: "lb-about" }, t(`game.${game.id}.about`)),
+        el("p", { class: "lb-facts" },
+          el("span", {}, t("lobby.players_range", { min: game.min_players, max: game.max_players })),
+          facts.minutes ? el("span", {}, t("lobby.minutes", { n: facts.minutes })) : ""),
+        el("div", { class: "lb-actions" }, play,
+          el("button", { class: "lb-setup", onclick: () => {
+            gameSelect.value = game.id;
+            drawForm();
+            gameSelect.scrollIntoView({ block: "center" });
+            gameSelect.focus();
+          } }, t("lobby.set_up")),
+          el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")))));
+  }
+
+  function drawForm() {
     message.textContent = "";
-    const options = {};
-    for (const input of optionsBox.querySelectorAll("[data-option]")) {
-      const spec = game.options.find((o) => o.name === input.dataset.option);
-      let value;
-      if (spec.kind === "bool") value = input.checked;
-      else if (spec.kind === "int") value = input.value === "" ? null : Number(input.value);
-      else if (spec.kind === "int_list") value = input.value.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
-      else value = input.value;
-      if (JSON.stringify(value) !== JSON.stringify(spec.default)) options[spec.name] = value;
+    const game = list.find((g) => g.id === gameSelect.value);
+    const facts = GAME_FACTS[game.id] || {};
+    const fields = game.options.map((option) => ({ option, wrap: optionField(game, option) }));
+    const modeField = fields.find((f) => f.option.name === "mode" && f.option.kind === "choice");
+    const modeInput = modeField ? modeField.wrap.querySelector("[data-option]") : null;
+    const players = el("input", { type: "number", id: "players", inputmode: "numeric", step: 1, required: true,
+      "aria-describedby": "players-range", value: Math.max(game.min_players, Math.min(facts.players || 3, game.max_players)) });
+    const range = el("small", { id: "players-range" });
+    const optionsBox = el("div", { class: "lb-options" });
+    const legend = el("legend", {});
+    const seatsBox = el("div", { id: "seats", class: "lb-seats" });
+    const privateBox = el("input", { type: "checkbox", id: "private" });
+
+    const bounds = () => {
+      const pair = modeInput && game.players_by_mode ? game.players_by_mode[modeInput.value] : null;
+      return pair ? { min: pair[0], max: pair[1] } : { min: game.min_players, max: game.max_players };
+    };
+    // The seats drawn follow the count, never past the mode's bounds (typing 99 gives the
+    // most seats the mode allows, and the field says so).
+    function count() {
+      const { min, max } = bounds();
+      const n = Math.round(Number(players.value));
+      return players.value === "" || !Number.isFinite(n) ? min : Math.max(min, Math.min(max, n));
     }
+    function applyBounds(bothWays) {
+      const { min, max } = bounds();
+      players.min = min;
+      players.max = max;
+      const n = Number(players.value);
+      if (n > max) players.value = max;
+      else if (bothWays && (players.value === "" || n < min)) players.value = min;
+      range.textContent = t(modeInput ? "lobby.players_hint" : "lobby.players_hint_any", { min, max });
+      players.setAttribute("aria-invalid", String(!(Number(players.value) >= min && Number(players.value) <= max)));
+    }
+    function drawSeats() {
+      const kept = {};
+      for (const select of seatsBox.querySelectorAll("[data-seat]")) kept[select.dataset.seat] = select.value;
+      seatsBox.replaceChildren(el("p", { class: "lb-you" }, t("lobby.seat_you")));
+      for (let seat = 1; seat < count(); seat++) {
+        const chosen = seat in kept ? kept[seat] : game.default_bot;
+        seatsBox.append(el("label", { class: "field" }, t("lobby.seat", { n: seat + 1 }), " ",
+          el("select", { "data-seat": seat },
+            el("option", { value: "", selected: chosen === "" }, t("lobby.seat_open")),
+            game.bots.map((bot) => el("option", { value: bot, selected: bot === chosen }, t("lobby.bot", { level: t(`bot.${bot}`) }))))));
+      }
+    }
+    // Only the options of the chosen mode are shown (and sent); the others keep what was
+    // typed in them, in case the mode comes back.
+    function applyMode() {
+      const mode = modeInput ? modeInput.value : null;
+      for (const { option, wrap } of fields) {
+        if (wrap === modeField?.wrap) continue;
+        wrap.hidden = Boolean(mode && option.modes && !option.modes.includes(mode));
+      }
+      legend.textContent = mode ? t("lobby.options_for", { mode: t(`choice.${mode}`) }) : t("lobby.options");
+    }
+    players.addEventListener("input", () => { applyBounds(false); drawSeats(); });
+    players.addEventListener("change", () => applyBounds(false));
+    if (modeInput) modeInput.addEventListener("change", () => { applyMode(); applyBounds(true); drawSeats(); });
+    for (const { wrap } of fields) if (wrap !== modeField?.wrap) optionsBox.append(wrap);
+    applyMode();
+    applyBounds(false);
+    drawSeats();
+    form.replaceChildren(
+      modeField ? modeField.wrap : "",
+      el("label", { class: "field", for: "players" }, t("lobby.players"), " ", players, range),
+      el("fieldset", { class: "lb-group" }, legend, optionsBox),
+      el("fieldset", { class: "lb-group" }, el("legend", {}, t("lobby.seats")), seatsBox),
+      el("label", { class: "field lb-check", for: "private" }, privateBox, " ", t("lobby.private"),
+        el("small", {}, t("lobby.private_help"))),
+      el("div", { class: "row" },
+        el("button", { class: "primary", id: "create", onclick: () => create(game, players, bounds(), fields, seatsBox, privateBox) }, t("lobby.create")),
+        el("a", { id: "how-to-play", href: `#/rules/${game.id}` }, t("rules.how_to_play", { game: t(`game.${game.id}`) }))));
+  }
+
+  // The form's values as the server takes them, or the sentence saying what to fix.
+  function readOptions(game, fields, players) {
+    const options = {};
+    for (const { option, wrap } of fields) {
+      if (wrap.hidden) continue;
+      const input = wrap.querySelector("[data-option]");
+      const label = t(`option.${game.id}.${option.name}`);
+      const scale = scaleOf(option);
+      let value;
+      if (option.kind === "bool") value = input.checked;
+      else if (option.kind === "choice") value = input.value;
+      else if (option.kind === "int") {
+        if (input.value.trim() === "") value = option.default;
+        else {
+          value = Math.round(Number(input.value) * scale);
+          const low = option.minimum ?? -Infinity;
+          const high = option.maximum ?? Infinity;
+          if (!Number.isFinite(value) || value < low || value > high) {
+            return { problem: t("lobby.bad_number", { field: label, min: shown(low, scale), max: shown(high, scale) }), input };
+          }
+        }
+      } else {
+        const items = input.value.split(/[\s,;]+/).filter(Boolean).map(Number);
+        const seats = SEAT_OPTIONS.has(option.name);
+        const low = seats ? 1 : option.minimum;
+        const high = seats ? Math.min(players, (option.maximum ?? players) + 1) : option.maximum;
+        if (items.some((n) => !Number.isInteger(n) || n < low || n > high)) {
+          return { problem: t(seats ? "lobby.bad_seats" : "lobby.bad_list", { field: label, min: low, max: high }), input };
+        }
+        value = seats ? items.map((n) => n - 1) : items;
+      }
+      if (JSON.stringify(value) !== JSON.stringify(option.default ?? null)) options[option.name] = value;
+    }
+    return { options };
+  }
+
+  async function create(game, players, { min, max }, fields, seatsBox, privateBox) {
+    message.textContent = "";
+    const n = Number(players.value);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      message.textContent = t("lobby.players_out_of_range", { game: t(`game.${game.id}`), min, max });
+      players.focus();
+      return;
+    }
+    const read = readOptions(game, fields, n);
+    if (read.problem) { message.textContent = read.problem; read.input.focus(); return; }
     const seats = [{ kind: "human" }];
     for (const select of seatsBox.querySelectorAll("[data-seat]")) {
       seats.push(select.value ? { kind: "bot", bot: select.value } : { kind: "human" });
     }
     try {
-      const joined = await api("POST", "/api/tables", { game: game.id, players: Number(players.value), options,
-        seats, display_name: displayName() || t("lobby.anonymous"), ...(await identity()) });
+      const joined = await api("POST", "/api/tables", { game: game.id, players: n, options: read.options,
+        seats, private: privateBox.checked, display_name: who(), ...(await identity()) });
       saveToken(joined.table.id, joined.token, joined.seat);
+      if (joined.key) saveKey(joined.table.id, joined.key);
       location.hash = `#/table/${joined.table.id}`;
     } catch (error) { message.textContent = errorText(error); }
   }
 
-  async function drawTables() {
-    const open = await api("GET", "/api/tables?status=open");
-    const running = await api("GET", "/api/tables?status=running");
-    const row = (table, action) => el("tr", {},
-      el("td", {}, t(`game.${table.game}`)), el("td", {}, table.name),
-      el("td", {}, table.seats.map((s) => (s.kind === "empty" && !s.reserved ? "—" : seatName(s))).join(", ")),
-      el("td", {}, action));
+  // Public tables only (the server never lists private ones), a page at a time.
+  const PAGE = 8;
+  const offsets = { open: 0, running: 0 };
+  async function drawTables(force = false) {
+    if (!force && tables.contains(document.activeElement)) return;  // never pull a button from under a finger
+    const [open, running] = await Promise.all(["open", "running"].map((state) =>
+      api("GET", `/api/tables?status=${state}&limit=${PAGE + 1}&offset=${offsets[state]}`)));
+    const section = (state, rows, title, action) => {
+      const more = rows.length > PAGE;
+      const pager = offsets[state] || more ? el("div", { class: "row lb-pager" },
+        el("button", { disabled: !offsets[state], "data-page": `${state}-previous`, onclick: () => { offsets[state] = Math.max(0, offsets[state] - PAGE); drawTables(true); } }, t("lobby.previous")),
+        el("button", { disabled: !more, "data-page": `${state}-next`, onclick: () => { offsets[state] += PAGE; drawTables(true); } }, t("lobby.next"))) : "";
+      return [el("h2", {}, title),
+        rows.length ? el("ul", { class: "lb-tables", id: `${state}-tables` }, rows.slice(0, PAGE).map((table) => {
+          const seated = table.seats.filter((s) => s.kind !== "empty").length;
+          return el("li", { "data-table": table.id },
+            el("div", { class: "lb-table-text" },
+              el("strong", {}, tableName(table)), " ",
+              el("span", { class: "lb-badge" }, t(`game.${table.game}`)),
+              el("small", {}, t("lobby.seated", { n: seated, total: table.players }), " · ",
+                table.seats.filter((s) => s.kind !== "empty" || s.reserved).map(seatName).join(", "))),
+            action(table));
+        })) : el("p", { class: "lb-none" }, t("lobby.none")),
+        pager];
+    };
     tables.replaceChildren(
-      el("h2", {}, t("lobby.open_tables")),
-      open.length ? el("table", { class: "grid" }, open.map((table) => row(table,
-        el("button", { onclick: () => { location.hash = `#/join/${table.id}`; } }, t("lobby.join"))))) : el("p", {}, t("lobby.none")),
-      el("h2", {}, t("lobby.running_tables")),
-      running.length ? el("table", { class: "grid" }, running.map((table) => row(table,
-        el("button", { onclick: () => { location.hash = `#/table/${table.id}`; } }, t("lobby.watch"))))) : el("p", {}, t("lobby.none")));
+      ...section("open", open, t("lobby.open_tables"), (table) =>
+        el("button", { onclick: () => { location.hash = `#/join/${table.id}`; } }, t("lobby.join"))),
+      ...section("running", running, t("lobby.running_tables"), (table) =>
+        el("button", { onclick: () => { location.hash = `#/table/${table.id}`; } }, t("lobby.watch"))));
   }
 
   gameSelect.addEventListener("change", drawForm);
   page(t("nav.lobby"),
-    el("section", { class: "panel" }, el("label", { class: "field" }, t("lobby.name"), " ", nameInput),
+    el("section", { class: "panel lb-you-panel" }, el("label", { class: "field" }, t("lobby.name"), " ", nameInput),
       el("a", { href: "#/profile", id: "profile" }, t("profile.title"))),
-    el("section", { class: "panel" }, el("h2", {}, t("lobby.new_table")),
-      el("label", { class: "field" }, t("lobby.game"), " ", gameSelect), form, message),
-    el("section", { class: "panel" }, tables));
+    el("section", { class: "lb-games-panel", "aria-labelledby": "lb-games-title" },
+      el("h2", { id: "lb-games-title" }, t("lobby.choose_game")),
+      el("ul", { class: "lb-games" }, list.map(gameCard)), playMessage),
+    el("div", { class: "lb-columns" },
+      el("section", { class: "panel lb-new" }, el("h2", {}, t("lobby.new_table")),
+        el("label", { class: "field", for: "game" }, t("lobby.game"), " ", gameSelect), form, message),
+      el("section", { class: "panel lb-list" }, tables)));
   drawForm();
-  drawTables().catch((error) => { tables.textContent = errorText(error); });
+  drawTables(true).catch((error) => { tables.textContent = errorText(error); });
   const timer = setInterval(() => drawTables().catch(() => {}), 4000);
   leaving = () => clearInterval(timer);
 }
@@ -257,41 +465,59 @@ function optionField(game, option) {
   const id = `opt-${option.name}`;
   const label = t(`option.${game.id}.${option.name}`);
   const help = t(`option.${game.id}.${option.name}.help`);
+  const helpId = `${id}-help`;
+  const scale = scaleOf(option);
+  const common = { id, "data-option": option.name, "aria-describedby": helpId };
   let input;
   if (option.kind === "bool") {
-    input = el("input", { type: "checkbox", id, "data-option": option.name, checked: option.default });
+    input = el("input", { type: "checkbox", ...common, checked: option.default });
   } else if (option.kind === "choice") {
-    input = el("select", { id, "data-option": option.name },
+    input = el("select", common,
       option.choices.map((choice) => el("option", { value: choice, selected: choice === option.default }, t(`choice.${choice}`))));
   } else if (option.kind === "int_list") {
-    input = el("input", { id, "data-option": option.name, value: (option.default || []).join(", "), inputmode: "numeric" });
+    // Seats are shown from 1, as everywhere in the lobby; the server counts from 0.
+    const shift = SEAT_OPTIONS.has(option.name) ? 1 : 0;
+    input = el("input", { ...common, value: (option.default || []).map((n) => n + shift).join(", "), inputmode: "numeric",
+      placeholder: t("lobby.none_chosen") });
   } else {
-    input = el("input", { type: "number", id, "data-option": option.name, min: option.minimum, max: option.maximum,
-      value: option.default ?? "", placeholder: t("lobby.default") });
+    input = el("input", { type: "number", ...common, inputmode: scale === 1 ? "numeric" : "decimal",
+      step: scale === 1 ? 1 : 0.1, min: shown(option.minimum, scale), max: shown(option.maximum, scale),
+      value: shown(option.default, scale), placeholder: t("lobby.default") });
   }
-  return el("label", { class: "field", for: id }, label, " ", input, el("small", {}, help));
+  return el("label", { class: `field lb-option${option.kind === "bool" ? " lb-check" : ""}`, for: id, "data-option-field": option.name },
+    option.kind === "bool" ? [input, " ", label] : [label, " ", input], el("small", { id: helpId }, help));
 }
 
-async function joinPage(tableId) {
+async function joinPage(arg) {
+  // An invite link to a private table carries its secret: "#/join/<table>.<key>".
+  const [tableId, given] = String(arg || "").split(".");
+  if (given) saveKey(tableId, given);
   const info = await api("GET", `/api/tables/${tableId}`);
   const mine = tokens()[tableId];
   if (mine) { location.hash = `#/table/${tableId}`; return; }
-  const name = el("input", { id: "join-name", maxlength: 40, value: displayName() });
+  const key = given || inviteKey(tableId);
+  const name = el("input", { id: "join-name", maxlength: 40, value: displayName(), autocomplete: "nickname" });
   const message = el("p", { class: "error", role: "alert" });
+  const locked = info.private && !key;
   page(t("join.title", { game: t(`game.${info.game}`) }),
-    el("section", { class: "panel" },
+    el("section", { class: "panel lb-join" },
+      el("h2", {}, tableName(info)),
       el("p", {}, info.seats.map((s) => (s.reserved ? t("table.kept_for", { name: s.display_name }) : seatName(s))).join(" · ")),
-      el("label", { class: "field" }, t("lobby.name"), " ", name),
+      locked ? el("p", { class: "error" }, t("error.table.private")) : "",
+      el("label", { class: "field", for: "join-name" }, t("lobby.name"), " ", name),
       el("div", { class: "row" },
-        el("button", { class: "primary", id: "join", onclick: async () => {
+        el("button", { class: "primary", id: "join", disabled: locked, onclick: async () => {
           localStorage.setItem("tt.name", name.value.trim());
+          message.textContent = "";
           try {
-            const joined = await api("POST", `/api/tables/${tableId}/join`, { display_name: name.value.trim() || t("lobby.anonymous"), ...(await identity()) });
+            const joined = await api("POST", `/api/tables/${tableId}/join`, { display_name: name.value.trim() || t("lobby.anonymous"),
+              ...(key ? { key } : {}), ...(await identity()) });
             saveToken(tableId, joined.token, joined.seat);
             location.hash = `#/table/${tableId}`;
           } catch (error) { message.textContent = errorText(error); }
         } }, t("lobby.join")),
-        el("button", { onclick: () => { location.hash = `#/table/${tableId}`; } }, t("lobby.watch"))),
+        el("button", { disabled: locked, onclick: () => { location.hash = `#/table/${tableId}`; } }, t("lobby.watch")),
+        el("a", { href: `#/rules/${info.game}` }, t("lobby.rules"))),
       message));
 }
 
@@ -310,6 +536,31 @@ function seatName(seat) {
 // Avatar colours by seat: distinct at a 10-seat table, readable with white initials.
 const SEAT_COLOURS = ["#c2410c", "#1d4ed8", "#047857", "#7e22ce", "#be123c", "#0e7490", "#a16207", "#4338ca", "#15803d", "#9d174d"];
 const seatColour = (index) => SEAT_COLOURS[index % SEAT_COLOURS.length];
+
+// A name chip (the table's log, summaries and results, the replay): the seat's colour,
+// and a bot's level in small type.
+function seatChip(seats, seatIndex) {
+  const seat = seats[seatIndex];
+  if (!seat) return el("span", { class: "who" }, t("event.someone"));
+  const named = seat.kind === "bot" && seat.display_name;
+  const level = named ? el("small", {}, ` · ${t(`bot.${seat.bot}`)}`) : "";
+  return el("span", { class: "who", style: `--seat:${seatColour(seatIndex)}` }, named ? seat.display_name : seatName(seat), level);
+}
+
+// The narrated log, for the table and the replay alike: [event, line] for each event of
+// one move that is worth a line (a line: a list of nodes and strings). Twinz narrates
+// itself (render.describe); the other games through narrate() and the catalogue.
+// `card(id)` names a Timo card; `replay` adds lines the live log leaves out (flips).
+function describeEvents(game, events, seat, { render, ctx, who, view, card, replay = false }) {
+  const told = [];
+  for (const event of events) {
+    let line = render.describe ? render.describe(event, ctx) : null;
+    if (line === null || line === undefined) line = narrate(game, event, seat, who, { view, card, replay });
+    if (line === null || line === undefined || (typeof line === "string" && line.startsWith("event."))) continue;
+    told.push([event, line]);
+  }
+  return told;
+}
 const phoneWidth = window.matchMedia("(max-width: 700px)");  // table.css folds the seats into a strip
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -564,7 +815,8 @@ async function tablePage(tableId) {
   const mine = tokens()[tableId];
   const render = RENDERERS[info.game];
   const gameAssets = await assets(info.game);
-  const seatsBox = el("div", { class: "seats ring", id: "seats", role: "list", "aria-label": t("table.seats") });
+  // Focusable: on a phone the seats are a strip that scrolls sideways (by keyboard too).
+  const seatsBox = el("div", { class: "seats ring", id: "seats", role: "list", "aria-label": t("table.seats"), tabindex: 0 });
   const board = el("div", { id: "board" });
   const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
   const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
@@ -589,13 +841,7 @@ async function tablePage(tableId) {
   function names() { return info.seats.map(seatName); }
   const me = () => (mine ? mine.seat : null);
 
-  // A name chip: the seat's colour, and the bot's level in small type.
-  function who(seatIndex) {
-    const seat = info.seats[seatIndex];
-    if (!seat) return el("span", { class: "who" }, t("event.someone"));
-    const level = seat.kind === "bot" && seat.display_name ? el("small", {}, ` · ${t(`bot.${seat.bot}`)}`) : "";
-    return el("span", { class: "who", style: `--seat:${seatColour(seatIndex)}` }, seat.kind === "bot" && seat.display_name ? seat.display_name : seatName(seat), level);
-  }
+  const who = (seatIndex) => seatChip(info.seats, seatIndex);
 
   function drawSeats() {
     acting = actingSeats(info.game, view);
@@ -673,7 +919,7 @@ async function tablePage(tableId) {
   function drawWaiting() {
     if (info.status !== "open") { waiting.hidden = true; return; }
     waiting.hidden = false;
-    const invite = `${location.origin}/#/join/${tableId}`;
+    const invite = `${location.origin}/#/join/${tableId}${inviteKey(tableId) ? `.${inviteKey(tableId)}` : ""}`;
     const isCreator = mine && mine.seat === (info.creator_seat ?? 0);
     const full = info.seats.every((s) => s.kind !== "empty");
     const game = gamesCache && gamesCache.find((g) => g.id === info.game);
@@ -785,6 +1031,7 @@ async function tablePage(tableId) {
         try {
           const joined = await api("POST", `/api/tables/${tableId}/rematch`, null, mine.token);
           saveToken(joined.table.id, joined.token, joined.seat);
+          if (inviteKey(tableId)) saveKey(joined.table.id, inviteKey(tableId));  // a private rematch keeps its key
           location.hash = `#/table/${joined.table.id}`;
         } catch (error) { flash.textContent = errorText(error); }
       } }, info.rematch && !mineRematch ? t("table.join_rematch") : t("table.play_again"));
@@ -884,14 +1131,9 @@ async function tablePage(tableId) {
 
   function narrateFrame(events, seat, frameView) {
     const lines = [];
-    const extra = { view: frameView, card: (id) => (frameView.discard || []).find((c) => c.id === id) || cards.get(id) };
-    for (const event of events) {
-      keepScore(event);
-      // Twinz says more than a catalogue line (each penalty): it narrates itself.
-      const own = render.describe ? render.describe(event, ctx) : null;
-      let line = own;
-      if (line === null || line === undefined) line = narrate(info.game, event, seat, who, extra);
-      if (line === null || line === undefined || (typeof line === "string" && line.startsWith("event."))) continue;
+    for (const event of events) keepScore(event);
+    const card = (id) => (frameView.discard || []).find((c) => c.id === id) || cards.get(id);
+    for (const [event, line] of describeEvents(info.game, events, seat, { render, ctx, who, view: frameView, card })) {
       lines.push(line);
       if (SOUND_OF[event.kind]) sound.play(SOUND_OF[event.kind]);
       if (["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed", "bankrupt"].includes(event.kind)) {
@@ -924,7 +1166,7 @@ async function tablePage(tableId) {
     socket.onopen = () => {
       retry = 500;
       status("");
-      socket.send(JSON.stringify({ type: "hello", protocol: 1, token: mine ? mine.token : null }));
+      socket.send(JSON.stringify({ type: "hello", protocol: 1, token: mine ? mine.token : null, key: inviteKey(tableId) }));
     };
     socket.onmessage = (message) => {
       const frame = JSON.parse(message.data);
@@ -965,10 +1207,11 @@ async function tablePage(tableId) {
 
   const head = el("div", { class: "table-tools" }, muteButton(),
     el("a", { href: `#/rules/${info.game}`, title: t("table.rules") }, t("nav.rules")));
-  page(`${t(`game.${info.game}`)} · ${info.name}`, head, waiting,
+  page(`${t(`game.${info.game}`)} · ${tableName(info)}`, head, waiting,
     el("div", { class: `table-shell game-${info.game}` },
       el("div", { class: "table-main" }, results, seatsBox, summary, flash, board),
-      el("aside", { class: "table-side panel", "aria-label": t("table.log") }, el("h2", {}, t("table.log")), log)));
+      // Focusable: the log scrolls, and a keyboard must be able to scroll it.
+      el("aside", { class: "table-side panel", "aria-label": t("table.log"), tabindex: 0 }, el("h2", {}, t("table.log")), log)));
   drawSeats(); drawWaiting(); drawResults();
   celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
   connect();
@@ -981,44 +1224,155 @@ async function tablePage(tableId) {
   leaving = () => { closed = true; clearInterval(ticker); document.removeEventListener("keydown", keys); if (socket) socket.close(); };
 }
 
-async function replayPage(tableId) {
+// -- the replay ------------------------------------------------------------------------------
+// A finished game move by move: the board as spectators saw it, every hand (nothing is
+// secret once the game is over), the narrated log up to the move, autoplay at a chosen
+// speed, and the move in the address (#/replay/<id>/<move>) to share it.
+const REPLAY_SPEEDS = [0.5, 1, 2, 4];
+const REPLAY_MOVE_MS = 1200;  // a move's time on screen at 1×
+const REPLAY_LOG_LINES = 200;
+const copyLine = (line) => [line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part));
+
+async function replayPage(tableId, moveArg) {
   const info = await api("GET", `/api/tables/${tableId}`);
-  const steps = await api("GET", `/api/tables/${tableId}/replay/views`);
+  const steps = await api("GET", `/api/tables/${tableId}/replay/views?every_seat=true`);
   const render = RENDERERS[info.game];
   const gameAssets = await assets(info.game);
-  const board = el("div", { id: "board" });
-  const caption = el("p", { id: "replay-step", "aria-live": "polite" });
-  const slider = el("input", { type: "range", min: 0, max: steps.length - 1, value: 0, id: "seek", "aria-label": t("replay.seek") });
-  const ctx = { t, el, local: {}, assets: gameAssets, me: null, names: info.seats.map(seatName), act() {}, flash() {}, redraw() {} };
-  const cards = new Map();
-  for (const step of steps) {  // every Timo card the replay shows, to name the one played
-    for (const card of [...(step.view.discard || []), step.view.top]) if (card && card.id !== undefined && info.game === "timo") cards.set(card.id, card);
+  const faces = await import(`./games/${info.game}.js`);  // the game's own card faces
+  const last = steps.length - 1;
+  const who = (seat) => seatChip(info.seats, seat);
+  // A spectator's board; `replay` tells a renderer that nobody plays here (Twin It draws
+  // its cards as pictures, not as buttons that cannot be pressed).
+  const ctx = { t, el, local: {}, assets: gameAssets, me: null, replay: true, names: info.seats.map(seatName),
+    act() {}, flash() {}, redraw() {} };
+  const cards = new Map();  // every Timo card of the game, to name the one played
+  if (info.game === "timo") {
+    for (const step of steps) {
+      for (const view of [step.view, ...(step.views || [])]) {
+        for (const card of [...(view.discard || []), ...(view.hand || []), view.top, view.drawn]) {
+          if (card && card.id !== undefined) cards.set(card.id, card);
+        }
+      }
+    }
   }
-  const who = (seat) => el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, info.seats[seat] ? seatName(info.seats[seat]) : t("event.someone"));
+  const tell = (index, withCtx) => (index === 0 ? [] : describeEvents(info.game, steps[index].events, steps[index].action.seat,
+    { render, ctx: withCtx, who, view: steps[index].view, card: (id) => cards.get(id), replay: true }).map(([, line]) => line));
+  // Every move's lines, told once for the log (with a renderer's notes kept apart from the board's).
+  const told = steps.map((_, index) => tell(index, { ...ctx, local: {} }));
+
+  const board = el("div", { id: "board", class: "replay-board" });
+  const caption = el("p", { id: "replay-step", class: "replay-step", "aria-live": "polite" });
+  const slider = el("input", { type: "range", min: 0, max: last, value: 0, id: "seek", "aria-label": t("replay.seek") });
+  const hands = el("section", { class: "panel replay-hands", id: "replay-hands", "aria-labelledby": "replay-hands-title" });
+  const log = el("ol", { class: "log replay-log", id: "replay-log" });
+  const share = el("input", { readonly: true, id: "replay-share", size: 40, onfocus: (event) => event.target.select() });
+  const playButton = el("button", { id: "play", type: "button", class: "primary", "aria-pressed": "false" }, t("replay.play"));
+  const number = new Intl.NumberFormat(lang);
+  let speed = Number(localStorage.getItem("tt.replay.speed"));
+  if (!REPLAY_SPEEDS.includes(speed)) speed = 1;
+  const speedSelect = el("select", { id: "speed" }, REPLAY_SPEEDS.map((n) => el("option", { value: n, selected: n === speed },
+    t("replay.times", { n: number.format(n) }))));
+  let current = 0;
+  let timer = null;
+
+  function handsOf(step) {
+    const rows = (step.views || []).map((view, seat) => {
+      let shown = null;
+      if (Array.isArray(view.hand) && faces.cardFace) {
+        const picked = view.my_pick || [];  // Twins: the pair chosen and not yet shown
+        const pickedIds = new Set(picked.map((card) => card.id));
+        const held = view.hand.filter((card) => !pickedIds.has(card.id));
+        shown = el("div", { class: "replay-cards" },
+          held.length ? held.map((card) => faces.cardFace(ctx, card)) : el("span", { class: "replay-none" }, t("replay.no_cards")),
+          picked.length ? el("span", { class: "replay-picked" }, el("span", {}, t("replay.picked")), picked.map((card) => faces.cardFace(ctx, card))) : "");
+      } else if (info.game === "twinz") {
+        const known = [view.mystery ? t("replay.word", { word: view.mystery.toUpperCase() }) : "",
+          view.my_clue ? t("replay.clue", { word: view.my_clue.toUpperCase() }) : ""].filter(Boolean);
+        shown = el("span", { class: known.length ? "" : "replay-none" }, known.length ? known.join(" · ") : t("replay.no_word"));
+      }
+      return shown && el("li", { class: "replay-hand", "data-seat": seat }, el("span", { class: "replay-who" }, who(seat)), shown);
+    }).filter(Boolean);
+    return [el("h2", { id: "replay-hands-title" }, t("replay.hands")),
+      rows.length ? el("ul", { class: "replay-hand-list" }, rows) : el("p", { class: "replay-none" }, t("replay.all_open"))];
+  }
+
+  function drawLog() {
+    const items = [];
+    for (let index = current; index >= 1 && items.length < REPLAY_LOG_LINES; index--) {
+      for (const line of [...told[index]].reverse()) {
+        items.push(el("li", { class: index === current ? "latest" : "", "data-move": index },
+          el("button", { type: "button", class: "link replay-jump", "aria-label": t("replay.go_to", { n: index }),
+            onclick: () => show(index) }, number.format(index)), el("span", {}, copyLine(line))));
+      }
+    }
+    log.replaceChildren(...items);
+  }
+
   function show(index) {
-    const step = steps[index];
-    slider.value = index;
+    current = Math.max(0, Math.min(last, Number(index) || 0));
+    const step = steps[current];
+    slider.value = current;
+    const lines = tell(current, ctx);  // the board's renderer keeps its own notes (Twinz penalties)
     let action = t("replay.start");
     if (step.action) {
-      const extra = { view: step.view, card: (id) => cards.get(id), replay: true };
-      const lines = step.events.map((event) => (render.describe ? render.describe(event, ctx) : null)
-        ?? narrate(info.game, event, step.action.seat, who, extra)).filter((line) => line && !(typeof line === "string" && line.startsWith("event.")));
-      const text = lines.map((line) => el("span", {}, [line].flat()).textContent).join(" · ");
+      const text = lines.map((line) => el("span", {}, copyLine(line)).textContent).join(" · ");
       const actor = step.action.seat >= 0 ? ctx.names[step.action.seat] : t("replay.clock");
       action = text || t("replay.did", { name: actor, action: t(`replay.action.${step.action.kind}`) });
     }
-    caption.textContent = t("replay.step", { n: index, total: steps.length - 1, action });
+    caption.textContent = t("replay.step", { n: current, total: last, action });
     board.replaceChildren(render(step.view, ctx));
+    hands.replaceChildren(...handsOf(step));
+    drawLog();
+    // The address names the move, to share it; replaceState fires no hashchange.
+    history.replaceState(null, "", `#/replay/${tableId}/${current}`);
+    share.value = `${location.origin}/#/replay/${tableId}/${current}`;
   }
-  slider.addEventListener("input", () => show(Number(slider.value)));
+
+  function play(on) {
+    clearTimeout(timer);
+    timer = null;
+    playButton.textContent = t(on ? "replay.pause" : "replay.play");
+    playButton.setAttribute("aria-pressed", String(on));
+    // Every move read aloud at 4× would be noise: the caption speaks when paused.
+    caption.setAttribute("aria-live", on ? "off" : "polite");
+    if (on) timer = setTimeout(advance, REPLAY_MOVE_MS / speed);
+  }
+  function advance() {
+    show(current + 1);
+    play(current < last);
+  }
+
+  slider.addEventListener("input", () => show(slider.value));
+  playButton.addEventListener("click", () => {
+    if (timer !== null) { play(false); return; }
+    if (current >= last) show(0);
+    play(true);
+  });
+  speedSelect.addEventListener("change", () => {
+    speed = Number(speedSelect.value);
+    localStorage.setItem("tt.replay.speed", String(speed));
+    if (timer !== null) play(true);
+  });
   page(t("replay.title", { game: t(`game.${info.game}`) }),
     el("p", { class: "replay-seats" }, info.seats.map((seat, index) => who(index)).flatMap((node, i) => (i ? [" ", node] : [node]))),
-    el("div", { class: "row" },
-      el("button", { id: "prev", onclick: () => show(Math.max(0, Number(slider.value) - 1)) }, t("replay.back")),
+    el("div", { class: "row replay-controls", role: "group", "aria-label": t("replay.controls") },
+      el("button", { id: "first", type: "button", onclick: () => show(0) }, t("replay.first")),
+      el("button", { id: "prev", type: "button", onclick: () => show(current - 1) }, t("replay.back")),
       slider,
-      el("button", { id: "next", onclick: () => show(Math.min(steps.length - 1, Number(slider.value) + 1)) }, t("replay.next"))),
-    caption, board);
-  show(0);
+      el("button", { id: "next", type: "button", onclick: () => show(current + 1) }, t("replay.next")),
+      el("button", { id: "last", type: "button", onclick: () => show(last) }, t("replay.last")),
+      playButton,
+      el("label", { class: "replay-speed" }, t("replay.speed"), " ", speedSelect)),
+    caption,
+    el("div", { class: "replay-shell" },
+      el("div", { class: "replay-main" }, board, hands),
+      el("section", { class: "replay-side panel", "aria-labelledby": "replay-log-title" },
+        el("h2", { id: "replay-log-title" }, t("replay.log")), log)),
+    el("p", { class: "row replay-links" },
+      el("label", { class: "replay-share" }, t("replay.share"), " ", share),
+      el("a", { href: `#/table/${tableId}` }, t("replay.results"))));
+  show(moveArg);
+  leaving = () => clearTimeout(timer);
 }
 
 async function rulesPage(gameId) {
@@ -1051,15 +1405,42 @@ async function drawRulesCards(root) {
   }
 }
 
+// The leaderboard of one game: what the rating means, the best players, and this
+// browser's own row and rank (its profile id is public; the server finds the row even
+// outside the best ones).
 async function leaderboardPage(gameId) {
   const list = await games();
-  const chosen = gameId || list[0].id;
-  const rows = await api("GET", `/api/leaderboard/${chosen}`);
-  page(t("nav.leaderboard"),
-    el("div", { class: "row" }, list.map((g) => el("a", { href: `#/leaderboard/${g.id}`, "aria-current": g.id === chosen ? "page" : null }, t(`game.${g.id}`)))),
-    rows.length ? el("table", { class: "grid" },
-      el("tr", {}, el("th", {}, "#"), el("th", {}, t("table.player")), el("th", {}, t("leaderboard.rating")), el("th", {}, t("leaderboard.games"))),
-      rows.map((row, index) => el("tr", {}, el("td", {}, index + 1), el("td", {}, row.display_name), el("td", {}, row.rating.toFixed(1)), el("td", {}, row.games))))
+  const chosen = list.some((g) => g.id === gameId) ? gameId : list[0].id;
+  const playerId = localStorage.getItem("tt.player");
+  const rows = await api("GET", `/api/leaderboard/${chosen}${playerId ? `?player=${encodeURIComponent(playerId)}` : ""}`);
+  const game = t(`game.${chosen}`);
+  const one = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const mine = rows.find((row) => row.player_id === playerId);
+  const body = [];
+  rows.forEach((row, index) => {
+    // A rank past the rows above it: the rows between are left out ("…").
+    if (index && row.rank > index + 1) body.push(el("tr", { class: "lb-gap" }, el("td", { colspan: 4 }, "…")));
+    const me = row === mine;
+    body.push(el("tr", { class: me ? "lb-me" : "", "aria-current": me ? "true" : null },
+      el("td", {}, row.rank),
+      el("td", {}, row.display_name, me ? ` (${t("table.you")})` : "",
+        // Bots are not rated; a row that ever came from one would say so.
+        row.bot ? el("span", { class: "badge lb-bot" }, t("leaderboard.bot")) : ""),
+      el("td", {}, one.format(row.rating)), el("td", {}, row.games)));
+  });
+  page(t("leaderboard.title", { game }),
+    el("nav", { class: "lb-games", "aria-label": t("leaderboard.choose") },
+      list.map((g) => el("a", { href: `#/leaderboard/${g.id}`, class: g.id === chosen ? "lb-chosen" : "",
+        "aria-current": g.id === chosen ? "page" : null }, t(`game.${g.id}`)))),
+    el("p", { class: "lb-explain", id: "leaderboard-explain" }, t("leaderboard.explain")),
+    el("p", { class: "lb-you", id: "leaderboard-you" }, mine
+      ? t("leaderboard.you_are", { rank: mine.rank, rating: one.format(mine.rating), n: mine.games })
+      : t("leaderboard.unrated", { game })),
+    rows.length ? el("table", { class: "grid lb-table", id: "leaderboard" },
+      el("caption", {}, game),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("leaderboard.rank")), el("th", { scope: "col" }, t("table.player")),
+        el("th", { scope: "col" }, t("leaderboard.rating")), el("th", { scope: "col" }, t("leaderboard.games")))),
+      el("tbody", {}, body))
       : el("p", {}, t("leaderboard.empty")));
 }
 
@@ -1069,12 +1450,15 @@ async function route() {
   leaving = () => {};
   status("");
   const params = new URLSearchParams(location.search);
-  if (params.get("table") && !location.hash) { location.hash = `#/join/${params.get("table")}`; return; }
-  const [, name, arg] = (location.hash || "#/").split("/");
+  if (params.get("table") && !location.hash) {  // the server's invite link; a private one carries its key
+    location.hash = `#/join/${params.get("table")}${params.get("key") ? `.${params.get("key")}` : ""}`;
+    return;
+  }
+  const [, name, arg, more] = (location.hash || "#/").split("/");
   try {
     if (name === "table") await tablePage(arg);
     else if (name === "join") await joinPage(arg);
-    else if (name === "replay") await replayPage(arg);
+    else if (name === "replay") await replayPage(arg, more);
     else if (name === "rules") await rulesPage(arg);
     else if (name === "leaderboard") await leaderboardPage(arg);
     else if (name === "profile") await profilePage(arg);

@@ -15,7 +15,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, insert, select, update
+from sqlalchemy import Connection, event, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from twintable.server.storage.models import (
@@ -25,6 +25,9 @@ from twintable.server.storage.models import (
     SeatRow,
     TableRow,
 )
+
+#: The leaderboard's figure (ratings.conservative) as SQL, to sort and rank in the database.
+_CONSERVATIVE = RatingRow.mu - 3 * RatingRow.sigma
 
 
 @dataclass(slots=True)
@@ -201,10 +204,28 @@ class Store:
                 await session.merge(row)
 
     async def leaderboard(self, game: str, limit: int) -> list[RatingRow]:
+        """The best ``limit`` ratings of a game, by conservative rating (mu - 3 sigma)."""
         async with self.sessions() as session:
-            rows = (await session.scalars(select(RatingRow).where(RatingRow.game == game)))
-            ranked = sorted(rows.all(), key=lambda r: r.mu - 3 * r.sigma, reverse=True)
-            return ranked[:limit]
+            rows = await session.scalars(select(RatingRow).where(RatingRow.game == game)
+                                         .order_by(_CONSERVATIVE.desc(), RatingRow.player_id)
+                                         .limit(limit))
+            return list(rows.all())
+
+    async def leaderboard_place(self, game: str,
+                                player_id: str) -> tuple[int, RatingRow] | None:
+        """A player's rating of a game and rank there (1 + how many rate strictly higher),
+        wherever it stands; None if they have no rating in that game."""
+        async with self.sessions() as session:
+            row = await session.get(RatingRow, (game, player_id))
+            if row is None:
+                return None
+            mine = (select(_CONSERVATIVE).where(RatingRow.game == game,
+                                                RatingRow.player_id == player_id)
+                    .scalar_subquery())
+            ahead = await session.scalar(select(func.count()).select_from(RatingRow).where(
+                RatingRow.game == game, mine < _CONSERVATIVE))
+            return int(ahead or 0) + 1, row
+
 
 
 def _upgrade(connection: Connection) -> None:

@@ -38,7 +38,7 @@ export function cardFace(ctx, card, attrs = {}, tag = "div") {
   const glyph = card.rank in GLYPHS ? GLYPHS[card.rank] : card.rank;
   const { class: extra = "", ...rest } = attrs;
   return el(tag, { class: `card tm-card c-${card.colour} r-${card.rank.replace("+", "plus")}${word.length > 5 ? " long" : ""} ${extra}`.trim(),
-    "aria-label": label, title: label, ...rest },
+    role: tag === "button" ? null : "img", "aria-label": label, title: label, ...rest },
   el("span", { class: "tm-idx", "aria-hidden": "true" }, el("span", {}, glyph || SYMBOLS[card.colour]), el("span", { class: "sym" }, SYMBOLS[card.colour])),
   el("span", { class: `tm-mid${card.rank === "colour" ? " tm-wheel" : ""}`, "aria-hidden": "true" }, glyph),
   word ? el("span", { class: "tm-word", "aria-hidden": "true" }, word) : "");

@@ -11,7 +11,7 @@ export function cardFace(ctx, card, attrs = {}, tag = "div") {
   const { t, el } = ctx;
   const label = t("twins.card", { colour: t(`colour.${card.colour}`), value: card.value, ink: t(`twins.ink.${card.ink}`) });
   const { class: extra = "", ...rest } = attrs;
-  return el(tag, { class: `card tw2-card c-${card.colour} ink-${card.ink} ${extra}`.trim(), "aria-label": label, title: label, ...rest },
+  return el(tag, { class: `card tw2-card c-${card.colour} ink-${card.ink} ${extra}`.trim(), role: tag === "button" ? null : "img", "aria-label": label, title: label, ...rest },
     el("span", { class: "tw2-idx", "aria-hidden": "true" }, el("span", {}, card.value), el("span", { class: "sym" }, SYMBOLS[card.colour])),
     el("span", { class: "val", "aria-hidden": "true" }, card.value),
     el("span", { class: "sym tw2-big", "aria-hidden": "true" }, SYMBOLS[card.colour]));
