@@ -1,17 +1,32 @@
-"""Twinz word bots: a clue giver and a guesser on French word vectors.
+"""Twinz word bots: a clue giver and a guesser that think like players (issue 15).
 
-Guessing: every known word is scored by the smaller of its similarities to the two clues
-(a word must fit both), plus a small frequency prior; the clues themselves and words of
-their roots are left out. Giving clues: the candidates are the mystery word's nearest
-neighbours that are legal (not its root, not used before); each is scored by how high
-the mystery word ranks among *that clue's* neighbours (a clue that points back to the
-word is a good clue). The two members of a bot duo never talk: the first member of the
-duo takes the best clue, the second samples among the next best, so they rarely say the
-same word.
+What a bot knows (:data:`KNOWLEDGE`, by level): the word space (:mod:`.words`: every
+Lexique noun, adjective, verb and adverb with a French vector, junk and proper nouns
+out); the association lexicon (``data/associations_*.json``: what players say for each
+deck word, every sense), read in reverse (which deck words a clue evokes) and re-read
+whenever the lexicographers change it; the decks (the cards are public, a prior for
+their words); and what it learned from recorded rounds. ``casual`` has the vectors only;
+``sharp`` (the default, ``words``) knows the cards and the strongest part of each
+lexicon list; ``expert`` knows every list and weighs more clue candidates.
 
-Learned associations: records of finished rounds (mystery word, clues, guesses, result)
-teach the bot: clues that led people to the word, and words that people found from a
-clue, rank higher.
+Guessing: each word's *tie* to one clue is its cosine with the clue, less how close it is
+to everything (its hub score) and a little when its vector is borrowed from a commoner
+word, plus the lexicon's strength when the clue is said for it (and a share of that for
+a word said with the clue for some deck word), plus what rounds taught. The ties to the
+clues combine as a mix of their mean and their minimum (:data:`MIN_SHARE`): the mean lets
+a word strongly tied to each clue separately win (two senses: AVOCAT <- tribunal +
+guacamole), the minimum keeps a word tied to one clue only from winning. A prior adds
+frequency, nouns and, for a level that knows them, the deck words. A level that reads
+the lexicon keeps two of its five answers for its best answers by the vectors alone: the
+word may be on no card.
+
+Giving clues: the candidates are the word's associations in the lexicon, clues that
+worked in recorded rounds and its nearest words, less anything of its root or already
+used; each is scored by how high the bot itself, guessing from that clue alone, would
+rank the word. Among the best few, the duo's *pair* is the one after which the bot ranks
+the word highest. Two bots of a duo never talk, but each works the pair out alike and
+says its own half (member 0 the first, member 1 the second), so they never say the same
+word.
 
 Human pace (RULES.md §4): the bot is a timed bot, like Twin It's perception bots.
 ``plan(view, rng)`` says *when* it acts and what it does; the table runs it on the wall
@@ -35,24 +50,29 @@ hanging.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, lru_cache, partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from twintable.core.types import Action
-from twintable.games.twinz.decks import fold
+from twintable.games.twinz.decks import fold, load_decks
+from twintable.games.twinz.roots import lemma as root_lemma
 from twintable.games.twinz.roots import same_root
 from twintable.games.twinz.views import TwinzView
 from twintable.games.twinz.words import WordSpace, load_space
 
-NEIGHBOURS = 40
 FREQUENCY_WEIGHT = 0.02
 LEARNED_WEIGHT = 0.15
+#: A clue a bot gives: one plain word (RULES.md §4).
+_WORD = re.compile(r"[a-zàâäçéèêëîïôöùûüÿœæ]+(?:[-'][a-zàâäçéèêëîïôöùûüÿœæ]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +121,180 @@ def difficulty(zipf: float) -> float:
     return 1.0 + RARITY_COST * max(0.0, EVERYDAY_ZIPF - max(zipf, 1.0))
 
 
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a level knows beyond the word vectors (issue 15: levels differ in knowledge)."""
+
+    knows_decks: bool
+    """Knows the cards (they are public): a deck word is a likelier answer."""
+    lexicon: float
+    """How much of the association lexicon it knows (what players say for each deck
+    word): this share of each word's list, strongest first; 0 for none."""
+    min_zipf: float
+    """Vocabulary: never guesses a word rarer than this (Zipf), deck words it knows aside."""
+    depth: int
+    """How many clue candidates it weighs for a mystery word."""
+
+
+KNOWLEDGE = {
+    "casual": Knowledge(knows_decks=False, lexicon=0.0, min_zipf=3.0, depth=12),
+    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24),
+    "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40),
+}
+#: Guess scoring: a candidate's tie to one clue is its cosine, less HUB_WEIGHT times how
+#: close it is to everything (its hub score), plus LEXICON_WEIGHT when the lexicon says
+#: the clue evokes it (strongest associations count most), plus what was learned.
+HUB_WEIGHT = 0.5
+LEXICON_WEIGHT = 0.9
+#: Ties to each clue combine as (1 - MIN_SHARE) * mean + MIN_SHARE * min: the mean lets a
+#: word tied strongly to each clue separately (two senses: AVOCAT <- tribunal +
+#: guacamole) win, the min keeps a word tied to one clue only from winning.
+MIN_SHARE = 0.6
+#: A word whose vector row belongs to a commoner word (spaCy pruned its own) has only a
+#: borrowed vector: its cosines are that word's, so they count for less.
+BORROWED_PENALTY = 0.1
+#: The same mix by the vectors alone (a level without the lexicon, and the places kept
+#: for such answers): without the lexicon's certainty, one strong tie counts more.
+PLAIN_MIN_SHARE = 0.4
+#: A word said with the clue for one deck word counts for this share of a direct one.
+CO_SHARE = 0.5
+#: Prior for nouns: the words people play (and put on cards) are mostly things.
+NOUN_WEIGHT = 0.03
+#: Prior for the deck words a level knows (the cards are public).
+DECK_WEIGHT = 0.03
+#: Places (0-based) in a guesser's answers kept for its best answers by the vectors alone.
+PLAIN_PLACES = (2, 4)
+#: A clue is a word people know: at least this common (Zipf), unless rounds taught it.
+CLUE_ZIPF = 3.0
+#: Clues of last resort, one per member, when a bot knows nothing near the word.
+FALLBACK_CLUES = ("chose", "truc", "machin", "bidule")
+#: How many candidates the clue giver weighs in pairs.
+PAIR_POOL = 8
+ASSOCIATION_FILES = ("associations_yellow.json", "associations_blue.json")
+
+
+def _data_folder() -> Path:
+    return Path(__file__).with_name("data")
+
+
+#: The last complete read of each lexicon file: a file caught half written reads as that.
+_last_read: dict[Path, dict[str, tuple[str, ...]]] = {}
+
+
+@lru_cache(maxsize=8)
+def _read_associations(path: Path, stamp: tuple[int, int]) -> dict[str, tuple[str, ...]]:
+    """One lexicon file (``stamp``: its mtime and size, so a rewritten file is re-read)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        entries = data.get("words", {}) if isinstance(data, dict) else {}
+    except (OSError, ValueError):  # being written: the last complete read, if any
+        return _last_read.get(path, {})
+    found: dict[str, tuple[str, ...]] = {}
+    for word, entry in entries.items() if isinstance(entries, dict) else ():
+        said = entry.get("associations", []) if isinstance(entry, dict) else []
+        found[str(word)] = tuple(str(item) for item in said if isinstance(item, str) and item)
+    _last_read[path] = found
+    return found
+
+
+def _stamps() -> tuple[tuple[Path, tuple[int, int]], ...]:
+    """Each lexicon file there is, with its mtime and size."""
+    found = []
+    for name in ASSOCIATION_FILES:
+        path = _data_folder() / name
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        found.append((path, (info.st_mtime_ns, info.st_size)))
+    return tuple(found)
+
+
+def load_associations(
+        stamps: tuple[tuple[Path, tuple[int, int]], ...] | None = None,
+) -> dict[str, tuple[str, ...]]:
+    """The association lexicon as it stands now: deck word -> what players say when they
+    hear it, strongest first. The lexicographers may still be writing it: whatever the
+    files hold, partial or missing, is read (again, whenever a file changes)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for path, stamp in _stamps() if stamps is None else stamps:
+        for word, said in _read_associations(path, stamp).items():
+            found[word] = found.get(word, ()) + said
+    return found
+
+
+def _keys(word: str) -> set[str]:
+    """How a clue and an association are matched: folded, and by Lexique lemma."""
+    folded = fold(word)
+    return {folded, root_lemma(folded)}
+
+
+@dataclass
+class Lexicon:
+    """The association lexicon read both ways, over a word space's rows."""
+
+    evokes: dict[str, dict[int, float]]
+    """Clue key -> {row of a deck word it evokes: strength}: the lexicon in reverse."""
+    said_for: dict[int, tuple[str, ...]]
+    """Row of a deck word -> its associations (what a clue giver may say)."""
+    members: dict[int, list[tuple[int, float]]]
+    """Row of a deck word -> (row, strength) of its associations in the space: words said
+    together for one deck word are related too (GATEAU and BOUGIE, for ANNIVERSAIRE)."""
+
+
+@lru_cache(maxsize=8)
+def _lexicon(space_id: int, space: WordSpace,
+             stamps: tuple[tuple[Path, tuple[int, int]], ...], share: float) -> Lexicon:
+    evokes: dict[str, dict[int, float]] = {}
+    said_for: dict[int, tuple[str, ...]] = {}
+    members: dict[int, list[tuple[int, float]]] = {}
+    for word, every in load_associations(stamps).items():
+        row = space.row(word)
+        if row is None:
+            continue
+        said = every[:max(1, round(share * len(every)))]
+        said_for[row] = said
+        for position, item in enumerate(said):
+            strength = 1.0 - 0.5 * position / max(len(said), 1)
+            for key in _keys(item):
+                known = evokes.setdefault(key, {})
+                known[row] = max(known.get(row, 0.0), strength)
+            member = space.row(item)
+            if member is not None:
+                members.setdefault(row, []).append((member, strength))
+    return Lexicon(evokes, said_for, members)
+
+
+def lexicon_for(space: WordSpace, share: float = 1.0) -> Lexicon:
+    """The lexicon over ``space`` (``share`` of each list, strongest first), rebuilt
+    whenever the files have changed."""
+    return _lexicon(id(space), space, _stamps(), share)
+
+
+@cache
+def _borrowed(space_id: int, space: WordSpace) -> np.ndarray:
+    """1 for a word whose vector row a commoner word of the space also points at."""
+    owner: dict[int, int] = {}
+    for index in np.argsort(-space.zipf, kind="stable"):
+        owner.setdefault(int(space.rows[index]), int(index))
+    mask = np.ones(len(space.words), dtype=np.float32)
+    mask[list(owner.values())] = 0.0
+    return mask
+
+
+@cache
+def _deck_rows(space_id: int, space: WordSpace) -> np.ndarray:
+    mask = np.zeros(len(space.words), dtype=np.float32)
+    for deck in load_decks().values():
+        for card in deck:
+            for pair in card.lines:
+                for word in pair:
+                    row = space.row(word)
+                    if row is not None:
+                        mask[row] = 1.0
+    return mask
+
+
 class WordBot:
     """Gives clues when its seat is in the duo and guesses otherwise; sees only its view."""
 
@@ -114,12 +308,26 @@ class WordBot:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
         self.name = level or "words"
         self.pace = LEVELS[level or DEFAULT_LEVEL]
+        self.knowledge = KNOWLEDGE[level or DEFAULT_LEVEL]
         self.clue_for: dict[str, Counter[str]] = {}
         self.answer_for: dict[str, Counter[str]] = {}
         # Decisions already timed this round: key -> (due time, what), so a change on the
         # table never draws a reaction time again (which would favour the fastest draw).
         self.memo: dict[tuple[Any, ...], tuple[int, Any]] = {}
         self.memo_round = -1
+        space = self.space
+        # The words this level would ever answer, and its prior over them.
+        self.prior = FREQUENCY_WEIGHT * space.zipf + NOUN_WEIGHT * space.noun
+        allowed = space.zipf >= self.knowledge.min_zipf
+        if self.knowledge.knows_decks:
+            decks = _deck_rows(id(space), space)
+            self.prior = self.prior + DECK_WEIGHT * decks
+            allowed |= decks > 0
+        self.plain_prior = np.where(
+            allowed, FREQUENCY_WEIGHT * space.zipf + NOUN_WEIGHT * space.noun, -np.inf
+        ).astype(np.float32)
+        self.prior = np.where(allowed, self.prior, -np.inf).astype(np.float32)
+        self.borrowed = _borrowed(id(space), space)
         self.learn(records)
         self._warm_up()
 
@@ -264,65 +472,191 @@ class WordBot:
         return Action(seat, "vote", {"uphold": uphold})
 
     # -- giving clues ------------------------------------------------------------------
-    def clue_candidates(self, mystery: str, used: set[str]) -> list[tuple[float, str]]:
-        """Legal clues near the word, best first, scored by how well they point back."""
+    def _lexicon(self) -> Lexicon | None:
+        assert self.space is not None
+        share = self.knowledge.lexicon
+        return lexicon_for(self.space, share) if share > 0 else None
+
+    @staticmethod
+    def _evoked(clue: str, lexicon: Lexicon) -> dict[int, float]:
+        """Rows the lexicon ties to ``clue``: deck words said for it, and (a share) words
+        said with it for some deck word."""
+        bonus: dict[int, float] = {}
+        for key in _keys(clue):
+            for row, strength in lexicon.evokes.get(key, {}).items():
+                bonus[row] = max(bonus.get(row, 0.0), strength)
+        # Only for words off the cards: a deck word has its own list to go by.
+        for row, strength in list(bonus.items()):
+            for member, other in lexicon.members.get(row, ()):
+                if member not in lexicon.said_for:
+                    bonus[member] = max(bonus.get(member, 0.0), CO_SHARE * strength * other)
+        return bonus
+
+    def evidence(self, clues: list[str], lexicon: Lexicon | None = None
+                 ) -> list[tuple[np.ndarray, np.ndarray] | None]:
+        """How strongly each word is tied to each clue: (by the vectors and what was
+        learned, with the lexicon too), or None for a clue the bot knows nothing of. One
+        matrix product for all the clues (a bot at a table thinks while the clock runs)."""
         space = self.space
         assert space is not None
-        scores = space.similarities(mystery)
-        if scores is None:
-            return [(0.0, word) for word in ("mot", "chose", "idée") if fold(word) not in used]
-        ranked: list[tuple[float, str]] = []
-        learned = self.clue_for.get(fold(mystery), Counter())
-        rows = [row for row in space.nearest(scores, NEIGHBOURS + 1)
-                if fold(space.words[row]) not in used and space.zipf[row] >= 3.0
-                and not same_root(space.words[row], mystery)]
-        if not rows:
-            return ranked
-        # Every candidate's similarities at once: one matrix product, not one per clue
-        # (a bot at a table thinks while the countdown runs).
-        back = space.matrix @ space.matrix[rows].T
-        target = back[space.row(mystery) or 0]
-        # How many words each clue evokes more than the mystery word: fewer is better.
-        ranks = np.count_nonzero(back > target, axis=0)
-        for row, rank in zip(rows, ranks, strict=True):
-            word = space.words[row]
-            score = -float(np.log1p(int(rank))) + LEARNED_WEIGHT * 10 * learned[fold(word)]
-            ranked.append((score, word))
-        ranked.sort(reverse=True)
-        return ranked
-
-    def give_clue(self, mystery: str, used: set[str], member: int, rng: random.Random) -> str:
-        ranked = self.clue_candidates(mystery, {fold(word) for word in used})
-        if not ranked:
-            return "chose"
-        if member == 0 or len(ranked) == 1:
-            return ranked[0][1]
-        # The second member never takes the first choice: no shared clue without talking.
-        return rng.choice(ranked[1:6])[1]
-
-    # -- guessing ----------------------------------------------------------------------
-    def guess(self, clues: list[str], count: int = 5) -> list[str]:
-        space = self.space
-        assert space is not None
-        vectors = [s for s in (space.similarities(c) for c in clues) if s is not None]
-        if not vectors:
-            return ["maison"]
-        scores = np.minimum.reduce(vectors) if len(vectors) > 1 else vectors[0].copy()
-        scores = scores + FREQUENCY_WEIGHT * space.zipf
-        for clue in clues:
-            for word, times in self.answer_for.get(fold(clue), Counter()).items():
+        vectors = [space.vector(clue) for clue in clues]
+        known = [vector for vector in vectors if vector is not None]
+        scans = iter(((np.stack(known) @ space.table.T)[:, space.rows]
+                      - HUB_WEIGHT * space.hub - BORROWED_PENALTY * self.borrowed)
+                     if known else ())
+        found: list[tuple[np.ndarray, np.ndarray] | None] = []
+        for clue, vector in zip(clues, vectors, strict=True):
+            learned = self.answer_for.get(fold(clue))
+            bonus = self._evoked(clue, lexicon) if lexicon is not None else {}
+            if vector is None and not learned and not bonus:
+                found.append(None)
+                continue
+            plain = (next(scans) if vector is not None
+                     else np.full(len(space.words), -0.2, dtype=np.float32))
+            # People at a table found that word from that clue: it weighs like the lexicon
+            # from one round on, and up to twice that as rounds repeat it.
+            for word, times in (learned or {}).items():
                 row = space.row(word)
                 if row is not None:
-                    scores[row] += LEARNED_WEIGHT * times
+                    plain[row] += LEXICON_WEIGHT * min(2.0, 0.5 + 0.5 * times)
+            tie = plain
+            if bonus:
+                tie = plain.copy()
+                rows = np.fromiter(bonus, dtype=np.int64, count=len(bonus))
+                tie[rows] += LEXICON_WEIGHT * np.fromiter(bonus.values(), dtype=np.float32,
+                                                          count=len(bonus))
+            found.append((plain, tie))
+        return found
+
+    def combine(self, ties: list[np.ndarray], prior: np.ndarray | None = None,
+                share: float | None = None) -> np.ndarray:
+        """One score per word from its ties to each clue, with this level's prior."""
+        if len(ties) == 1:
+            joint = ties[0]
+        else:
+            stack = np.stack(ties)
+            least = share if share is not None else (
+                MIN_SHARE if self.knowledge.lexicon > 0 else PLAIN_MIN_SHARE)
+            joint = (1 - least) * stack.mean(axis=0) + least * stack.min(axis=0)
+        return joint + (self.prior if prior is None else prior)  # type: ignore[no-any-return]
+
+    def clue_candidates(self, mystery: str, used: set[str]) -> list[tuple[float, str]]:
+        """Legal clues for the word, best first, scored by how well they point back: how
+        few words this bot, guessing from that clue alone, would rank above the word."""
+        return [(score, word) for score, word, _ in self._clue_ties(mystery, used)]
+
+    def _clue_ties(self, mystery: str, used: set[str]
+                   ) -> list[tuple[float, str, np.ndarray]]:
+        """:meth:`clue_candidates`, each with its ties (for weighing pairs)."""
+        space = self.space
+        assert space is not None
+        target = space.row(mystery)
+        scores = space.similarities(mystery)
+        if scores is None or target is None:
+            return []
+        lexicon = self._lexicon()
+        learned = self.clue_for.get(fold(mystery), Counter())
+        pool: list[str] = []
+        if lexicon is not None:
+            pool += list(lexicon.said_for.get(target, ()))
+        pool += [word for word, _ in learned.most_common()]
+        pool += [space.words[row] for row in space.nearest(scores, 6 * self.knowledge.depth)]
+        seen: set[str] = set()
+        legal: list[str] = []
+        for word in pool:
+            key = fold(word)
+            if key in seen or key in used or not _WORD.fullmatch(word.casefold()):
+                continue
+            seen.add(key)
+            row = space.row(word)
+            if not learned[key] and (row is None or space.zipf[row] < CLUE_ZIPF):
+                continue  # a clue people would not know (or not a plain headword)
+            if same_root(word, mystery):
+                continue
+            legal.append(word)
+            if len(legal) >= self.knowledge.depth:
+                break
+        ranked: list[tuple[float, str, np.ndarray]] = []
+        for word, ties in zip(legal, self.evidence(legal, lexicon), strict=True):
+            if ties is None:
+                continue
+            score = self.prior + ties[1]
+            rank = int(np.count_nonzero(score > score[target]))
+            ranked.append((-float(np.log1p(rank)) + LEARNED_WEIGHT * 10 * learned[fold(word)],
+                           word, ties[1]))
+        ranked.sort(key=lambda item: -item[0])
+        return ranked
+
+    def clue_pair(self, mystery: str, used: set[str]) -> list[str]:
+        """The clues this bot would give as a whole duo, best first: the pair among its
+        best single clues after which it, guessing, ranks the word highest, then the rest.
+        Both members of a bot duo work it out alike and each says its own half, so they
+        never say the same word without talking."""
+        space = self.space
+        assert space is not None
+        ranked = self._clue_ties(mystery, used)
+        words = [word for _, word, _ in ranked]
+        target = space.row(mystery)
+        if len(words) < 2 or target is None:
+            return words
+        best: tuple[float, str, str] | None = None
+        pool = ranked[:PAIR_POOL]
+        for index, (single, first, tie) in enumerate(pool):
+            for other, second, other_tie in pool[index + 1:]:
+                score = self.combine([tie, other_tie])
+                rank = int(np.count_nonzero(score > score[target]))
+                value = -float(np.log1p(rank)) + 0.25 * (single + other)
+                if best is None or value > best[0]:
+                    best = (value, first, second)
+        assert best is not None
+        return [best[1], best[2]] + [word for word in words if word not in best[1:]]
+
+    def give_clue(self, mystery: str, used: set[str], member: int, rng: random.Random) -> str:
+        """This member's half of the duo's pair (:meth:`clue_pair`)."""
+        folded = {fold(word) for word in used}
+        chosen = self.clue_pair(mystery, folded)
+        # Too few candidates: each member falls back on its own plain word.
+        chosen += [word for word in FALLBACK_CLUES if fold(word) not in folded
+                   and word not in chosen]
+        return chosen[min(member, len(chosen) - 1)]
+
+    # -- guessing ----------------------------------------------------------------------
+    def _answers(self, scores: np.ndarray, clues: list[str], said: set[str],
+                 count: int) -> list[str]:
+        space = self.space
+        assert space is not None
         found: list[str] = []
         for row in space.nearest(scores, 60):
             word = space.words[row]
-            if any(same_root(word, clue) for clue in clues):
+            if fold(word) in said or any(same_root(word, clue) for clue in clues):
                 continue
             found.append(word)
+            said.add(fold(word))
             if len(found) == count:
                 break
         return found
+
+    def guess(self, clues: list[str], count: int = 5) -> list[str]:
+        """The bot's answers to ``clues``, best first. A level that knows the cards and
+        the lexicon keeps a few places (:data:`PLAIN_PLACES`) for its best answers by the
+        vectors alone: the word may be on no card."""
+        space = self.space
+        assert space is not None
+        lexicon = self._lexicon()
+        known = [ties for ties in self.evidence(clues, lexicon) if ties is not None]
+        if not known:
+            return ["maison"]
+        said = {fold(clue) for clue in clues}
+        found = self._answers(self.combine([tie for _, tie in known]), clues, set(said), count)
+        if lexicon is None and not self.knowledge.knows_decks:
+            return found
+        plain = [plain for plain, _ in known]
+        extra = self._answers(self.combine(plain, self.plain_prior, PLAIN_MIN_SHARE), clues,
+                              said | {fold(word) for word in found}, count)
+        places = [place for place in PLAIN_PLACES if place < count]
+        for place, word in zip(places, extra, strict=False):
+            found.insert(place, word)
+        return found[:count]
 
 
 def level_factories() -> dict[str, Callable[..., WordBot]]:

@@ -322,6 +322,9 @@ def _graph(links: dict[str, dict[str, str]], space: WordSpace, strict: bool
 def build_families(lexique: Path, space: WordSpace,
                    review: dict[str, Any] | None = None) -> dict[str, Any]:
     """The families file: reviewed deck families and spot-checked frequent families."""
+    # Only words that own their vector row confirm an affix by meaning: a word borrowing
+    # another's row would look identical to it (MESANGE would join ANGE's family).
+    space = space.owned()
     review = review or _read("family_review.json")
     links = propose_links(lexique)
     lemmas, _ = lexique_lemmas(lexique)

