@@ -12,17 +12,27 @@ tables, >= 1,000 acks/s, p99 < 100 ms, SQLite).
 - "at N/s": each table's k-th move is due at a fixed time (k / (N / tables) seconds after
   the start, plus a per-table phase), whatever the latency so far (open loop), so the
   server carries N acks/s and the latency is what a player would feel at that load.
+- "--capacity": issue 16's capacity case, 1,250 tables x 4 = 5,000 connected clients at
+  1,000 acks/s (the flat-out phase is skipped unless --flat-out is given), with the
+  server's memory per connection (RSS once every client has its snapshot, less RSS with
+  the tables open and no one connected, over the connections). Its client processes
+  freeze their heaps once connected (--freeze-client-gc), so that their own collector
+  pauses, over 1,250 connections each, are not charged to the server.
 Usage: python bench/server_timo.py [--tables 200] [--seconds 15] [--rate 1000]
        [--client-processes 2] [--db postgresql://127.0.0.1/test]  (default: a fresh SQLite)
+       [--capacity] [--no-flat-out] [--freeze-client-gc]
+The server bounds tables waiting to start per client address (20 by default); the bench
+starts each table as soon as it has opened it, so it never has more than one waiting.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
+import gc
 import json
 import multiprocessing
+import resource
 import socket
 import statistics
 import subprocess
@@ -34,8 +44,47 @@ from typing import Any
 
 import httpx2
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 TARGET_ACKS, TARGET_P99_MS = 1000, 100
+CAPACITY_TABLES = 1250  # issue 16: 5,000 connected clients on one server process
+# Handshakes one client process has under way at once: thousands at once overflow the
+# server's listen backlog (uvicorn's is 2,048) and the refused ones wait seconds to retry.
+CONNECTING_AT_ONCE = 256
+
+
+class Clock:
+    """One client process's start, known only once all its seats are connected."""
+
+    def __init__(self, seats: int, interval: float) -> None:
+        self.interval = interval
+        self.start = self.until = 0.0
+        self.waiting = seats
+        self.connected = asyncio.Event()  # every seat has its first snapshot
+        self.go = asyncio.Event()  # ``start`` and ``until`` are set
+        self.deadlines: set[asyncio.Timeout] = set()  # those still running
+        self.closed = 0  # connections the server closed before the end
+        self.connecting = asyncio.Semaphore(CONNECTING_AT_ONCE)
+
+    def seat_connected(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.connected.set()
+
+    def begin(self, start: float, until: float) -> None:
+        self.start, self.until = start, until
+        loop = asyncio.get_running_loop()
+        for deadline in self.deadlines:
+            deadline.reschedule(loop.time() + until - time.monotonic())
+        self.go.set()
+
+
+def raise_fd_limit() -> None:
+    """A connection is a descriptor in the server and one in a client: lift the soft
+    limit to the hard one (the server and client processes inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def rss_kib(pid: int) -> int:
@@ -45,66 +94,111 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def seat_client(url: str, table_id: str, token: str, until: float,
-                      latencies: list[float], pace: tuple[float, float]) -> int:
-    """Play one seat; the move made at version v is due at ``pace[0] + v * pace[1]``."""
+async def seat_client(url: str, table_id: str, token: str, clock: Clock,
+                      latencies: list[float], phase: float) -> int:
+    """Play one seat; the move made at version v is due at
+    ``clock.start + phase + v * clock.interval``."""
     acks = 0
     sent_at: dict[str, float] = {}
     in_flight: str | None = None
     latest: dict[str, Any] | None = None
     counter = 0
     my_seat = -1
-    loop = asyncio.get_running_loop()
+    connected = False
     # One deadline for the whole conversation: a timer per frame costs the clients, which
-    # share the 2 cores with the server, more than the parsing.
-    with contextlib.suppress(TimeoutError):
-        async with connect(f"{url}/ws/tables/{table_id}", max_size=2**20) as ws, \
-                asyncio.timeout_at(loop.time() + until - time.monotonic()):
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            while True:
-                frame = json.loads(await ws.recv())
-                kind = frame["type"]
-                if kind == "welcome":
-                    my_seat = frame["seat"]
-                elif kind in ("snapshot", "event"):
-                    latest = frame
-                    if kind == "event" and frame["seat"] == my_seat and in_flight in sent_at:
-                        # Our own move, broadcast back: the action-to-broadcast latency.
-                        latencies.append(time.monotonic() - sent_at.pop(in_flight))
-                elif kind in ("ack", "error") and frame.get("id") == in_flight:
-                    acks += kind == "ack"
-                    sent_at.pop(in_flight, None)
-                    in_flight = None
-                if in_flight is None and latest is not None and latest["view"]["legal"]:
-                    due = pace[0] + latest["version"] * pace[1]
-                    if due > time.monotonic():
-                        await asyncio.sleep(due - time.monotonic())
-                    action = latest["view"]["legal"][0]
-                    counter += 1
-                    in_flight = f"b{counter}"
-                    sent_at[in_flight] = time.monotonic()
-                    await ws.send(json.dumps({
-                        "type": "action", "id": in_flight, "version": latest["version"],
-                        "kind": action["kind"], "payload": action["payload"]}))
-                    latest = None
+    # share the 2 cores with the server, more than the parsing. It is set when the clock
+    # starts (``Clock.begin``).
+    deadline = asyncio.timeout(None)
+    try:
+        async with deadline:
+            clock.deadlines.add(deadline)
+            async with clock.connecting:
+                ws = await connect(f"{url}/ws/tables/{table_id}", max_size=2**20,
+                                   open_timeout=120)
+            async with ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                while True:
+                    frame = json.loads(await ws.recv())
+                    kind = frame["type"]
+                    if kind == "welcome":
+                        my_seat = frame["seat"]
+                    elif kind in ("snapshot", "event"):
+                        latest = frame
+                        if not connected:
+                            connected = True
+                            clock.seat_connected()
+                        if kind == "event" and frame["seat"] == my_seat \
+                                and in_flight is not None and in_flight in sent_at:
+                            # Our own move, broadcast back: the action-to-broadcast latency.
+                            latencies.append(time.monotonic() - sent_at.pop(in_flight))
+                    elif kind in ("ack", "error") and frame.get("id") == in_flight:
+                        acks += kind == "ack"
+                        if in_flight is not None:
+                            sent_at.pop(in_flight, None)
+                        in_flight = None
+                    if in_flight is None and latest is not None and latest["view"]["legal"]:
+                        await clock.go.wait()  # no move before every client is connected
+                        due = clock.start + phase + latest["version"] * clock.interval
+                        if due > time.monotonic():
+                            await asyncio.sleep(due - time.monotonic())
+                        action = latest["view"]["legal"][0]
+                        counter += 1
+                        in_flight = f"b{counter}"
+                        sent_at[in_flight] = time.monotonic()
+                        await ws.send(json.dumps({
+                            "type": "action", "id": in_flight, "version": latest["version"],
+                            "kind": action["kind"], "payload": action["payload"]}))
+                        latest = None
+    except TimeoutError:
+        pass
+    except ConnectionClosed:
+        clock.closed += 1  # reported; the other seats play on
+    finally:
+        clock.deadlines.discard(deadline)
+        if not connected:
+            clock.seat_connected()  # closed before its snapshot: the others still start
     return acks
 
 
-def client_process(url: str, seats: list[tuple[str, str]], start: float, seconds: float,
-                   interval: float, results: Any) -> None:
-    async def run() -> tuple[int, list[float]]:
+def quiet_collector() -> None:
+    """What the client processes hold once connected lives to the end: out of the cycle
+    collector's sight, as ``twintable serve`` does for itself. With 1,250 connections a
+    process, its full collections took 200-350 ms on busy shared cores, and every move in
+    flight in that process was charged the pause as action-to-broadcast latency (on idle
+    cores: p99 10.4 ms without, 7.2 ms with)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
+def client_process(url: str, seats: list[tuple[str, str]], seconds: float, interval: float,
+                   freeze_gc: bool, ready: Any, go: Any, start_at: Any, results: Any) -> None:
+    raise_fd_limit()
+
+    async def run() -> tuple[int, list[float], int]:
         latencies: list[float] = []
+        clock = Clock(len(seats), interval)
 
-        def pace(table_id: str) -> tuple[float, float]:
+        def phase(table_id: str) -> float:
             # A per-table phase spreads the tables' moves over the interval.
-            phase = (int(table_id.encode().hex(), 16) % 1000) / 1000 * interval
-            return start + phase, interval
+            return (int(table_id.encode().hex(), 16) % 1000) / 1000 * interval
 
-        # Clients connect at once but make no move before ``start``.
-        counts = await asyncio.gather(*(seat_client(url, table_id, token, start + seconds,
-                                                    latencies, pace(table_id))
+        async def start_when_told() -> None:
+            await clock.connected.wait()
+            if freeze_gc:
+                quiet_collector()
+            ready.put(len(seats))
+            # The parent measures the server with everyone connected, then sets the start.
+            await asyncio.get_running_loop().run_in_executor(None, go.wait)
+            clock.begin(start_at.value, start_at.value + seconds)
+
+        # Clients connect at once but make no move before the start.
+        starter = asyncio.ensure_future(start_when_told())
+        counts = await asyncio.gather(*(seat_client(url, table_id, token, clock, latencies,
+                                                    phase(table_id))
                                         for table_id, token in seats))
-        return sum(counts), latencies
+        await starter
+        return sum(counts), latencies, clock.closed
 
     try:
         import uvloop  # installed with the server; the clients need the CPU too
@@ -139,19 +233,31 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
     seats = open_tables(url, args.tables)
     opened = rss_kib(server_pid)
     results: Any = multiprocessing.Queue()
+    ready: Any = multiprocessing.Queue()
+    go = multiprocessing.Event()
+    start_at: Any = multiprocessing.Value("d", 0.0)
     chunks = [seats[i::args.client_processes] for i in range(args.client_processes)]
-    # Every client connects before the clock starts, so the first moves are not a burst.
-    start = time.monotonic() + 3.0
+    # Every client connects before the clock starts, so the first moves are not a burst:
+    # three seconds from launch, or half a second after the last client has its snapshot.
+    launched = time.monotonic()
     interval = args.tables / rate if rate > 0 else 0.0
     processes = [multiprocessing.Process(target=client_process, args=(
-        ws_url, chunk, start, args.seconds, interval, results)) for chunk in chunks]
+        ws_url, chunk, args.seconds, interval, args.freeze_client_gc, ready, go, start_at,
+        results))
+        for chunk in chunks]
     for process in processes:
         process.start()
+    connections = sum(ready.get(timeout=600) for _ in processes)
+    connected_after = time.monotonic() - launched
+    connected = rss_kib(server_pid)
+    start_at.value = max(launched + 3.0, time.monotonic() + 0.5)
+    go.set()
     totals = [results.get() for _ in processes]
     for process in processes:
         process.join()
-    acks = sum(count for count, _ in totals)
-    latencies = sorted(x for _, values in totals for x in values)
+    acks = sum(count for count, _, _ in totals)
+    latencies = sorted(x for _, values, _ in totals for x in values)
+    closed = sum(count for _, _, count in totals)
     p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else float("nan")
     achieved = acks / args.seconds  # moves start at ``start`` and stop at its end
@@ -166,17 +272,49 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
     print(f"  server memory per table: {(opened - before) / args.tables:8.0f} KiB opened, "
           f"{(rss_kib(server_pid) - before) / args.tables:.0f} KiB after play (the process "
           "keeps freed memory for reuse)")
+    if closed:
+        print(f"  connections the server closed before the end: {closed}")
+    if args.capacity:
+        print(f"  server memory per connection: {(connected - opened) / connections:5.1f} KiB "
+              f"({connections} connected in {connected_after:.1f} s; server RSS "
+              f"{opened / 1024:.0f} MiB with the tables open, {connected / 1024:.0f} MiB "
+              f"connected, {rss_kib(server_pid) / 1024:.0f} MiB after play)")
+        if rate > 0:
+            met = achieved >= 0.99 * rate and p99 < TARGET_P99_MS and not closed
+            smaller = connections < 4 * CAPACITY_TABLES or rate < TARGET_ACKS
+            print(f"  capacity target ({connections} clients, {rate:.0f} acks/s, p99 < "
+                  f"{TARGET_P99_MS} ms): {'met' if met else 'NOT met'}"
+                  f"{' (a smaller case than issue 16)' if smaller else ''}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--tables", type=int,
+                        help=f"default 200; {CAPACITY_TABLES} with --capacity")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rate", type=float, default=TARGET_ACKS,
                         help="acks/s offered in the second phase (0: skip it)")
-    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--client-processes", type=int,
+                        help="default 2; 4 with --capacity")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--capacity", action="store_true",
+                        help=f"issue 16's capacity case: {CAPACITY_TABLES} tables x 4 clients "
+                             "at --rate, no flat-out phase, memory per connection")
+    parser.add_argument("--flat-out", action=argparse.BooleanOptionalAction,
+                        help="run the flat-out phase (default: yes, but not with --capacity)")
+    parser.add_argument("--freeze-client-gc", action=argparse.BooleanOptionalAction,
+                        help="clients freeze their heap out of the cycle collector once "
+                             "connected (default: only with --capacity)")
     args = parser.parse_args()
+    if args.tables is None:
+        args.tables = CAPACITY_TABLES if args.capacity else 200
+    if args.client_processes is None:
+        args.client_processes = 4 if args.capacity else 2
+    if args.flat_out is None:
+        args.flat_out = not args.capacity
+    if args.freeze_client_gc is None:
+        args.freeze_client_gc = args.capacity
+    raise_fd_limit()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -193,7 +331,8 @@ def main() -> None:
                         break
                 except httpx2.HTTPError:
                     time.sleep(0.1)
-            run_phase(url, ws_url, args, 0.0, server.pid)
+            if args.flat_out:
+                run_phase(url, ws_url, args, 0.0, server.pid)
             if args.rate > 0:
                 run_phase(url, ws_url, args, args.rate, server.pid)
         finally:
