@@ -47,6 +47,21 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process.wait(timeout=15)
 
 
+def serve_on(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """A `twintable serve` of a test's own (to kill and restart), once it answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     required = os.environ.get("TWINTABLE_REQUIRE_SERVICES") == "1"

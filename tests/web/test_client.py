@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server.client import free_port
-from tests.web.conftest import Tab
+from tests.web.conftest import Tab, serve_on
 from tests.web.play import create_table, finished, play_to_results, timo_move
 
 pytestmark = pytest.mark.browser
@@ -58,7 +56,6 @@ def test_two_browsers_play_one_table(tab: Tab, second_tab: Tab) -> None:
     tab.page.click("#start")
     for each in (tab, second_tab):
         each.page.wait_for_selector(".hand")
-    import time
 
     deadline = time.monotonic() + 120
     while not (finished(tab) and finished(second_tab)):
@@ -156,17 +153,7 @@ def test_the_client_reconnects_by_itself_when_the_server_comes_back(
     db = tmp_path / "drop.sqlite3"
 
     def serve() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-             f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                    return process
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        return serve_on(port, db)
 
     server = serve()
     context = browser.new_context(bypass_csp=True)  # tests poll with eval (conftest)

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server.client import free_port
-from tests.web.conftest import Tab
+from tests.web.conftest import Tab, serve_on
 from tests.web.play import create_table, play_to_results
 
 pytestmark = pytest.mark.browser
@@ -133,17 +130,7 @@ def test_a_finished_tables_page_still_shows_its_results_after_a_server_restart(
     db = tmp_path / "restart.sqlite3"
 
     def serve() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-             f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                    return process
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        return serve_on(port, db)
 
     server = serve()
     context = browser.new_context(bypass_csp=True)
