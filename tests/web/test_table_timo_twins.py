@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
-from tests.web.play import finished, play_to_results, tap
+from tests.web.play import create_table, finished, play_to_results, tap
 
 pytestmark = pytest.mark.browser
 
@@ -245,3 +245,18 @@ def test_a_person_wins_a_whole_timo_game_against_random_bots(tab: Tab) -> None:
     assert tab.page.locator(".seat.me .tm-won, .seat[data-seat='0'] .tm-won").count() == 1
     results = tab.page.locator("#results").inner_text()
     assert "Ann" in results
+
+
+def test_twins_chips_travel_between_the_seats_and_the_bank(tab: Tab) -> None:
+    create_table(tab, "twins", 3, {"max_hands": "1"})
+    tab.page.evaluate("""() => { window.__flights = 0;
+      new MutationObserver((changes) => { for (const change of changes)
+        for (const node of change.addedNodes)
+          if (node.classList && node.classList.contains('tw2-flying-chip')) window.__flights++;
+      }).observe(document.body, { childList: true }); }""")
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, "twins")
+    assert tab.page.evaluate("() => window.__flights") > 0
+    # They land and leave: nothing stays above the table.
+    tab.page.wait_for_function("() => !document.querySelector('.tw2-flying-chip')")

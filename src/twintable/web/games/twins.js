@@ -135,12 +135,51 @@ function reveals(view, ctx, hand, played) {
     }));
 }
 
+// Chips that change hands travel: when a seat's chips go down and the bank's go up, a
+// few chips fly from that seat to the bank, and back the other way when a seat is paid.
+// Drawn after the frame is on screen, above everything, and gone when they land; they
+// never block a click and are skipped under prefers-reduced-motion.
+const FLIGHT_MS = 650;
+
+function flyChips(view, local) {
+  const before = local.flightChips;
+  local.flightChips = { chips: [...view.chips], hand: view.hand_no };
+  if (!before || before.hand !== view.hand_no || !document.body.animate
+    || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const moves = view.chips.map((chips, seat) => chips - (before.chips[seat] ?? chips));
+  if (!moves.some(Boolean)) return;
+  requestAnimationFrame(() => {
+    const bank = document.querySelector("#board .tw2-bank");
+    if (!bank) return;
+    moves.forEach((delta, seat) => {
+      const box = document.querySelector(`.seat[data-seat="${seat}"]`);
+      if (!delta || !box) return;
+      const [from, to] = delta < 0 ? [box, bank] : [bank, box];
+      const a = from.getBoundingClientRect();
+      const b = to.getBoundingClientRect();
+      for (let i = 0; i < Math.min(Math.abs(delta), 5); i++) {
+        const chip = document.createElement("span");
+        chip.className = "tw2-flying-chip";
+        chip.setAttribute("aria-hidden", "true");
+        chip.style.left = `${a.left + a.width / 2}px`;
+        chip.style.top = `${a.top + a.height / 2}px`;
+        document.body.append(chip);
+        chip.animate([{ transform: "translate(0, 0)" },
+          { transform: `translate(${b.left - a.left + (b.width - a.width) / 2}px, ${b.top - a.top + (b.height - a.height) / 2}px)` }],
+        { duration: FLIGHT_MS, delay: i * 70, easing: "cubic-bezier(.3,.7,.4,1)", fill: "backwards" })
+          .finished.finally(() => chip.remove());
+      }
+    });
+  });
+}
+
 export function renderTwins(view, ctx) {
   const { t, el, local } = ctx;
   const legal = view.legal || [];
   const over = view.phase === "over";
   const live = !over && ctx.me !== null;
   trackChips(view, local);
+  flyChips(view, local);
   const root = el("div", { class: `twins tw2-table${over ? " tw2-over" : ""}${live ? " tt-live" : ""}` });
 
   const cash = view.cash_card;
