@@ -268,3 +268,22 @@ def test_a_player_id_is_an_identity_only_with_its_secret(sqlite_url: str) -> Non
         assert client.get("/api/leaderboard/timo").json()[0]["display_name"] == "Annie"
         assert client.get(f"/api/profiles/{ann['player_id']}").json() == {
             "player_id": ann["player_id"], "display_name": "Annie", "secret": None}
+
+
+def test_a_table_left_waiting_is_abandoned_and_leaves_memory(sqlite_url: str) -> None:
+    with app_client(sqlite_url, abandoned_after_s=0.2) as client:
+        waiting = create_table(client, "timo", 2, seats=[{"kind": "human"}, {"kind": "human"}])
+        table_id = waiting["table"]["id"]
+        watched = create_table(client, "timo", 2, seats=[{"kind": "human"}, {"kind": "human"}])
+        server = client.app.state.server  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/tables/{watched['table']['id']}") as ws:
+            hello(ws, watched["token"])
+            deadline = time.monotonic() + 10
+            while table_id in server.tables:
+                assert time.monotonic() < deadline, "the waiting table stayed in memory"
+                time.sleep(0.05)
+            assert watched["table"]["id"] in server.tables  # someone is there: it stays
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "abandoned"
+        assert table_id not in {t["id"] for t in client.get("/api/tables").json()}
+    with app_client(sqlite_url) as client:  # and a restart does not bring it back
+        assert table_id not in client.app.state.server.tables  # type: ignore[attr-defined]

@@ -114,7 +114,7 @@ class TableInfo(BaseModel):
     private: bool = False
     """Reached only through its invite link (the secret ``key``), never listed."""
     players: int
-    status: Literal["open", "running", "finished"]
+    status: Literal["open", "running", "finished", "abandoned"]
     options: dict[str, Any]
     seats: list[SeatInfo]
     result: dict[str, Any] | None = None

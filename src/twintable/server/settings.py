@@ -33,6 +33,9 @@ class Settings:
     """Tables not yet started that one client address may have made at once."""
     max_tables: int = 5_000
     """Tables open or running on this server at once (finished ones leave memory)."""
+    abandoned_after_s: float = 3600.0
+    """A table not started that nobody has been connected to for this long is abandoned:
+    it leaves memory (the database keeps it, marked abandoned)."""
     finished_linger_s: float = 60.0
     """How long a finished table stays in memory for its players' last frames."""
     """HTTP request bodies larger than this are refused (413) before they are read whole."""

@@ -174,6 +174,8 @@ class Table:
         self.away_since: dict[int, float] = {s.seat: started for s in seats
                                              if s.kind == "human"}
         self.turn_since = started
+        self.last_seen = started
+        """When someone was last connected (monotonic): a table left waiting is abandoned."""
         self.stand_ins: dict[int, Any] = {}
         self.created_by: str | None = None
         """The address that made the table (in memory only: it bounds open tables)."""
@@ -500,6 +502,7 @@ class Table:
         # costs O(1) frames per connection.
         arrives = seat is not None and all(c.seat != seat for c in self.connections)
         self.connections.add(connection)
+        self.last_seen = time.monotonic()
         if seat is not None and self.away_since.pop(seat, None) is not None:
             self._wake()  # the player is back: their stand-in hands the seat over
         if arrives:
@@ -512,6 +515,7 @@ class Table:
 
     async def disconnect(self, connection: Connection) -> None:
         self.connections.discard(connection)
+        self.last_seen = time.monotonic()
         seat = connection.seat
         leaves = seat is not None and all(c.seat != seat for c in self.connections)
         if seat is not None and leaves:
@@ -715,8 +719,27 @@ class GameServer:
         self.accepting = True
         self.leases = TableLeases(store.engine)
         self._retiring: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def sweep_abandoned(self) -> None:
+        """Tables nobody started and nobody looks at leave memory: each is marked abandoned
+        in the database and its lease released, so they never fill the server."""
+        limit = self.settings.abandoned_after_s
+        while True:
+            await asyncio.sleep(min(60.0, max(limit / 4, 0.05)))
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if (table.status == "open" and not table.connections
+                        and now - table.last_seen > limit):
+                    table.row.status = "abandoned"
+                    await self.store.set_status(table.id, "abandoned")
+                    self.tables.pop(table.id, None)
+                    await table.stop()
+                    await self.leases.release(table.id)
+                    log.info("table abandoned", extra={"table": table.id})
 
     async def recover(self) -> None:
+        self._sweeper = asyncio.create_task(self.sweep_abandoned())
         # Rounds of finished games, for bots that learn from people (Twinz word bots).
         for row, _ in await self.store.load_tables(["finished"]):
             if row.game not in self.registry:
@@ -945,4 +968,6 @@ class GameServer:
 
     async def shutdown(self) -> None:
         self.accepting = False
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await asyncio.gather(*(table.stop() for table in self.tables.values()))
