@@ -30,10 +30,7 @@ import contextlib
 import json
 import multiprocessing
 import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -42,6 +39,8 @@ from typing import Any
 import httpx2
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from serving import open_timo_tables, serving
 
 HONEST_TABLES = 4
 TARGET_RATIO, TARGET_REFUSED = 0.90, 0
@@ -174,23 +173,6 @@ def client_process(role: str, url: str, seats: list[tuple[str, str]], start: flo
         results.put((role, uvloop.run(run())))
 
 
-def honest_tables(http: httpx2.Client) -> list[tuple[str, str]]:
-    seats: list[tuple[str, str]] = []
-    for _ in range(HONEST_TABLES):
-        joined = http.post("/api/tables", json={
-            "game": "timo", "players": 4, "display_name": "P0",
-            "options": {"target": 100_000}, "seats": [{"kind": "human"}] * 4}).json()
-        table_id = joined["table"]["id"]
-        seats.append((table_id, joined["token"]))
-        for n in range(1, 4):
-            other = http.post(f"/api/tables/{table_id}/join",
-                              json={"display_name": f"P{n}"}).json()
-            seats.append((table_id, other["token"]))
-        http.post(f"/api/tables/{table_id}/start",
-                  headers={"Authorization": f"Bearer {joined['token']}"})
-    return seats
-
-
 def attacking_tables(http: httpx2.Client, count: int) -> list[tuple[str, str]]:
     seats = []
     for _ in range(count):  # the attacker and a bot
@@ -206,7 +188,7 @@ def attacking_tables(http: httpx2.Client, count: int) -> list[tuple[str, str]]:
 def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
               attackers: int) -> dict[str, Any]:
     with httpx2.Client(base_url=url) as http:
-        honest = honest_tables(http)
+        honest = open_timo_tables(http, HONEST_TABLES)
         attacking = attacking_tables(http, attackers)
     results: Any = multiprocessing.Queue()
     start = time.monotonic() + 3.0  # everyone connects first
@@ -257,24 +239,10 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--log", help="keep the server's log in this file")
     args = parser.parse_args()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    url, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as scratch:
         log_path = args.log or f"{scratch}/server.log"
-        with open(log_path, "wb") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-                 args.db or f"sqlite:///{scratch}/bench.sqlite3", "--bot-delay-ms", "0",
-                 "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT)
-        try:
-            for _ in range(300):
-                try:
-                    if httpx2.get(f"{url}/readyz").status_code == 200:
-                        break
-                except httpx2.HTTPError:
-                    time.sleep(0.1)
+        with open(log_path, "wb") as log, serving(
+                args.db, scratch, ("--bot-delay-ms", "0"), log) as (url, ws_url, _):
             print(f"{args.db.split(':')[0] if args.db else 'SQLite'}, {args.seconds:.0f} s "
                   f"a phase; load average before: {os.getloadavg()[0]:.1f} on "
                   f"{os.cpu_count()} cores")
@@ -284,11 +252,8 @@ def main() -> None:
                 attacked = run_phase(url, ws_url, args, rate, args.attackers)
                 after = run_phase(url, ws_url, args, rate, 0)
                 runs.append((rate, before, attacked, after))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-        with open(log_path, "rb") as log:
-            server_log = log.read()
+        with open(log_path, "rb") as written:
+            server_log = written.read()
     print("Summary (with attackers against the mean of the runs before and after)")
     for rate, before, attacked, after in runs:
         baseline = (before["acks_s"] + after["acks_s"]) / 2

@@ -25,10 +25,7 @@ import contextlib
 import json
 import multiprocessing
 import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -37,6 +34,8 @@ from typing import Any
 
 import httpx2
 from websockets.asyncio.client import connect
+
+from serving import serving
 
 TARGET_CONNECT_S, TARGET_HEALTHZ_P99_MS = 3.0, 50.0
 
@@ -140,59 +139,42 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    url, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as scratch:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-             args.db or f"sqlite:///{scratch}/bench.sqlite3", "--log-level", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(300):
-                try:
-                    if httpx2.get(f"{url}/readyz").status_code == 200:
-                        break
-                except httpx2.HTTPError:
-                    time.sleep(0.1)
-            with httpx2.Client(base_url=url) as http:
-                made = http.post("/api/tables", json={
-                    "game": "timo", "players": 3, "display_name": "Away", "grace_s": 3600,
-                    "options": {"target": 300}}).json()
-                table_id = made["table"]["id"]
-                http.post(f"/api/tables/{table_id}/start",
-                          headers={"Authorization": f"Bearer {made['token']}"})
-            before = rss_kib(server.pid)
-            joined, leave = multiprocessing.Event(), multiprocessing.Event()
-            results: Any = multiprocessing.Queue()
-            process = multiprocessing.Process(target=spectators, args=(
-                ws_url, table_id, args.spectators, args.concurrency, joined, leave, results))
-            join_latencies: list[float] = []
-            stop = threading.Event()
-            poller = threading.Thread(target=poll_healthz, args=(url, stop, join_latencies))
-            poller.start()
-            process.start()
-            in_time = joined.wait(timeout=args.timeout)
-            stop.set()
-            poller.join()
-            during = rss_kib(server.pid)
-            time.sleep(1.0)
-            held = rss_kib(server.pid)
-            leave_latencies: list[float] = []
-            stop = threading.Event()
-            poller = threading.Thread(target=poll_healthz, args=(url, stop, leave_latencies))
-            poller.start()
-            leave.set()
-            outcome = results.get(timeout=args.timeout * 2) if in_time else None
-            stop.set()
-            poller.join()
-            process.join(timeout=30)
-            if process.is_alive():
-                process.terminate()
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with tempfile.TemporaryDirectory() as scratch, serving(args.db, scratch) as (
+            url, ws_url, server):
+        with httpx2.Client(base_url=url) as http:
+            made = http.post("/api/tables", json={
+                "game": "timo", "players": 3, "display_name": "Away", "grace_s": 3600,
+                "options": {"target": 300}}).json()
+            table_id = made["table"]["id"]
+            http.post(f"/api/tables/{table_id}/start",
+                      headers={"Authorization": f"Bearer {made['token']}"})
+        before = rss_kib(server.pid)
+        joined, leave = multiprocessing.Event(), multiprocessing.Event()
+        results: Any = multiprocessing.Queue()
+        process = multiprocessing.Process(target=spectators, args=(
+            ws_url, table_id, args.spectators, args.concurrency, joined, leave, results))
+        join_latencies: list[float] = []
+        stop = threading.Event()
+        poller = threading.Thread(target=poll_healthz, args=(url, stop, join_latencies))
+        poller.start()
+        process.start()
+        in_time = joined.wait(timeout=args.timeout)
+        stop.set()
+        poller.join()
+        during = rss_kib(server.pid)
+        time.sleep(1.0)
+        held = rss_kib(server.pid)
+        leave_latencies: list[float] = []
+        stop = threading.Event()
+        poller = threading.Thread(target=poll_healthz, args=(url, stop, leave_latencies))
+        poller.start()
+        leave.set()
+        outcome = results.get(timeout=args.timeout * 2) if in_time else None
+        stop.set()
+        poller.join()
+        process.join(timeout=30)
+        if process.is_alive():
+            process.terminate()
     where = args.db.split(":")[0] if args.db else "SQLite"
     print(f"{args.spectators} spectators joining one running table ({args.concurrency} "
           f"handshakes in flight at most), {where}; load average before: {load:.1f} on "

@@ -33,10 +33,7 @@ import gc
 import json
 import multiprocessing
 import resource
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -45,6 +42,8 @@ from typing import Any
 import httpx2
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from serving import open_timo_tables, serving
 
 TARGET_ACKS, TARGET_P99_MS = 1000, 100
 CAPACITY_TABLES = 1250  # issue 16: 5,000 connected clients on one server process
@@ -208,29 +207,12 @@ def client_process(url: str, seats: list[tuple[str, str]], seconds: float, inter
         results.put(uvloop.run(run()))
 
 
-def open_tables(url: str, tables: int) -> list[tuple[str, str]]:
-    seats: list[tuple[str, str]] = []
-    with httpx2.Client(base_url=url) as http:
-        for _ in range(tables):
-            joined = http.post("/api/tables", json={
-                "game": "timo", "players": 4, "display_name": "P0",
-                "options": {"target": 100_000}, "seats": [{"kind": "human"}] * 4}).json()
-            table_id = joined["table"]["id"]
-            seats.append((table_id, joined["token"]))
-            for n in range(1, 4):
-                other = http.post(f"/api/tables/{table_id}/join",
-                                  json={"display_name": f"P{n}"}).json()
-                seats.append((table_id, other["token"]))
-            http.post(f"/api/tables/{table_id}/start",
-                      headers={"Authorization": f"Bearer {joined['token']}"})
-    return seats
-
-
 def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
               server_pid: int) -> None:
     """Fresh tables (every version starts at 0), played for ``args.seconds``."""
     before = rss_kib(server_pid)
-    seats = open_tables(url, args.tables)
+    with httpx2.Client(base_url=url) as http:
+        seats = open_timo_tables(http, args.tables)
     opened = rss_kib(server_pid)
     results: Any = multiprocessing.Queue()
     ready: Any = multiprocessing.Queue()
@@ -315,29 +297,12 @@ def main() -> None:
     if args.freeze_client_gc is None:
         args.freeze_client_gc = args.capacity
     raise_fd_limit()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    url, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as scratch:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-             args.db or f"sqlite:///{scratch}/bench.sqlite3", "--bot-delay-ms", "0",
-             "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(300):
-                try:
-                    if httpx2.get(f"{url}/readyz").status_code == 200:
-                        break
-                except httpx2.HTTPError:
-                    time.sleep(0.1)
-            if args.flat_out:
-                run_phase(url, ws_url, args, 0.0, server.pid)
-            if args.rate > 0:
-                run_phase(url, ws_url, args, args.rate, server.pid)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with tempfile.TemporaryDirectory() as scratch, serving(
+            args.db, scratch, ("--bot-delay-ms", "0")) as (url, ws_url, server):
+        if args.flat_out:
+            run_phase(url, ws_url, args, 0.0, server.pid)
+        if args.rate > 0:
+            run_phase(url, ws_url, args, args.rate, server.pid)
 
 
 if __name__ == "__main__":
