@@ -16,8 +16,15 @@ FIND_TWINS = """() => { const seen = {};
 
 
 def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
-                 open_seats: tuple[int, ...] = ()) -> str:
+                 open_seats: tuple[int, ...] = (), bot: str | None = None,
+                 lang: str = "en") -> str:
+    """Ann creates a table from the lobby (in ``lang``; ``bot`` in every other seat, or the
+    game's default bots; ``open_seats`` left for people); returns the table's id."""
     tab.go("/")
+    if lang != "en":
+        tab.page.wait_for_selector("#create")
+        tab.page.select_option("#language", lang)
+        tab.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
     tab.page.fill("#name", "Ann")
     tab.page.select_option("#game", game)
     tab.page.fill("#players", str(players))
@@ -27,11 +34,21 @@ def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
             field.select_option(value)
         else:
             field.fill(value)
+    for seat in range(1, players) if bot else ():
+        tab.page.select_option(f'[data-seat="{seat}"]', bot)
     for seat in open_seats:
         tab.page.select_option(f'[data-seat="{seat}"]', "")
     tab.page.click("#create")
     tab.page.wait_for_selector("#invite")
     return str(tab.page.url.rsplit("/", 1)[1])
+
+
+def join_as(tab: Tab, table_id: str, name: str) -> None:
+    """Another person opens the invite, sits down under ``name`` and waits for the start."""
+    tab.go(f"/#/join/{table_id}")
+    tab.page.fill("#join-name", name)
+    tab.page.click("#join")
+    tab.page.wait_for_selector("#waiting")
 
 
 def tap(target: Any) -> bool:

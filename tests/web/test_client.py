@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.client import free_port
 from tests.web.conftest import Tab, serve_on
-from tests.web.play import create_table, finished, play_to_results, timo_move
+from tests.web.play import create_table, finished, join_as, play_to_results, timo_move
 
 pytestmark = pytest.mark.browser
 
@@ -48,10 +48,7 @@ def test_twin_it_plays_by_keyboard(tab: Tab) -> None:
 
 def test_two_browsers_play_one_table(tab: Tab, second_tab: Tab) -> None:
     table_id = create_table(tab, "timo", 2, {"target": "20"}, open_seats=(1,))
-    second_tab.go(f"/#/join/{table_id}")
-    second_tab.page.fill("#join-name", "Bea")
-    second_tab.page.click("#join")
-    second_tab.page.wait_for_selector("#waiting")
+    join_as(second_tab, table_id, "Bea")
     tab.page.wait_for_selector("#start:not([disabled])")
     tab.page.click("#start")
     for each in (tab, second_tab):

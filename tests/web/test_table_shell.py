@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
-from tests.web.play import create_table, finished, play_to_results, timo_move
+from tests.web.play import create_table, finished, join_as, play_to_results, timo_move
 
 pytestmark = pytest.mark.browser
 
@@ -107,10 +107,7 @@ def test_twin_it_narrates_takes_and_errors_without_codes(tab: Tab) -> None:
 
 def test_play_again_makes_a_rematch_the_other_player_joins(tab: Tab, second_tab: Tab) -> None:
     table_id = create_table(tab, "timo", 3, {"target": "15"}, open_seats=(1,))
-    second_tab.go(f"/#/join/{table_id}")
-    second_tab.page.fill("#join-name", "Bea")
-    second_tab.page.click("#join")
-    second_tab.page.wait_for_selector("#waiting")
+    join_as(second_tab, table_id, "Bea")
     tab.page.wait_for_selector("#start:not([disabled])")
     tab.page.click("#start")
     deadline = time.monotonic() + 180

@@ -34,24 +34,7 @@ def phone(browser: Any, server_url: str) -> Iterator[Tab]:
 def start(tab: Tab, game: str, players: int, options: dict[str, str],
           bot: str | None = None, lang: str = "en") -> None:
     """Create a table from the lobby with `bot` in every other seat, and start it."""
-    tab.go("/")
-    tab.page.wait_for_selector("#create")
-    if lang != "en":
-        tab.page.select_option("#language", lang)
-        tab.page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-    tab.page.fill("#name", "Ann")
-    tab.page.select_option("#game", game)
-    tab.page.fill("#players", str(players))
-    for name, value in options.items():
-        field = tab.page.locator(f"#opt-{name}")
-        if field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
-    if bot:
-        for seat in range(1, players):
-            tab.page.select_option(f'[data-seat="{seat}"]', bot)
-    tab.page.click("#create")
+    create_table(tab, game, players, options, bot=bot, lang=lang)
     tab.page.wait_for_selector("#start:not([disabled])")
     tab.page.click("#start")
     tab.page.wait_for_selector("#board > *")
