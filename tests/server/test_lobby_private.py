@@ -4,11 +4,12 @@ host's name sent apart from the table's name, for clients to translate."""
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.server.client import app_client, auth, hello
+from tests.server.client import app_client, auth, hello, play_to_end
 from twintable.server.storage.store import Store
 
 
@@ -55,7 +56,7 @@ def test_joining_a_private_table_needs_its_secret(sqlite_url: str) -> None:
                      {"display_name": "Eve", "key": key[:-1]}):
             refused = client.post(f"/api/tables/{table_id}/join", json=body)
             assert refused.status_code == 403 and refused.json()["code"] == "table.private"
-        assert client.get(f"/api/tables/{table_id}").json()["seats"][1]["kind"] == "empty"
+        assert client.get(f"/api/tables/{table_id}?key={key}").json()["seats"][1]["kind"] == "empty"
         joined = client.post(f"/api/tables/{table_id}/join",
                              json={"display_name": "Bob", "key": key})
         assert joined.status_code == 200 and joined.json()["seat"] == 1
@@ -120,3 +121,50 @@ def test_the_host_name_comes_apart_from_the_table_name(sqlite_url: str) -> None:
         assert games["timo"]["players_by_mode"] is None
         options = {o["name"]: o for o in games["twinit"]["options"]}
         assert options["teams"]["modes"] == ["team"] and "modes" not in options["hold_ms"]
+
+
+def test_a_private_table_shows_itself_and_its_replay_only_to_its_key_or_its_players(
+        sqlite_url: str) -> None:
+    """Issue #14: the table's page, the finished table's socket and the replay of a
+    private table open only with the invite key or a seat's token, before and after the
+    end and after the table has left memory."""
+    with app_client(sqlite_url, finished_linger_s=0.05) as client:
+        made = client.post("/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann", "private": True,
+            "options": {"target": 20},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}).json()
+        table_id, key, token = made["table"]["id"], made["key"], made["token"]
+
+        def refused(path: str, **kwargs: Any) -> bool:
+            response = client.get(path, **kwargs)
+            return response.status_code == 403 and response.json()["code"] == "table.private"
+
+        info = f"/api/tables/{table_id}"
+        assert refused(info) and refused(f"{info}?key=guess")
+        assert refused(info, headers=auth("not-a-seat-token"))
+        assert client.get(f"{info}?key={key}").json()["id"] == table_id
+        assert client.get(info, headers=auth(token)).json()["id"] == table_id
+        start_response = client.post(f"/api/tables/{table_id}/start", headers=auth(token))
+        assert start_response.status_code == 200, start_response.text
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, token)
+            play_to_end(ws)
+        server = client.app.state.server  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while table_id in server.tables:
+            assert time.monotonic() < deadline, "the finished table stayed in memory"
+            time.sleep(0.05)
+        for path in (info, f"{info}/replay", f"{info}/replay/views?every_seat=true"):
+            assert refused(path), path
+            sep = "&" if "?" in path else "?"
+            assert client.get(f"{path}{sep}key={key}").status_code == 200, path
+            assert client.get(path, headers=auth(token)).status_code == 200, path
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "protocol": 1, "token": None, "key": "guess"})
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["code"] == "table.private"
+        for greeting in ({"key": key, "token": None}, {"key": None, "token": token}):
+            with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                ws.send_json({"type": "hello", "protocol": 1, **greeting})
+                welcome = ws.receive_json()
+                assert welcome["type"] == "welcome" and welcome["table"]["result"]["winners"]

@@ -17,7 +17,7 @@ FIND_TWINS = """() => { const seen = {};
 
 def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
                  open_seats: tuple[int, ...] = (), bot: str | None = None,
-                 lang: str = "en") -> str:
+                 lang: str = "en", private: bool = False) -> str:
     """Ann creates a table from the lobby (in ``lang``; ``bot`` in every other seat, or the
     game's default bots; ``open_seats`` left for people); returns the table's id."""
     tab.go("/")
@@ -38,6 +38,8 @@ def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
         tab.page.select_option(f'[data-seat="{seat}"]', bot)
     for seat in open_seats:
         tab.page.select_option(f'[data-seat="{seat}"]', "")
+    if private:
+        tab.page.check("#private")
     tab.page.click("#create")
     tab.page.wait_for_selector("#invite")
     return str(tab.page.url.rsplit("/", 1)[1])

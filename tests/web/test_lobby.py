@@ -173,8 +173,15 @@ def test_a_private_table_is_reached_only_through_its_invite_link(
     second_tab.page.wait_for_selector("#open-tables, .lb-none")
     assert second_tab.page.locator(f'[data-table="{table_id}"]').count() == 0
     second_tab.go(f"/#/join/{table_id}")
-    second_tab.page.wait_for_selector("#join[disabled]")
+    second_tab.page.wait_for_selector(".lb-join .error")
     assert "invite link" in second_tab.page.locator("main").inner_text()
+    assert second_tab.page.locator("#join").count() == 0
+    # Nor does the table's page, its seats or its replay, for someone without the key.
+    assert table_info(second_tab, table_id)["code"] == "table.private"
+    # The browser reports each refused request on its console: these two were expected.
+    refused = [e for e in second_tab.errors if "status of 403" in e]
+    assert len(refused) == 2
+    second_tab.errors[:] = [e for e in second_tab.errors if e not in refused]
     # The invite link does.
     second_tab.go("/")
     second_tab.page.evaluate("localStorage.removeItem('tt.keys')")
@@ -183,4 +190,4 @@ def test_a_private_table_is_reached_only_through_its_invite_link(
     second_tab.page.fill("#join-name", "Bob")
     second_tab.page.click("#join")
     second_tab.page.wait_for_selector(".seat.me")
-    assert table_info(tab, table_id)["seats"][1]["display_name"] == "Bob"
+    assert table_info(tab, f"{table_id}?key={key}")["seats"][1]["display_name"] == "Bob"

@@ -160,3 +160,29 @@ def test_a_finished_tables_page_still_shows_its_results_after_a_server_restart(
         server.terminate()
         server.wait(timeout=20)
     assert tab.errors == []
+
+
+def test_a_private_tables_replay_is_shared_with_its_key_and_refused_without(
+        tab: Tab, second_tab: Tab) -> None:
+    table_id = create_table(tab, "twins", 3, {"max_hands": "1"}, private=True)
+    key = tab.page.input_value("#invite").rsplit(".", 1)[1]
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    play_to_results(tab, "twins")
+    tab.page.click("#replay-link")
+    tab.page.wait_for_selector("#seek")
+    tab.page.click("#last")
+    shared = tab.page.locator("#replay-share").input_value()
+    assert f"#/replay/{table_id}.{key}/" in shared
+    # Someone without the key gets a sentence, not the game.
+    second_tab.go(f"/#/replay/{table_id}/0")
+    second_tab.page.wait_for_selector("main .error")
+    assert "invite link" in second_tab.page.locator("main").inner_text()
+    assert second_tab.page.locator("#seek").count() == 0
+    refused = [e for e in second_tab.errors if "status of 403" in e]
+    assert refused, "the refused request"
+    second_tab.errors[:] = [e for e in second_tab.errors if e not in refused]
+    # The shared link opens it, every hand included.
+    second_tab.page.goto(shared)
+    second_tab.page.wait_for_selector("#seek")
+    assert second_tab.page.locator("#replay-hands .replay-hand").count() == 3

@@ -237,6 +237,16 @@ class Game(ABC, Generic[S]):
         """Bot factories by name, beyond the ``random`` bot every game has."""
         return {}
 
+    paces_bots: bool = False
+    """True when the game times its bots like people at a table (:meth:`paced_move`)
+    instead of the table's fixed thinking delay."""
+
+    def paced_move(self, bot: Any, view: Any, rng: random.Random) -> tuple[int, Action] | None:
+        """At a table with people, for a game that :attr:`paces_bots`: how long (ms) after
+        the state of ``view`` this bot acts, and its move; None when it does nothing (it
+        missed its chance, or it is not its move). Each call is a fresh draw."""
+        return None
+
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:
         """The full state as JSON-compatible data, RNG included, for tests and audits."""

@@ -230,15 +230,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         chosen.sort(key=lambda table: table.row.created_ms, reverse=True)
         return [table.info() for table in chosen[offset:offset + limit]]
 
-    @app.get("/api/tables/{table_id}", responses=ERRORS)
-    async def table_info(table_id: str) -> TableInfo:
+    async def opened_table(table_id: str, key: str | None,
+                           authorization: str | None) -> Table:
+        """The table, in memory or finished, for someone allowed to see it: anyone for a
+        public table; for a private one, whoever has its invite key or a seat's token."""
         table = server.tables.get(table_id)
-        if table is not None:
-            return table.info()
-        loaded = await store.load_table(table_id)
-        if loaded is None:
-            raise LobbyError(404, "table.unknown", "no such table")
-        return Table(server, *loaded).info()
+        if table is None:
+            loaded = await store.load_table(table_id)
+            if loaded is None:
+                raise LobbyError(404, "table.unknown", "no such table")
+            table = Table(server, *loaded)
+        if not table.admits(key) and table.seat_for_token(bearer(authorization)) is None:
+            raise LobbyError(403, "table.private", "this table is private: use its invite link")
+        return table
+
+    @app.get("/api/tables/{table_id}", responses=ERRORS)
+    async def table_info(table_id: str, key: TableKey = None,
+                         authorization: Annotated[str | None, Header()] = None) -> TableInfo:
+        return (await opened_table(table_id, key, authorization)).info()
 
     @app.post("/api/tables/{table_id}/join", responses=ERRORS)
     async def join(table_id: str, request: JoinTable) -> Joined:
@@ -297,12 +306,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return joined(new, seat, token)
 
     @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
-    async def replay(table_id: str) -> dict[str, Any]:
+    async def replay(table_id: str, key: TableKey = None,
+                     authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        await opened_table(table_id, key, authorization)
         return (await server.stored_replay(table_id)).to_json()
 
     @app.get("/api/tables/{table_id}/replay/views", responses=ERRORS,
              response_model=list[dict[str, Any]])
-    async def replay_views(table_id: str, request: Request, every_seat: bool = False) -> Any:
+    async def replay_views(table_id: str, request: Request, every_seat: bool = False,
+                           key: TableKey = None,
+                           authorization: Annotated[str | None, Header()] = None) -> Any:
         """Every step of a finished game as spectators saw it, for the replay viewer;
         ``every_seat=true`` adds ``views``, each seat's own view of the step (its hand).
 
@@ -311,6 +324,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ``legal`` moves: nothing is left to play. Sent gzipped when the client takes it:
         a long game's views repeat themselves (6 MB of JSON for 800 moves of Timo with
         four seats, 0.1 MB gzipped)."""
+        await opened_table(table_id, key, authorization)
         stored = await server.stored_replay(table_id)
         game = registry.get(stored.game)
         steps = []
@@ -374,6 +388,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return ranked
 
     # -- the table WebSocket --------------------------------------------------------
+    async def finished_hello_admits(websocket: WebSocket, table: Table) -> bool:
+        """Whether the first frame on a finished private table's socket is a hello with
+        its invite key or one of its seats' tokens (a public one needs no hello)."""
+        try:
+            frame = await asyncio.wait_for(websocket.receive_text(),
+                                           timeout=settings.send_timeout_s)
+            hello = bounded_json(frame[:settings.max_frame_bytes])
+        except (TimeoutError, WebSocketDisconnect, BadJson, KeyError):
+            return False
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            return False
+        key, token = hello.get("key"), hello.get("token")
+        return ((isinstance(key, str) and table.admits(key))
+                or (isinstance(token, str) and table.seat_for_token(token) is not None))
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
@@ -382,8 +411,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # A finished table has left memory: its players still get the result.
             loaded = await store.load_table(table_id)
             if loaded is not None and loaded[0].status == "finished":
-                info = Table(server, *loaded).info()
-                await websocket.send_text(Welcome(table=info, seat=None).model_dump_json())
+                finished = Table(server, *loaded)
+                if finished.private and not await finished_hello_admits(websocket, finished):
+                    await websocket.send_text(ErrorMessage(
+                        code="table.private",
+                        message="this table is private: use its invite link").model_dump_json())
+                    await websocket.close(code=4403)
+                    return
+                await websocket.send_text(
+                    Welcome(table=finished.info(), seat=None).model_dump_json())
                 await websocket.close(code=1000)
                 return
         if table is None or not server.accepting:
@@ -401,6 +437,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+#: A private table's invite key, asked for by the pages that show the table.
+TableKey = Annotated[str | None, Query(max_length=128, description="A private table's invite key.")]
 
 
 class SocketSession:

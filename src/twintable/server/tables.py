@@ -88,6 +88,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
 
+#: The default ``Settings.bot_delay_ms``: at it, games that pace their bots like people
+#: use their bots' own human timings; at 0 (tests) their bots are instant too.
+PEOPLE_PACE_BOT_DELAY_MS = 700
+
+
 class LobbyError(Exception):
     """A refused lobby request, with a stable code and an HTTP status."""
 
@@ -582,7 +587,12 @@ class Table:
             now = time.monotonic()
             automatic = [s for s in acting if s in self.bots or self._stands_in(s, now)]
             refused = False
-            if automatic:
+            if automatic and self.game.paces_bots:
+                moved = await self._paced_move(state, automatic)
+                if moved:
+                    return
+                refused = moved is False
+            elif automatic:
                 await asyncio.sleep(self.server.settings.bot_delay_ms / 1000)
                 moved = await self._bot_move(state, automatic)
                 if moved:
@@ -631,6 +641,32 @@ class Table:
                     return False
                 return True
         return None
+
+    async def _paced_move(self, state: Any, seats: list[int]) -> bool | None:
+        """A game that times its bots like people (Timo's TIMO! races): every bot seat
+        says when it would act; the first does then, unless a move comes before (which
+        plans again). True/False/None as :meth:`_bot_move`."""
+        # The default thinking delay is a person's pace; tests make it 0 (instant bots).
+        pace = self.server.settings.bot_delay_ms / PEOPLE_PACE_BOT_DELAY_MS
+        moments = []
+        for seat in seats:
+            bot = self.bots.get(seat) or self._stand_in(seat)
+            view = self.game.view(state, seat)
+            moment = await asyncio.to_thread(
+                self._think, seat, bot,
+                lambda bot, view: self.game.paced_move(bot, view, self.rng), view)
+            if moment is not None:
+                moments.append((moment[0], seat, moment[1]))
+        if not moments:
+            return None
+        delay_ms, seat, action = min(moments, key=lambda moment: (moment[0], moment[1]))
+        await asyncio.sleep(delay_ms * pace / 1000)
+        await asyncio.shield(self.submit(seat, action.kind, dict(action.payload), None,
+                                         state.version))
+        if self.state is state:
+            log.info("bot move refused", extra={"table": self.id, "seat": seat})
+            return False
+        return True
 
     async def _realtime_move(self) -> None:
         """Real-time games: every bot says when it would act; the earliest of those, the

@@ -196,6 +196,15 @@ function saveKey(tableId, key) {
   localStorage.setItem("tt.keys", JSON.stringify(all));
 }
 
+// What a private table's pages ask with: its invite key (from the link) and, for its
+// players, their seat token; a public table needs neither.
+function tableGet(tableId, path = "") {
+  const key = inviteKey(tableId);
+  const sep = path.includes("?") ? "&" : "?";
+  const query = key ? `${sep}key=${encodeURIComponent(key)}` : "";
+  return api("GET", `/api/tables/${tableId}${path}${query}`, null, tokens()[tableId]?.token);
+}
+
 // A table without a name of its own is "<host>'s table" in the viewer's language.
 function tableName(info) {
   return info.host_name ? t("lobby.table_of", { name: info.host_name }) : info.name;
@@ -492,7 +501,12 @@ async function joinPage(arg) {
   // An invite link to a private table carries its secret: "#/join/<table>.<key>".
   const [tableId, given] = String(arg || "").split(".");
   if (given) saveKey(tableId, given);
-  const info = await api("GET", `/api/tables/${tableId}`);
+  let info;
+  try { info = await tableGet(tableId); } catch (error) {
+    if (error.code !== "table.private") throw error;
+    page(t("lobby.join"), el("section", { class: "panel lb-join" }, el("p", { class: "error", role: "alert" }, errorText(error))));
+    return;
+  }
   const mine = tokens()[tableId];
   if (mine) { location.hash = `#/table/${tableId}`; return; }
   const key = given || inviteKey(tableId);
@@ -810,7 +824,7 @@ function confetti() {
 }
 
 async function tablePage(tableId) {
-  let info = await api("GET", `/api/tables/${tableId}`);
+  let info = await tableGet(tableId);
   await games();
   const mine = tokens()[tableId];
   const render = RENDERERS[info.game];
@@ -1233,9 +1247,13 @@ const REPLAY_MOVE_MS = 1200;  // a move's time on screen at 1×
 const REPLAY_LOG_LINES = 200;
 const copyLine = (line) => [line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part));
 
-async function replayPage(tableId, moveArg) {
-  const info = await api("GET", `/api/tables/${tableId}`);
-  const steps = await api("GET", `/api/tables/${tableId}/replay/views?every_seat=true`);
+async function replayPage(tableArg, moveArg) {
+  // A private table's replay is shared as "#/replay/<table>.<key>/<move>".
+  const [tableId, given] = String(tableArg || "").split(".");
+  if (given) saveKey(tableId, given);
+  const info = await tableGet(tableId);
+  const steps = await tableGet(tableId, "/replay/views?every_seat=true");
+  const shared = inviteKey(tableId) ? `${tableId}.${inviteKey(tableId)}` : tableId;
   const render = RENDERERS[info.game];
   const gameAssets = await assets(info.game);
   const faces = await import(`./games/${info.game}.js`);  // the game's own card faces
@@ -1325,7 +1343,7 @@ async function replayPage(tableId, moveArg) {
     drawLog();
     // The address names the move, to share it; replaceState fires no hashchange.
     history.replaceState(null, "", `#/replay/${tableId}/${current}`);
-    share.value = `${location.origin}/#/replay/${tableId}/${current}`;
+    share.value = `${location.origin}/#/replay/${shared}/${current}`;
   }
 
   function play(on) {

@@ -510,6 +510,23 @@ class TimoGame(Game[TimoState]):
 
         return {"heuristic": HeuristicTimoBot, "search": SearchTimoBot}
 
+    #: People at a table race bots to call TIMO! and to catch; bots take a person's time.
+    paces_bots = True
+
+    def paced_move(self, bot: Any, view: Any, rng: random.Random) -> tuple[int, Action] | None:
+        """A TIMO! call or a catch after the bot's reaction time (if it notices at all),
+        else, on its turn, its move after its thinking time (sometimes forgetting to call
+        TIMO! with it): the same timings as the terminal's."""
+        from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
+
+        if view.exposed != NOBODY:
+            reaction = timo_reaction(bot, view, rng)
+            if reaction is not None:
+                return reaction
+        if any(action.kind not in (CALL, CATCH) for action in view.legal):
+            return turn_delay(bot, rng), table_move(bot, view, rng)
+        return None
+
     def snapshot(self, state: TimoState) -> dict[str, Any]:
         return {
             "players": state.players, "options": dict(state.options), "seed": state.seed,
