@@ -331,6 +331,8 @@ def test_competitive_time_attack_forbids_steals_and_sums_rounds() -> None:
     events = tick(state, 10_000)
     assert kinds(events) == ["round_over"] and state.phase == "ready"
     assert state.points == [1, 0] and len(state.box) == 135
+    # Between rounds every view shows the round counted once (it was shown twice).
+    assert [GAME.view(state, seat).public.scores for seat in (None, 0, 1)] == [(1, 0)] * 3
     act(state, 11_000, 1, "start")
     tick(state, 21_000)
     assert GAME.is_over(state) and state.winners == {0}

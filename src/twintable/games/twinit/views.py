@@ -19,6 +19,7 @@ from twintable.games.twinit.state import (
     FLIP,
     MAX_TOUCHES_PER_S,
     OVER,
+    PLAY,
     READY,
     START,
     TIME_ATTACK,
@@ -101,8 +102,10 @@ def public_table(state: TwinItState) -> PublicTable:
     up, deck = state.up, DECK
     mode = state.options["mode"]
     if mode in (COOP, TIME_ATTACK):
+        # While a round is played its points are not yet in ``points``; once it is over
+        # (between time-attack rounds, or at the end) they are.
         scores = tuple(state.points[side] + (state.round_points[side]
-                                             if state.phase != OVER else 0)
+                                             if state.phase == PLAY else 0)
                        for side in range(state.sides))
     else:
         scores = tuple(map(len, state.sets))
