@@ -240,7 +240,13 @@ def sim(
     mode: Annotated[str | None, typer.Option(
         help="Shorthand for --option mode=... (Twin It: competitive, team, coop, "
              "timeattack).")] = None,
-    workers: Annotated[int, typer.Option(help="Processes (0: one per CPU core).")] = 0,
+    workers: Annotated[int, typer.Option(
+        help="Processes (0: one per CPU core); with --ray local, the CPUs Ray may use.")] = 0,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS",
+        help="Run the games as tasks on the Ray cluster at ADDRESS (ray://host:10001, "
+             "host:6379, auto), or on a Ray started here for the run: local. Needs the "
+             "[dist] extra.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Save a figure (PNG) here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Save the report here.")]
     = None,
@@ -261,6 +267,13 @@ def sim(
         raise _fail(str(error)) from None
     if games < 1:
         raise _fail("play at least one game")
+    if ray is not None:
+        from twintable.sim.runner import require_ray
+
+        try:
+            require_ray()
+        except RuntimeError as error:
+            raise _fail(str(error)) from None
     for out in (json_out, plot):
         if out is not None:
             # Refuse now rather than after a long simulation.
@@ -272,9 +285,13 @@ def sim(
                TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(f"{game.name}: {', '.join(lineup)}", total=games)
-        for chunk in run_games(game.id, options, lineup, games, seed, workers or None):
-            results.extend(chunk)
-            progress.advance(task, len(chunk))
+        try:
+            for chunk in run_games(game.id, options, lineup, games, seed, workers or None,
+                                   ray_address=ray):
+                results.extend(chunk)
+                progress.advance(task, len(chunk))
+        except ConnectionError as error:
+            raise _fail(f"cannot reach the Ray cluster at {ray}: {error}") from None
     report = build_report(game.id, players, lineup, seed, options, results)
     _print_report(report)
     if json_out:

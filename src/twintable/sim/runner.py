@@ -1,17 +1,23 @@
-"""Play games between bots, one at a time or many across processes.
+"""Play games between bots, one at a time, across local processes or on a Ray cluster.
 
 The driver is the same loop a table runs, on a virtual clock: ask the seats that may act
 (in a seeded random order, so no seat always wins a race), apply the first action
 offered, and fire the game's timeout when nobody acts before its deadline.
+
+Many games are cut into :class:`SimJob` chunks that run anywhere (this process, a
+process pool, Ray tasks) and come back in order; game ``i`` depends only on ``seed + i``,
+so where a chunk ran never changes its results.
 """
 
 from __future__ import annotations
 
 import os
 import random
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from twintable.bots.base import Bot
@@ -217,15 +223,28 @@ def _run_job(job: SimJob) -> list[GameResult]:
     return results
 
 
+#: ``--ray local``: start a Ray instance on this machine for the run, then stop it.
+RAY_LOCAL = "local"
+#: Ray tasks kept in flight per CPU of the cluster: enough to keep every worker busy
+#: while finished chunks are handed back in order, without queuing the whole run at once.
+RAY_TASKS_PER_CPU = 4
+
+
 def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], games: int,
-              seed: int, workers: int | None = None, chunk: int = 10) -> Iterator[list[GameResult]]:
-    """Yield results chunk by chunk (for a progress bar), in parallel when workers > 1.
+              seed: int, workers: int | None = None, chunk: int = 10,
+              ray_address: str | None = None) -> Iterator[list[GameResult]]:
+    """Yield results chunk by chunk, in order (for a progress bar), in parallel when
+    workers > 1 or on Ray when ``ray_address`` is given (a cluster address, or
+    :data:`RAY_LOCAL`; ``workers`` then caps the CPUs of a local Ray).
 
     Game ``i`` uses seed ``seed + i`` and the lineup rotated by ``i``, so the results do not
-    depend on the number of workers.
+    depend on the number of workers, nor on where they run.
     """
     jobs = [SimJob(game_id, dict(options), tuple(lineup), seed, first, min(chunk, games - first))
             for first in range(0, games, chunk)]
+    if ray_address is not None:
+        yield from _run_on_ray(jobs, ray_address, workers)
+        return
     workers = workers or min(len(jobs), os.cpu_count() or 1)
     if workers <= 1:
         for job in jobs:
@@ -234,3 +253,50 @@ def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], g
     with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(_run_job, jobs)
 
+
+def require_ray() -> Any:
+    """The ``ray`` module, or a RuntimeError saying which extra installs it (the base
+    install has no Ray)."""
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--ray needs Ray: pip install 'twintable[dist]'") from None
+    return ray
+
+
+def _run_on_ray(jobs: Sequence[SimJob], address: str,
+                workers: int | None) -> Iterator[list[GameResult]]:
+    """Run the jobs as Ray tasks and hand their results back in job order.
+
+    Connects to the cluster at ``address`` (``ray://host:10001``, ``host:6379`` or
+    ``auto``), or starts a local Ray with :data:`RAY_LOCAL`, unless this process is
+    already connected (a notebook, a test); it disconnects only from what it connected
+    to. Every node needs the same twintable installed: a task names
+    ``twintable.sim.runner._run_job`` and imports it there.
+    """
+    ray = require_ray()
+    connected_here = not ray.is_initialized()
+    if connected_here:
+        settings: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                    "configure_logging": False}
+        if address == RAY_LOCAL:
+            ray.init(num_cpus=workers or None, **settings)
+        else:
+            ray.init(address=address, **settings)
+    pending: deque[Any] = deque()
+    try:
+        run_job = ray.remote(_run_job)
+        window = max(1, RAY_TASKS_PER_CPU * int(ray.cluster_resources().get("CPU", 1)))
+        waiting = iter(jobs)
+        pending.extend(run_job.remote(job) for job in islice(waiting, window))
+        while pending:
+            results: list[GameResult] = ray.get(pending.popleft())
+            following = next(waiting, None)
+            if following is not None:
+                pending.append(run_job.remote(following))
+            yield results
+    finally:
+        for ref in pending:  # the caller stopped early: free the cluster
+            ray.cancel(ref)
+        if connected_here:
+            ray.shutdown()
