@@ -1,0 +1,599 @@
+"""Twin It as a PettingZoo environment in discrete time: ``env()`` (AEC) and
+``parallel_env()``.
+
+Twin It is a real-time race; here time moves in ticks of ``dt`` ms (default 100). In each
+tick every agent may do one thing (touch a card, flip, turn a card over, start a round) or
+wait; then the virtual clock moves on by ``dt`` and every game timer that ran out by then
+fires (a hand lifting after ``hold_ms``, a triple turning over, the end of a time-attack
+round), exactly as the engine's timers would (``Game.dispatch_timed``). Every action is
+stamped with its tick's time, so the engine's touch rate limit and deadlines apply.
+
+- In the AEC form the agents act one after another within a tick, in an order that
+  rotates by one seat every tick (tick ``k`` starts with ``seat_{k mod n}``), so no seat
+  always wins a race; each agent sees what those before it did in the same tick.
+- In the parallel form all agents choose at once from the table at the start of the tick;
+  the moves are then played in the same rotating order. A move that was legal when chosen
+  but is no longer possible because an earlier move in the tick changed the table (the
+  card was taken, a hand is already on it) has lost the race: it is not played and that
+  agent's info says ``{"refused": True}``, as a server refuses a late touch.
+
+Modes and every other game option come through ``options`` (``{"mode": "coop"}``,
+``"team"``, ``"timeattack"``; default competitive); 1–6 players as the mode allows.
+
+Cards are addressed by where they lie, never by card number (a number would name the
+hidden face): *places* are the 135 centre slots ``c0``–``c134``, the six pile tops
+``p0``–``p5``, up to 67 sets per side ``s<side>.<i>`` and three taboo cards per side
+``t<side>.<i>`` (561 places, ``PLACES`` in order).
+
+Actions (``N_ACTIONS`` = 699): 0 wait, 1 flip my pile, 2 start the round (time attack),
+3–563 touch place ``PLACES[i - 3]``, 564–698 turn over centre slot ``i - 564`` (time
+attack). A touch names the picture the place shows now.
+
+Observation (``OBSERVATION``, 4,549 float32; per place, in ``PLACES`` order, then the table;
+seats are absolute, as the places name them). Only the seat's view is encoded: what is
+visible, where hands are, the timers and scores everyone sees, and its own touch times.
+
+==================  ====  =============================================================
+field               size  meaning
+==================  ====  =============================================================
+``picture``         561   picture id + 1 shown at each place (0: nothing there); the
+                          90 pictures are ``family * 5 + variant`` (games/twinit/deck.py)
+``copies``          561   other places showing the same picture (0–2)
+``my_hand``         561   1 where my hand is
+``ally_hand``       561   1 where a teammate's hand is (team and coop)
+``rival_hand``      561   1 where an opponent's hand is
+``lift``            561   time until that hand lifts / ``hold_ms``
+``banned``          561   1 where touching is an error for me (taboo; ``ko``: my top)
+``triple``          561   time until an unclaimed triple turns over / its timeout
+``me``              6     one-hot my seat
+``my_side``         6     one-hot my side (a side owns sets: a seat, a team, or all)
+``allies``          6     1 for each seat on my side, me included
+``present``         6     1 for seats at the table
+``piles``           6     cards in each seat's pile / 135
+``turn``            6     one-hot seat that flips next (all 0: nobody)
+``scores``          6     score of each seat's side (sets; points in time attack), raw
+``contenders``      6     seats playing sudden death (``ko``), all 0 otherwise
+``mode``            4     one-hot competitive, team, coop, timeattack
+``edition``         2     one-hot fr, ko
+``phase``           3     one-hot ready, play, over
+``time_left``       1     time-attack round time left / its duration
+``round``           1     time-attack round / rounds
+``target``          1     ``sets_to_win`` / 20
+``touches_left``    1     touches the rate limit still allows this second / 8
+==================  ====  =============================================================
+
+Rewards: ``reward="score"`` (default) gives each agent the change in its side's score
+after every step (a set taken +1, a set stolen or lost −1; time-attack points);
+``reward="win"`` gives +1 to each winner and −1 to the others at the end. ``max_ticks``
+truncates an episode (default: none; every mode ends by itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from twintable.core.types import SYSTEM_SEAT, TICK, Action
+from twintable.envs.errors import IllegalActionError
+from twintable.envs.layout import Field, Layout
+from twintable.games.twinit.deck import CARDS, PICTURES
+from twintable.games.twinit.rules import TwinItGame
+from twintable.games.twinit.state import (
+    COMPETITIVE,
+    COOP,
+    FLIP,
+    MAX_TOUCHES_PER_S,
+    OVER,
+    PLAY,
+    READY,
+    START,
+    TEAM,
+    TIME_ATTACK,
+    TOUCH,
+    TURN_OVER,
+    TwinItState,
+)
+from twintable.games.twinit.views import PublicTable, legal_moves
+
+MAX_SEATS = 6
+MAX_SETS = CARDS // 2
+TABOO_CARDS = 3
+PLACES: tuple[str, ...] = (
+    tuple(f"c{slot}" for slot in range(CARDS))
+    + tuple(f"p{seat}" for seat in range(MAX_SEATS))
+    + tuple(f"s{side}.{index}" for side in range(MAX_SEATS) for index in range(MAX_SETS))
+    + tuple(f"t{side}.{index}" for side in range(MAX_SEATS) for index in range(TABOO_CARDS)))
+PLACE_INDEX = {place: index for index, place in enumerate(PLACES)}
+WAIT, FLIP_INDEX, START_INDEX = 0, 1, 2
+TOUCH_BASE = 3
+TURN_BASE = TOUCH_BASE + len(PLACES)
+N_ACTIONS = TURN_BASE + CARDS
+MODES = (COMPETITIVE, TEAM, COOP, TIME_ATTACK)
+PHASES = (READY, PLAY, OVER)
+REWARDS = ("score", "win")
+_R = len(PLACES)
+
+OBSERVATION = Layout([
+    Field("picture", _R, PICTURES, "picture id + 1 at each place (0: nothing there)"),
+    Field("copies", _R, 2, "other places showing the same picture"),
+    Field("my_hand", _R, 1, "1 where my hand is"),
+    Field("ally_hand", _R, 1, "1 where a teammate's hand is"),
+    Field("rival_hand", _R, 1, "1 where an opponent's hand is"),
+    Field("lift", _R, 1, "time until that hand lifts / hold_ms"),
+    Field("banned", _R, 1, "1 where touching is an error for me (taboo, ko own top)"),
+    Field("triple", _R, 1, "time until an unclaimed triple turns over / its timeout"),
+    Field("me", MAX_SEATS, 1, "one-hot my seat"),
+    Field("my_side", MAX_SEATS, 1, "one-hot my side"),
+    Field("allies", MAX_SEATS, 1, "1 for each seat on my side, me included"),
+    Field("present", MAX_SEATS, 1, "1 for seats at the table"),
+    Field("piles", MAX_SEATS, 1, "cards in each seat's pile / 135"),
+    Field("turn", MAX_SEATS, 1, "one-hot seat that flips next"),
+    Field("scores", MAX_SEATS, PICTURES, "score of each seat's side, raw"),
+    Field("contenders", MAX_SEATS, 1, "seats playing sudden death (ko)"),
+    Field("mode", len(MODES), 1, "one-hot competitive, team, coop, timeattack"),
+    Field("edition", 2, 1, "one-hot fr, ko"),
+    Field("phase", len(PHASES), 1, "one-hot ready, play, over"),
+    Field("time_left", 1, 1, "time-attack round time left / its duration"),
+    Field("round", 1, 1, "time-attack round / rounds"),
+    Field("target", 1, 1, "sets_to_win / 20"),
+    Field("touches_left", 1, 1, "touches the rate limit still allows this second / 8"),
+])
+
+
+def index_of(action: Action) -> int:
+    """The action index of an engine action (the picture a touch names is not part of it)."""
+    if action.kind == FLIP:
+        return FLIP_INDEX
+    if action.kind == START:
+        return START_INDEX
+    if action.kind in (TOUCH, TURN_OVER):
+        place = action.payload["card"]
+        if place not in PLACE_INDEX:
+            raise ValueError(f"no action index for the place {place!r}")
+        if action.kind == TOUCH:
+            return TOUCH_BASE + PLACE_INDEX[place]
+        if place[0] != "c":
+            raise ValueError(f"only centre cards are turned over, not {place!r}")
+        return TURN_BASE + PLACE_INDEX[place]
+    raise ValueError(f"Twin It has no action index for {action.kind!r}")
+
+
+def encode(table: PublicTable, seat: int, recent_touches: tuple[int, ...],
+           now: int) -> np.ndarray:
+    """One seat's view at time ``now`` as the observation vector (the layout above)."""
+    out = OBSERVATION.zeros()
+    where = OBSERVATION.slices
+    options = table.options
+    side = table.side_of[seat]
+    pictures = out[where["picture"]]
+    copies = out[where["copies"]]
+    for place, picture in table.visible:
+        index = _place(place)
+        pictures[index] = picture + 1
+        copies[index] = len(table.groups[picture]) - 1
+    hold = options["hold_ms"]
+    for owner, place, lift_ms in table.hands:
+        index = _place(place)
+        kind = ("my_hand" if owner == seat else
+                "ally_hand" if table.side_of[owner] == side else "rival_hand")
+        out[where[kind].start + index] = 1.0
+        out[where["lift"].start + index] = min(max((lift_ms - now) / hold, 0.0), 1.0)
+    banned = set(table.taboo[side])
+    size, top = table.piles[seat]
+    if options["edition"] == "ko" and table.mode in (COMPETITIVE, TEAM) and size:
+        banned.add(top)
+    for picture in banned:
+        for place in table.groups.get(picture, ()):
+            out[where["banned"].start + _place(place)] = 1.0
+    timeout = options["triple_timeout_ms"]
+    for picture, due in table.triple_due:
+        for place in table.groups.get(picture, ()):
+            if place[0] in "cp":
+                out[where["triple"].start + _place(place)] = min(
+                    max((due - now) / timeout, 0.0), 1.0)
+    out[where["me"].start + seat] = 1.0
+    out[where["my_side"].start + side] = 1.0
+    for other in range(table.players):
+        other_side = table.side_of[other]
+        out[where["allies"].start + other] = float(other_side == side)
+        out[where["present"].start + other] = 1.0
+        out[where["piles"].start + other] = table.piles[other][0] / CARDS
+        out[where["scores"].start + other] = min(table.scores[other_side], PICTURES)
+    if 0 <= table.turn < table.players and table.phase != OVER:
+        out[where["turn"].start + table.turn] = 1.0
+    for contender in table.contenders or ():
+        out[where["contenders"].start + contender] = 1.0
+    out[where["mode"].start + MODES.index(table.mode)] = 1.0
+    out[where["edition"].start + ("fr", "ko").index(options["edition"])] = 1.0
+    out[where["phase"].start + PHASES.index(table.phase)] = 1.0
+    if table.ends_ms is not None:
+        out[where["time_left"].start] = min(
+            max((table.ends_ms - now) / (options["duration_s"] * 1000), 0.0), 1.0)
+    if table.mode == TIME_ATTACK:
+        out[where["round"].start] = table.round_no / options["rounds"]
+    if table.mode in (COMPETITIVE, TEAM):
+        out[where["target"].start] = options["sets_to_win"] / 20
+    within = sum(1 for t in recent_touches if t > now - 1000)
+    out[where["touches_left"].start] = max(MAX_TOUCHES_PER_S - within, 0) / MAX_TOUCHES_PER_S
+    return out
+
+
+def _place(place: str) -> int:
+    try:
+        return PLACE_INDEX[place]
+    except KeyError:
+        raise RuntimeError(f"the table shows a place the encoding has no room for: "
+                           f"{place!r}") from None
+
+
+class TwinItTable:
+    """What both forms share: one engine state, the virtual clock, masks and rewards."""
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None, dt: int,
+                 reward: str, max_ticks: int | None):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if dt <= 0:
+            raise ValueError("dt must be a positive number of milliseconds")
+        self.game = TwinItGame()
+        self.options = dict(options or {})
+        self.game.check_players(players, self.options)
+        self.players = players
+        self.dt = int(dt)
+        self.reward = reward
+        self.max_ticks = max_ticks
+        self.agents = [f"seat_{seat}" for seat in range(players)]
+        self.state: TwinItState = self.game.new_state(self.options, players, 0)
+        self.now = 0
+        self.tick = 0
+        self._np_random, _ = seeding.np_random(None)
+        # Legal moves by seat, for one (episode, state version, time): a step asks twice.
+        self._episode = 0
+        self._legal_key: tuple[int, int, int] = (-1, -1, -1)
+        self._legal_moves: dict[int, dict[int, Action]] = {}
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**31 - 1))
+        self.state = self.game.new_state(self.options, self.players, game_seed)
+        self.now = 0
+        self.tick = 0
+        self._episode += 1
+
+    def order(self) -> list[int]:
+        """This tick's seats in the order they act (rotating by one seat a tick)."""
+        first = self.tick % self.players
+        return [(first + step) % self.players for step in range(self.players)]
+
+    def seat(self, agent: str) -> int:
+        return self.agents.index(agent)
+
+    def _table(self, seat: int) -> tuple[PublicTable, tuple[int, ...]]:
+        view = self.game.view(self.state, seat)
+        # The view's clock is the last change; the rate limit is judged at the tick's time.
+        return view.public._replace(now_ms=max(self.now, view.public.now_ms)), \
+            view.recent_touches
+
+    def legal(self, seat: int) -> dict[int, Action]:
+        """The seat's legal moves now by action index, stamped with the tick's time."""
+        key = (self._episode, self.state.version, self.now)
+        if key != self._legal_key:
+            self._legal_key, self._legal_moves = key, {}
+        moves = self._legal_moves.get(seat)
+        if moves is None:
+            if self.game.is_over(self.state):
+                moves = {}
+            else:
+                table, touches = self._table(seat)
+                moves = {index_of(action): action.at(self.now)
+                         for action in legal_moves(table, seat, touches)}
+            self._legal_moves[seat] = moves
+        return moves
+
+    def mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if not self.game.is_over(self.state):
+            mask[WAIT] = 1
+            mask[list(self.legal(seat))] = 1
+        return mask
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        table, touches = self._table(seat)
+        return {"observation": encode(table, seat, touches, self.now),
+                "action_mask": self.mask(seat)}
+
+    def checked(self, seat: int, index: Any) -> Action | None:
+        """The engine action for a masked-legal index (None: wait), or IllegalActionError."""
+        if index is None:
+            raise IllegalActionError(f"seat_{seat} must give an action index (0 waits)")
+        number = int(index)
+        if number == WAIT and not self.game.is_over(self.state):
+            return None
+        move = self.legal(seat).get(number)
+        if move is None:
+            raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
+        return move
+
+    def still_legal(self, seat: int, move: Action) -> bool:
+        key = move.key()
+        return any(action.key() == key for action in self.legal(seat).values())
+
+    def play(self, move: Action | None) -> None:
+        if move is not None:
+            self.game.apply(self.state, move)
+
+    def advance(self) -> None:
+        """The next tick: the clock moves on and every timer that ran out fires."""
+        self.tick += 1
+        self.now += self.dt
+        game, state = self.game, self.state
+        while not game.is_over(state):
+            due = game.deadline(state)
+            if due is None or due > self.now:
+                break
+            game.apply(state, Action(SYSTEM_SEAT, TICK, {}, due))
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    @property
+    def truncated(self) -> bool:
+        return self.max_ticks is not None and self.tick >= self.max_ticks and not self.over
+
+    def scores(self) -> list[int]:
+        """Each seat's side's score from the state (the rewards' source, not an
+        observation): sets held, or time-attack points with the running round's."""
+        state = self.state
+        if state.options["mode"] in (COOP, TIME_ATTACK):
+            per_side = [state.points[side] + (state.round_points[side]
+                                              if state.phase == PLAY else 0)
+                        for side in range(state.sides)]
+        else:
+            per_side = [len(groups) for groups in state.sets]
+        return [per_side[state.side_of[seat]] for seat in range(self.players)]
+
+    def rewards(self, before: list[int]) -> dict[str, float]:
+        if self.reward == "score":
+            return {agent: float(after - earlier) for agent, after, earlier
+                    in zip(self.agents, self.scores(), before, strict=True)}
+        if not self.over:
+            return dict.fromkeys(self.agents, 0.0)
+        winners = self.state.winners
+        return {agent: 1.0 if seat in winners else -1.0
+                for seat, agent in enumerate(self.agents)}
+
+    def render(self) -> str:
+        table = self.game.view(self.state, None).public
+        lines = [f"Twin It {table.mode}, t={self.now} ms, {table.phase}, "
+                 f"scores {list(table.scores)}, turn {table.turn}"]
+        lines.append("  piles: " + ", ".join(f"seat_{seat} {size}" for seat, (size, _)
+                                              in enumerate(table.piles)))
+        lines.append(f"  visible: {len(table.visible)}, twins: {len(table.twins)}, "
+                     f"hands: {[(seat, place) for seat, place, _ in table.hands]}")
+        return "\n".join(lines)
+
+
+def _spaces(agents: list[str]) -> tuple[dict[str, spaces.Space[Any]],
+                                        dict[str, spaces.Space[Any]]]:
+    box = OBSERVATION.box()
+    observation_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Dict({
+        "observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
+        for agent in agents}
+    action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(N_ACTIONS)
+                                                   for agent in agents}
+    return observation_spaces, action_spaces
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """Twin It in ticks, every agent acting once a tick in a rotating order."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "twinit_v0", "render_modes": ["ansi", "human"],
+                "is_parallelizable": True}
+    wait_index = WAIT
+
+    def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None, dt: int = 100, reward: str = "score",
+                 max_ticks: int | None = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.table = TwinItTable(players, options, dt, reward, max_ticks)
+        self.game = self.table.game
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.observation_spaces, self.action_spaces = _spaces(self.possible_agents)
+        self._order: list[int] = []
+        self._position = 0
+
+    @property
+    def state(self) -> TwinItState:
+        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
+        return self.table.state
+
+    @property
+    def now_ms(self) -> int:
+        """The virtual clock: the time every action of this tick is stamped with."""
+        return self.table.now
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.table.seat(agent)
+
+    def action_of(self, index: int, agent: str | None = None) -> Action | None:
+        """The engine action an index means now for ``agent`` (None: wait)."""
+        return self.table.checked(self.seat(agent or self.agent_selection), index)
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self.table.observe(self.seat(agent))
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._order = self.table.order()
+        self._position = 0
+        self.agent_selection = self.possible_agents[self._order[0]]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        move = table.checked(self.seat(agent), action)
+        before = table.scores()
+        table.play(move)
+        self._position += 1
+        if self._position == len(self._order) and not table.over:
+            table.advance()
+            self._order = table.order()
+            self._position = 0
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = table.rewards(before)
+        if table.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif table.truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if table.over or table.truncated:
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self._order[self._position]]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class parallel_env(ParallelEnv):  # type: ignore[misc]
+    """Twin It in ticks, every agent choosing at once from the table at the tick's start.
+
+    A missing agent waits. An index its mask forbids raises IllegalActionError before any
+    move is played; a legal move that an earlier move in the same tick made impossible is
+    not played, and ``infos[agent]["refused"]`` says so.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "twinit_v0", "render_modes": ["ansi", "human"]}
+    wait_index = WAIT
+
+    def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None, dt: int = 100, reward: str = "score",
+                 max_ticks: int | None = None):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.table = TwinItTable(players, options, dt, reward, max_ticks)
+        self.game = self.table.game
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.agents: list[str] = []
+        self.observation_spaces, self.action_spaces = _spaces(self.possible_agents)
+
+    @property
+    def state(self) -> TwinItState:
+        return self.table.state
+
+    @property
+    def now_ms(self) -> int:
+        return self.table.now
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.table.seat(agent)
+
+    def action_of(self, index: int, agent: str) -> Action | None:
+        return self.table.checked(self.seat(agent), index)
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: self.table.observe(self.seat(agent)) for agent in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[
+            dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
+            dict[str, bool], dict[str, dict[str, Any]]]:
+        unknown = set(actions) - set(self.agents)
+        if unknown:
+            raise IllegalActionError(f"no such agent(s) in play: {sorted(unknown)}")
+        table = self.table
+        moves = {seat: table.checked(seat, actions.get(agent, WAIT))
+                 for seat, agent in enumerate(self.possible_agents) if agent in self.agents}
+        before = table.scores()
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        for seat in table.order():
+            move = moves[seat]
+            if move is None or table.over:
+                continue
+            if table.still_legal(seat, move):
+                table.play(move)
+            else:
+                infos[self.possible_agents[seat]]["refused"] = True
+        if not table.over:
+            table.advance()
+        rewards = table.rewards(before)
+        observations = self._observations()
+        terminations = dict.fromkeys(self.agents, table.over)
+        truncations = dict.fromkeys(self.agents, table.truncated)
+        if table.over or table.truncated:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment, wrapped only in PettingZoo's order checks."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+__all__ = ["N_ACTIONS", "OBSERVATION", "PLACES", "WAIT", "encode", "env", "index_of",
+           "parallel_env", "raw_env"]

@@ -1,0 +1,424 @@
+"""Twins as a PettingZoo environment: ``env()`` (AEC) and ``parallel_env()`` (the secret
+picks of a round taken together).
+
+Agents are ``seat_0`` … ``seat_{n-1}`` (3–6 players). Each observation encodes only what
+that seat's view (``TwinsGame.view``) shows: its own hand and committed pick, and the
+public table. Seats are *relative*: slot 0 is the observing seat, slot ``k`` the seat
+``k`` places to its left; slots past the player count stay 0, so one policy fits every
+table size. Values are scaled into [0, 1].
+
+Observation (``OBSERVATION``, 549 float32):
+
+==================  ====  =============================================================
+field               size  meaning
+==================  ====  =============================================================
+``hand``            60    1 for each card id (``colour * 10 + value - 1``) in my hand
+``my_pick``         60    1 for the two cards I committed this round, if I have
+``revealed``        360   per relative seat (6 × 60 cards): round / 4 for each card that
+                          seat showed this hand (0.25 round 1 … 1.0 round 4)
+``chips``           6     per relative seat: chips / (12 × players)
+``bank``            1     bank / (12 × players)
+``present``         6     1 for the slots that hold a seat
+``out``             6     1 for a bankrupt seat
+``sitting_out``     6     1 for a seat that sits out round 4
+``committed``       6     1 for a seat that has picked this round (never what)
+``bought``          6     cards bought this hand / 2
+``hand_sizes``      6     cards in hand / 10
+``dealer``          6     one-hot relative seat of the dealer
+``buyer``           6     one-hot relative seat that buys now (all 0 when nobody)
+``phase``           3     one-hot: buy, pick, over
+``round``           5     one-hot round 0 (buying) to 4
+``players``         4     one-hot player count 3, 4, 5, 6 (it fixes the cash card)
+``hand_no``         1     hands played, min(hand, 20) / 20
+``last_hand``       1     1 when this hand is the last (a bankruptcy, or ``max_hands``)
+==================  ====  =============================================================
+
+Actions (``N_ACTIONS`` = 1774): 0 *wait* (only in the parallel form, for a seat that
+does not act this step), 1–3 buy 0, 1 or 2 cards, 4–1773 pick the two cards ``(a, b)``,
+``a < b``, numbered in the order of ``itertools.combinations(range(60), 2)``.
+
+Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone else when
+the game ends; ``reward="score"`` gives each seat its change in chips / 12 after every
+step. The game ends when the engine says so (a bankruptcy's hand, or ``max_hands``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from twintable.core.types import Action
+from twintable.envs.errors import IllegalActionError
+from twintable.envs.layout import Field, Layout
+from twintable.games.twins.cards import DECK_SIZE
+from twintable.games.twins.rules import BUY_KIND, PICK_KIND, START_CHIPS, TwinsGame
+from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
+from twintable.games.twins.views import TwinsView
+
+MAX_SEATS = 6
+WAIT = 0
+BUY_BASE = 1
+PICK_BASE = 4
+PAIRS = tuple(combinations(range(DECK_SIZE), 2))
+N_ACTIONS = PICK_BASE + len(PAIRS)
+_PAIR_INDEX = {pair: PICK_BASE + index for index, pair in enumerate(PAIRS)}
+HAND_SCALE = 20
+REWARDS = ("win", "score")
+
+OBSERVATION = Layout([
+    Field("hand", DECK_SIZE, 1, "1 for each card id in my hand"),
+    Field("my_pick", DECK_SIZE, 1, "1 for the two cards I committed this round"),
+    Field("revealed", MAX_SEATS * DECK_SIZE, 1,
+          "per relative seat × card: round / 4 when that seat showed the card this hand"),
+    Field("chips", MAX_SEATS, 1, "chips / (12 × players), per relative seat"),
+    Field("bank", 1, 1, "bank / (12 × players)"),
+    Field("present", MAX_SEATS, 1, "1 for slots that hold a seat"),
+    Field("out", MAX_SEATS, 1, "1 for a bankrupt seat"),
+    Field("sitting_out", MAX_SEATS, 1, "1 for a seat sitting out round 4"),
+    Field("committed", MAX_SEATS, 1, "1 for a seat that has picked this round"),
+    Field("bought", MAX_SEATS, 1, "cards bought this hand / 2"),
+    Field("hand_sizes", MAX_SEATS, 1, "cards in hand / 10"),
+    Field("dealer", MAX_SEATS, 1, "one-hot relative seat of the dealer"),
+    Field("buyer", MAX_SEATS, 1, "one-hot relative seat buying now"),
+    Field("phase", 3, 1, "one-hot buy, pick, over"),
+    Field("round", 5, 1, "one-hot round 0 (buying) to 4"),
+    Field("players", 4, 1, "one-hot player count 3–6"),
+    Field("hand_no", 1, 1, "min(hand, 20) / 20"),
+    Field("last_hand", 1, 1, "1 when this hand is the game's last"),
+])
+_PHASES = {BUY: 0, PICK: 1, OVER: 2}
+
+
+def index_of(action: Action) -> int:
+    """The action index of an engine action (a buy or a pick)."""
+    if action.kind == BUY_KIND:
+        return BUY_BASE + int(action.payload["count"])
+    if action.kind == PICK_KIND:
+        first, second = action.payload["cards"]
+        return _PAIR_INDEX[(min(first, second), max(first, second))]
+    raise ValueError(f"Twins has no action index for {action.kind!r}")
+
+
+def action_of(index: int, seat: int) -> Action | None:
+    """The engine action behind an index for ``seat`` (None: wait)."""
+    if index == WAIT:
+        return None
+    if BUY_BASE <= index < PICK_BASE:
+        return Action(seat, BUY_KIND, {"count": index - BUY_BASE})
+    if PICK_BASE <= index < N_ACTIONS:
+        return Action(seat, PICK_KIND, {"cards": PAIRS[index - PICK_BASE]})
+    raise IllegalActionError(f"action index {index} is outside 0–{N_ACTIONS - 1}")
+
+
+def encode(view: TwinsView) -> np.ndarray:
+    """One seat's view as the observation vector (the layout above)."""
+    out = OBSERVATION.zeros()
+    where = OBSERVATION.slices
+    me, players = view.viewer, view.players
+    assert me is not None, "observations are for seats, not spectators"
+
+    def rel(seat: int) -> int:
+        return (seat - me) % players
+
+    hand = out[where["hand"]]
+    hand[list(view.hand)] = 1.0
+    if view.my_pick is not None:
+        out[where["my_pick"]][list(view.my_pick)] = 1.0
+    revealed = out[where["revealed"]].reshape(MAX_SEATS, DECK_SIZE)
+    for round_no, seat, first, second in view.played:
+        revealed[rel(seat), [first, second]] = round_no / 4
+    total = START_CHIPS * players
+    for seat in range(players):
+        slot = where["chips"].start + rel(seat)
+        out[slot] = view.chips[seat] / total
+        out[where["present"].start + rel(seat)] = 1.0
+        out[where["out"].start + rel(seat)] = float(view.out[seat])
+        out[where["sitting_out"].start + rel(seat)] = float(view.sitting_out[seat])
+        out[where["committed"].start + rel(seat)] = float(view.committed[seat])
+        out[where["bought"].start + rel(seat)] = view.bought[seat] / 2
+        out[where["hand_sizes"].start + rel(seat)] = min(view.hand_sizes[seat], 10) / 10
+    out[where["bank"].start] = view.bank / total
+    out[where["dealer"].start + rel(view.dealer)] = 1.0
+    if view.buyer >= 0:
+        out[where["buyer"].start + rel(view.buyer)] = 1.0
+    out[where["phase"].start + _PHASES[view.phase]] = 1.0
+    out[where["round"].start + view.round_no] = 1.0
+    out[where["players"].start + players - 3] = 1.0
+    out[where["hand_no"].start] = min(view.hand_no, HAND_SCALE) / HAND_SCALE
+    max_hands = view.options.get("max_hands")
+    out[where["last_hand"].start] = float(any(view.out) or view.hand_no == max_hands)
+    return out
+
+
+class TwinsTable:
+    """What both forms share: one engine state, the masks, observations and rewards."""
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None, reward: str):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.game = TwinsGame()
+        self.options = dict(options or {})
+        self.game.check_players(players)
+        self.players = players
+        self.reward = reward
+        self.agents = [f"seat_{seat}" for seat in range(players)]
+        self.state: TwinsState = self.game.new_state(self.options, players, 0)
+        self._np_random, _ = seeding.np_random(None)
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**31 - 1))
+        self.state = self.game.new_state(self.options, self.players, game_seed)
+
+    def seat(self, agent: str) -> int:
+        return self.agents.index(agent)
+
+    def mask(self, seat: int, waiting_allowed: bool) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        legal = self.game.legal_actions(self.state, seat)
+        for action in legal:
+            mask[index_of(action)] = 1
+        if waiting_allowed and not legal:
+            mask[WAIT] = 1
+        return mask
+
+    def observe(self, seat: int, waiting_allowed: bool) -> dict[str, np.ndarray]:
+        return {"observation": encode(self.game.view(self.state, seat)),
+                "action_mask": self.mask(seat, waiting_allowed)}
+
+    def checked(self, seat: int, index: Any, waiting_allowed: bool) -> Action | None:
+        """The engine action for a masked-legal index, or IllegalActionError."""
+        if index is None:
+            raise IllegalActionError(f"seat_{seat} must act: give an action index")
+        number = int(index)
+        if not 0 <= number < N_ACTIONS or not self.mask(seat, waiting_allowed)[number]:
+            raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
+        return action_of(number, seat)
+
+    def chips(self) -> list[int]:
+        return list(self.state.chips)
+
+    def rewards(self, chips_before: list[int]) -> dict[str, float]:
+        state = self.state
+        if self.reward == "score":
+            return {agent: (state.chips[seat] - chips_before[seat]) / START_CHIPS
+                    for seat, agent in enumerate(self.agents)}
+        outcome = self.game.outcome(state)
+        if outcome is None:
+            return dict.fromkeys(self.agents, 0.0)
+        return {agent: 1.0 if seat in outcome.winners else -1.0
+                for seat, agent in enumerate(self.agents)}
+
+    def render(self) -> str:
+        view = self.game.view(self.state, None)
+        lines = [f"Twins hand {view.hand_no} round {view.round_no} ({view.phase}), "
+                 f"bank {view.bank}"]
+        for seat in range(self.players):
+            flags = " out" if view.out[seat] else ""
+            flags += " sits out" if view.sitting_out[seat] else ""
+            flags += " picked" if view.committed[seat] else ""
+            lines.append(f"  seat_{seat}: {view.chips[seat]} chips, "
+                         f"{view.hand_sizes[seat]} cards{flags}")
+        return "\n".join(lines)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """Twins, one seat acting at a time: buys in turn, then each round's secret picks one
+    seat after another (a pick stays hidden until the round's last one reveals all)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "twins_v0", "render_modes": ["ansi", "human"],
+                "is_parallelizable": True}
+
+    def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None, reward: str = "win"):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.table = TwinsTable(players, options, reward)
+        self.game = self.table.game
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        box = OBSERVATION.box()
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": box,
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
+            for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
+                              for agent in self.possible_agents}
+
+    @property
+    def state(self) -> TwinsState:
+        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
+        return self.table.state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.table.seat(agent)
+
+    def action_of(self, index: int, agent: str | None = None) -> Action | None:
+        return action_of(int(index), self.seat(agent or self.agent_selection))
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self.table.observe(self.seat(agent), waiting_allowed=False)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self._next_agent()
+
+    def _next_agent(self) -> str:
+        acting = self.game.to_act(self.state)
+        return self.possible_agents[min(acting)] if acting else self.agents[0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self.table.checked(self.seat(agent), action, waiting_allowed=False)
+        assert move is not None  # the AEC form never offers waiting
+        before = self.table.chips()
+        self.game.apply(self.state, move)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = self.table.rewards(before)
+        if self.game.is_over(self.state):
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self._next_agent()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class parallel_env(ParallelEnv):  # type: ignore[misc]
+    """Twins with every seat that acts now acting together: one step is a buy (the seat
+    buying; everyone else waits) or a whole round of secret picks, revealed at once.
+
+    Each step takes an action for every agent: a seat that does not act sends 0 (wait),
+    the only bit its mask allows; a seat that acts must send a legal move. Anything else
+    raises IllegalActionError before any move is applied.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "twins_v0", "render_modes": ["ansi", "human"]}
+
+    def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None, reward: str = "win"):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.table = TwinsTable(players, options, reward)
+        self.game = self.table.game
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.agents: list[str] = []
+        box = OBSERVATION.box()
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": box,
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
+            for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
+                              for agent in self.possible_agents}
+
+    @property
+    def state(self) -> TwinsState:
+        return self.table.state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.table.seat(agent)
+
+    def action_of(self, index: int, agent: str) -> Action | None:
+        return action_of(int(index), self.seat(agent))
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: self.table.observe(self.seat(agent), waiting_allowed=True)
+                for agent in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[
+            dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
+            dict[str, bool], dict[str, dict[str, Any]]]:
+        unknown = set(actions) - set(self.agents)
+        if unknown:
+            raise IllegalActionError(f"no such agent(s) in play: {sorted(unknown)}")
+        moves = []
+        for agent in self.agents:
+            move = self.table.checked(self.seat(agent), actions.get(agent, WAIT),
+                                      waiting_allowed=True)
+            if move is not None:
+                moves.append(move)
+        before = self.table.chips()
+        for move in moves:
+            self.game.apply(self.state, move)
+        rewards = self.table.rewards(before)
+        over = self.game.is_over(self.state)
+        observations = self._observations()
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, False)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        text = self.table.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment, wrapped only in PettingZoo's order checks."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+__all__ = ["N_ACTIONS", "OBSERVATION", "WAIT", "action_of", "encode", "env", "index_of",
+           "parallel_env", "raw_env"]

@@ -1,0 +1,543 @@
+"""Twinz as a PettingZoo AEC environment in discrete time: ``env()`` and ``raw_env``.
+
+Clues and guesses are indices into a fixed vocabulary (``VOCABULARY``, exposed as
+``raw_env.vocabulary``); 4–10 players; game options through ``options``.
+
+Time. Twinz is a race on the clock: the clue countdown, the grace time that makes a clue
+late, the guessing timeout and the tie window that lets right guesses share the win are
+all measured in milliseconds (RULES.md §4). A turn-based framing would drop exactly what
+the game is about (who finds the word first; a clue in time or late), so, as for Twin It,
+time moves in ticks of ``dt`` ms (default 100). At the start of a tick every game timer
+that has run out fires, at its own deadline (a ``tick`` action of the table's clock,
+``Game.dispatch_timed``); then each seat that may act (``game.to_act``) gets one turn, in
+an order that rotates by one seat every tick (tick ``k`` starts from ``seat_{k mod n}``),
+so no seat always comes first in a race. A turn is one move or *wait*, stamped with the
+tick's time, so every rule that reads time sees the tick: a clue after the countdown plus
+``grace_ms`` is late, and right guesses in the same tick, or within ``tie_ms`` of the
+first, share the win. Moves take effect at once, in turn order, so every agent sees the
+table as it is when its turn comes and a move its mask allows is never refused. A seat
+with nothing to do gets no turn; a tick in which nobody may act passes by itself. With
+``dt`` <= ``tie_ms`` (the defaults: 100 and 300) a right guess one tick after the first
+still ties, as at a table. The engine has no timer for taking the card (``draw``), so a
+duo that only waits would stall the game: ``max_ticks`` (default 100,000, about 2.8
+virtual hours; a game whose every timer runs out lasts under 30 minutes) truncates it.
+
+Vocabulary (``VOCABULARY``, 9,497 words for v0): every word of both decks
+(``data/decks.json``) and every word of the association lexicon
+(``data/associations_yellow.json``, ``data/associations_blue.json``: what French players
+say for each deck word), one entry per folded form (case and accents folded, as the rules
+compare words; the spelling kept is the deck's, else the alphabetically first), sorted
+by folded form. Every mystery word is in it. The vocabulary is part of the version:
+``tests/envs/test_twinz_v0.py`` pins its size and fingerprint, and a change to those data
+files that changes it needs a ``twinz_v1``. Word bots may say words outside it: an index
+cannot name them (``index_of`` raises :class:`UnknownWordError`), but
+``raw_env.step_action`` plays any engine action of the seat on turn, so a wrapper can seat
+those bots unchanged; the observation then shows such a word as ``UNKNOWN_WORD``.
+
+Actions (``Discrete(WORD_BASE + len(VOCABULARY))``): 0 wait, 1 draw (take the card, which
+starts the countdown), 2 contest the first duo member's clue, 3 contest the second's, 4
+vote to uphold a contest, 5 vote to dismiss it, ``WORD_BASE`` + i (``WORD_BASE`` = 6) say
+``VOCABULARY[i]``: the clue of a duo member in the clue phase, a guess of anyone else in
+the guessing phase. Any word is a legal clue or guess (a reused clue or one on the
+mystery word's root is legal and penalised, as at the table); the mask comes from the
+seat's view (``view.legal``), plus wait, which is always legal until the end.
+
+Observation (``OBSERVATION``, float32, every value >= 0). Seats are relative: slot 0 is
+the observing seat, slot ``k`` the seat ``k`` places to its left; slots past the player
+count stay 0. A *word code* is the vocabulary index + 1; 0 means no word (none given, or
+not shown to this seat), ``UNKNOWN_WORD`` (``len(VOCABULARY) + 1``) a word outside the
+vocabulary. Only the seat's view (``TwinzGame.view``) is encoded: the mystery word only
+for the duo, the partner's clue only once both are revealed, a guess inside the tie
+window only to its guesser; never the pile or another duo's secrets.
+
+==================  ====  =============================================================
+field               size  meaning
+==================  ====  =============================================================
+``present``         10    1 for the slots that hold a seat
+``duo_first``       10    one-hot slot of the duo's first member
+``duo_second``      10    one-hot slot of the duo's second member
+``phase``           4     one-hot draw, clues, guesses, over
+``attempt``         2     one-hot attempt 1, 2
+``line``            6     one-hot line (1–6) of the card that holds the mystery word
+``pile``            1     cards left in the draw pile
+``round``           1     round number
+``countdown``       1     seconds left in the clue countdown (clue phase)
+``clue_due``        1     seconds until clues close, grace included (clue phase)
+``guess_due``       1     seconds until the guessing attempt times out (guess phase)
+``mystery``         1     word code of the mystery word (duo only, once drawn)
+``clue_given``      2     1 for each duo member (first, second) who gave a clue
+``my_clue``         1     word code of my clue this attempt
+``revealed``        1     1 once this attempt's clues are revealed
+``clues``           2     word codes of the revealed clues (0 when missing)
+``guessed``         10    1 for each slot that guessed this attempt
+``guess``           10    word code of each slot's guess (0 while hidden)
+``hidden``          10    1 for a guess inside the tie window (word and verdict withheld)
+``used``            84    word codes of the clue words given so far this game, in order
+``points``          10    each slot's points (tokens)
+``cards``           10    each slot's cards won
+``contest``         2     one-hot duo member whose clue is being voted on
+``votes``           1     votes cast on the open contest
+==================  ====  =============================================================
+
+Rewards: ``reward="score"`` (default) gives every seat the change in its score (points +
+2 per card, the final score's formula) after every step, so an episode's rewards add up
+to the final score less the 3 starting points; ``reward="win"`` gives +1 to each winner
+and −1 to everyone else at the end. When the game ends each agent's info holds
+``{"score", "winner"}``. ``reset(seed=s)`` plays the engine's game of seed ``s`` (as
+``twintable sim --seed s`` does); a reset without a seed draws the next game's seed from
+the last seeded generator.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from twintable.core.errors import RuleError
+from twintable.core.types import SYSTEM_SEAT, TICK, Action
+from twintable.envs.errors import IllegalActionError
+from twintable.envs.layout import Field, Layout
+from twintable.games.twinz.decks import DECKS, fold, load_decks
+from twintable.games.twinz.rules import (
+    CLUE,
+    CONTEST,
+    DRAW_KIND,
+    GUESS,
+    MAX_WORD,
+    ONE_WORD,
+    PILE_SIZE,
+    VOTE,
+    TwinzGame,
+)
+from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
+from twintable.games.twinz.views import TwinzView
+
+MAX_SEATS = 10
+PHASES = (DRAW, CLUES, GUESSES, OVER)
+LINES = 6
+#: Clue words a game can use up: two clues, two attempts, every round (one card stays).
+MAX_USED = 4 * max(PILE_SIZE.values())
+WAIT, DRAW_INDEX, CONTEST_FIRST, CONTEST_SECOND, VOTE_UPHOLD, VOTE_DISMISS = range(6)
+WORD_BASE = 6
+REWARDS = ("score", "win")
+DEFAULT_MAX_TICKS = 100_000
+
+
+class UnknownWordError(ValueError):
+    """A word that has no index in this environment's vocabulary."""
+
+
+def _association_words(deck: str) -> Iterable[str]:
+    text = resources.files("twintable.games.twinz").joinpath(
+        f"data/associations_{deck}.json").read_text(encoding="utf-8")
+    for word, entry in json.loads(text)["words"].items():
+        yield word
+        yield from entry["associations"]
+
+
+@cache
+def build_vocabulary() -> tuple[str, ...]:
+    """The v0 vocabulary: deck words and association words, one per folded form."""
+    deck_words = {word for name in DECKS for card in load_decks()[name]
+                  for pair in card.lines for word in pair}
+    spellings: dict[str, str] = {}
+    candidates = sorted(deck_words) + sorted(
+        word for name in DECKS for word in _association_words(name))
+    for word in candidates:
+        if not ONE_WORD.fullmatch(word) or len(word) > MAX_WORD:
+            continue  # not a word a player could send (none in the v0 data)
+        key = fold(word)
+        known = spellings.get(key)
+        if known is None or (known not in deck_words and word < known):
+            spellings[key] = word
+    return tuple(spellings[key] for key in sorted(spellings))
+
+
+VOCABULARY = build_vocabulary()
+#: Folded form -> vocabulary index (words are compared folded, as the rules compare them).
+WORD_INDEX = {fold(word): index for index, word in enumerate(VOCABULARY)}
+N_ACTIONS = WORD_BASE + len(VOCABULARY)
+UNKNOWN_WORD = len(VOCABULARY) + 1
+_CODE = float(UNKNOWN_WORD)
+_S = MAX_SEATS
+
+OBSERVATION = Layout([
+    Field("present", _S, 1, "1 for the slots that hold a seat"),
+    Field("duo_first", _S, 1, "one-hot slot of the duo's first member"),
+    Field("duo_second", _S, 1, "one-hot slot of the duo's second member"),
+    Field("phase", len(PHASES), 1, "one-hot draw, clues, guesses, over"),
+    Field("attempt", 2, 1, "one-hot attempt 1, 2"),
+    Field("line", LINES, 1, "one-hot line of the card that holds the mystery word"),
+    Field("pile", 1, max(PILE_SIZE.values()), "cards left in the draw pile"),
+    Field("round", 1, max(PILE_SIZE.values()), "round number"),
+    Field("countdown", 1, 60, "seconds left in the clue countdown (clue phase)"),
+    Field("clue_due", 1, 80, "seconds until clues close, grace included (clue phase)"),
+    Field("guess_due", 1, 300, "seconds until the guessing attempt times out"),
+    Field("mystery", 1, _CODE, "word code of the mystery word (duo only, once drawn)"),
+    Field("clue_given", 2, 1, "1 for each duo member who gave a clue this attempt"),
+    Field("my_clue", 1, _CODE, "word code of my clue this attempt"),
+    Field("revealed", 1, 1, "1 once this attempt's clues are revealed"),
+    Field("clues", 2, _CODE, "word codes of the revealed clues (0 when missing)"),
+    Field("guessed", _S, 1, "1 for each slot that guessed this attempt"),
+    Field("guess", _S, _CODE, "word code of each slot's guess (0 while hidden)"),
+    Field("hidden", _S, 1, "1 for a guess inside the tie window (word withheld)"),
+    Field("used", MAX_USED, _CODE, "word codes of the clue words given so far, in order"),
+    Field("points", _S, 100, "each slot's points (tokens)"),
+    Field("cards", _S, max(PILE_SIZE.values()), "each slot's cards won"),
+    Field("contest", 2, 1, "one-hot duo member whose clue is being voted on"),
+    Field("votes", 1, MAX_SEATS, "votes cast on the open contest"),
+])
+
+
+def word_code(word: str | None) -> float:
+    """A word as the observation holds it: index + 1, 0 for none, UNKNOWN_WORD outside."""
+    if word is None:
+        return 0.0
+    index = WORD_INDEX.get(fold(word))
+    return float(UNKNOWN_WORD if index is None else index + 1)
+
+
+def encode(view: TwinzView, now_ms: int) -> np.ndarray:
+    """One seat's view at time ``now_ms`` as the observation vector (the layout above)."""
+    seat = view.viewer
+    assert seat is not None, "spectators have no observation"
+    players = view.players
+    out = OBSERVATION.zeros()
+    at = {name: where.start for name, where in OBSERVATION.slices.items()}
+
+    def slot(other: int) -> int:
+        return (other - seat) % players
+
+    out[at["present"]:at["present"] + players] = 1.0
+    first, second = view.duo
+    out[at["duo_first"] + slot(first)] = 1.0
+    out[at["duo_second"] + slot(second)] = 1.0
+    out[at["phase"] + PHASES.index(view.phase)] = 1.0
+    out[at["attempt"] + min(view.attempt, 2) - 1] = 1.0
+    out[at["line"] + view.line - 1] = 1.0
+    out[at["pile"]] = view.pile
+    out[at["round"]] = view.round_no
+    if view.phase == CLUES:
+        out[at["countdown"]] = min(max(view.countdown_ends - now_ms, 0) / 1000, 60)
+        out[at["clue_due"]] = min(max(view.clue_due - now_ms, 0) / 1000, 80)
+    if view.phase == GUESSES and view.guess_due is not None:
+        out[at["guess_due"]] = min(max(view.guess_due - now_ms, 0) / 1000, 300)
+    out[at["mystery"]] = word_code(view.mystery)
+    out[at["clue_given"]:at["clue_given"] + 2] = view.clue_given
+    out[at["my_clue"]] = word_code(view.my_clue)
+    if view.clues is not None:
+        out[at["revealed"]] = 1.0
+        for member, clue in enumerate(view.clues):
+            out[at["clues"] + member] = word_code(clue)
+    hidden = set(view.hidden)
+    for other, guess in view.guessed:
+        out[at["guessed"] + slot(other)] = 1.0
+        out[at["guess"] + slot(other)] = word_code(guess)
+        out[at["hidden"] + slot(other)] = float(other in hidden)
+    for order, used in enumerate(view.used[:MAX_USED]):
+        out[at["used"] + order] = word_code(used)
+    for other in range(players):
+        out[at["points"] + slot(other)] = min(view.points[other], 100)
+        out[at["cards"] + slot(other)] = view.cards[other]
+    if view.phase == GUESSES and view.contest in view.duo:
+        # Only a contest of this duo's clue is open (the view keeps an upheld one's
+        # member until the next card is drawn).
+        out[at["contest"] + view.duo.index(view.contest)] = 1.0
+    out[at["votes"]] = view.votes
+    return out
+
+
+def legal_moves(view: TwinzView) -> tuple[list[int], bool]:
+    """The view's legal moves as action indices below ``WORD_BASE``, and whether it may
+    say a word (a clue or a guess: then every word index is legal)."""
+    indices: set[int] = set()
+    words = False
+    for action in view.legal:
+        if action.kind == DRAW_KIND:
+            indices.add(DRAW_INDEX)
+        elif action.kind in (CLUE, GUESS):
+            words = True
+        elif action.kind == CONTEST:
+            indices.add(CONTEST_FIRST + view.duo.index(action.payload["member"]))
+        elif action.kind == VOTE:
+            indices.add(VOTE_UPHOLD if action.payload["uphold"] else VOTE_DISMISS)
+    return sorted(indices), words
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """Twinz in ticks: each seat that may act gets a turn a tick, in a rotating order."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "twinz_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    wait_index = WAIT
+    vocabulary = VOCABULARY
+
+    def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None, dt: int = 100, reward: str = "score",
+                 max_ticks: int | None = DEFAULT_MAX_TICKS):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if dt <= 0:
+            raise ValueError("dt must be a positive number of milliseconds")
+        self.game = TwinzGame()
+        self.options = self.game.resolve_options(options)
+        self.game.check_players(players, self.options)
+        self.players = players
+        self.dt = int(dt)
+        self.reward = reward
+        self.max_ticks = max_ticks
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{seat}" for seat in range(players)]
+        box = OBSERVATION.box()
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Dict({"observation": box,
+                                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
+            for agent in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self._state: TwinzState = self.game.new_state(self.options, players, 0)
+        self.now_ms = 0
+        """The virtual clock: the time every move of this tick is stamped with."""
+        self.tick = 0
+        self._turns: list[int] = []
+        self._turn = 0
+
+    # -- the convention every environment keeps ------------------------------------------
+    @property
+    def state(self) -> TwinzState:
+        """The engine's state (PettingZoo's global ``state()`` is not offered: it would
+        show every secret)."""
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def action_of(self, index: int, agent: str | None = None) -> Action | None:
+        """The engine action an index means now for ``agent`` (default: the agent on
+        turn), stamped with the tick's time; None for wait. IllegalActionError when its
+        mask bit is 0."""
+        seat = self.seat(agent or self.agent_selection)
+        if index is None:
+            raise IllegalActionError(f"seat_{seat} must give an action index (0 waits)")
+        number = int(index)
+        if not 0 <= number < N_ACTIONS or not self._mask(seat)[number]:
+            raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
+        if number == WAIT:
+            return None
+        now = self.now_ms
+        if number == DRAW_INDEX:
+            return Action(seat, DRAW_KIND, {}, now)
+        if number in (CONTEST_FIRST, CONTEST_SECOND):
+            return Action(seat, CONTEST, {"member": self._state.duo[number - CONTEST_FIRST]},
+                          now)
+        if number in (VOTE_UPHOLD, VOTE_DISMISS):
+            return Action(seat, VOTE, {"uphold": number == VOTE_UPHOLD}, now)
+        kind = CLUE if self._state.phase == CLUES else GUESS
+        return Action(seat, kind, {"word": VOCABULARY[number - WORD_BASE]}, now)
+
+    def index_of(self, action: Action | None) -> int:
+        """The index of an engine action (None: wait). A word outside the vocabulary
+        raises UnknownWordError; ``step_action`` can still play it."""
+        if action is None:
+            return WAIT
+        if action.kind == DRAW_KIND:
+            return DRAW_INDEX
+        if action.kind == CONTEST:
+            member = action.payload.get("member")
+            if member not in self._state.duo:
+                raise ValueError(f"seat {member!r} is not in the duo {self._state.duo}")
+            return CONTEST_FIRST + self._state.duo.index(member)
+        if action.kind == VOTE:
+            return VOTE_UPHOLD if action.payload.get("uphold") is True else VOTE_DISMISS
+        if action.kind in (CLUE, GUESS):
+            word = action.payload.get("word")
+            index = WORD_INDEX.get(fold(word)) if isinstance(word, str) else None
+            if index is None:
+                raise UnknownWordError(
+                    f"{word!r} is not in the twinz_v0 vocabulary ({len(VOCABULARY)} deck "
+                    f"and association words); raw_env.step_action can play it")
+            return WORD_BASE + index
+        raise ValueError(f"Twinz has no action index for {action.kind!r}")
+
+    # -- seeing ----------------------------------------------------------------------------
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if not self.game.is_over(self._state):
+            mask[WAIT] = 1
+            indices, words = legal_moves(self.game.view(self._state, seat))
+            mask[indices] = 1
+            if words:
+                mask[WORD_BASE:] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat(agent)
+        return {"observation": encode(self.game.view(self._state, seat), self.now_ms),
+                "action_mask": self._mask(seat)}
+
+    # -- playing ---------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``options`` is PettingZoo's reset argument and is not used: game
+        options are given to the constructor."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._seeds.randrange(2**31)
+        self._state = self.game.new_state(self.options, self.players, game_seed)
+        self.now_ms = 0
+        self.tick = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._start_tick()
+        self.agent_selection = self._selected()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._play(agent, self.action_of(action, agent))
+
+    def step_action(self, action: Action | None) -> None:
+        """Play an engine action for the agent on turn (None: wait), words outside the
+        vocabulary included: how a wrapper seats the project's word bots. An action the
+        engine refuses raises IllegalActionError and changes nothing."""
+        agent = self.agent_selection
+        seat = self.seat(agent)
+        if self.terminations[agent] or self.truncations[agent]:
+            raise IllegalActionError(f"{agent} is done: step(None) removes it")
+        if action is not None:
+            if action.seat != seat:
+                raise IllegalActionError(f"it is {agent}'s turn, not seat_{action.seat}'s")
+            action = action.at(self.now_ms)
+            trial = self._state.clone()
+            try:
+                self.game.apply(trial, action)
+            except RuleError as error:
+                raise IllegalActionError(f"{agent}: {error.code}: {error.message}") from None
+        self._play(agent, action)
+
+    def _play(self, agent: str, move: Action | None) -> None:
+        before = self._scores()
+        if move is not None:
+            self.game.apply(self._state, move)
+        self._turn += 1
+        if self._turn >= len(self._turns):
+            self._next_tick()
+        over = self.game.is_over(self._state)
+        truncated = (not over and self.max_ticks is not None
+                     and self.tick >= self.max_ticks)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = self._rewards(before, over)
+        if over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            outcome = self.game.outcome(self._state)
+            assert outcome is not None
+            self.infos = {name: {"score": outcome.scores[self.seat(name)],
+                                 "winner": self.seat(name) in outcome.winners}
+                          for name in self.agents}
+        elif truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0] if over or truncated else self._selected()
+        if self.render_mode == "human":
+            self.render()
+
+    def _selected(self) -> str:
+        if not self._turns:
+            return self.agents[0]
+        return self.possible_agents[self._turns[self._turn]]
+
+    def _start_tick(self) -> None:
+        """This tick's turns: the seats that may act, from seat ``tick mod n`` on."""
+        acting = self.game.to_act(self._state)
+        first = self.tick % self.players
+        self._turns = [seat for step in range(self.players)
+                       if (seat := (first + step) % self.players) in acting]
+        self._turn = 0
+
+    def _next_tick(self) -> None:
+        """On to the next tick in which someone may act: the clock moves on, and every
+        timer that ran out fires at its deadline."""
+        game, state = self.game, self._state
+        while True:
+            self.tick += 1
+            self.now_ms += self.dt
+            while not game.is_over(state):
+                due = game.deadline(state)
+                if due is None or due > self.now_ms:
+                    break
+                game.apply(state, Action(SYSTEM_SEAT, TICK, {}, due))
+            self._start_tick()
+            if self._turns or game.is_over(state):
+                return
+            if self.max_ticks is not None and self.tick >= self.max_ticks:
+                return
+            if game.deadline(state) is None:
+                raise RuntimeError("twinz: nobody may act and no timer is set")
+
+    def _scores(self) -> list[int]:
+        state = self._state
+        return [state.points[seat] + 2 * state.cards_won[seat] for seat in range(self.players)]
+
+    def _rewards(self, before: list[int], over: bool) -> dict[str, float]:
+        if self.reward == "score":
+            return {agent: float(after - earlier) for agent, after, earlier
+                    in zip(self.possible_agents, self._scores(), before, strict=True)
+                    if agent in self.agents}
+        if not over:
+            return dict.fromkeys(self.agents, 0.0)
+        outcome = self.game.outcome(self._state)
+        assert outcome is not None
+        return {agent: 1.0 if self.seat(agent) in outcome.winners else -1.0
+                for agent in self.agents}
+
+    # -- showing ---------------------------------------------------------------------------
+    def render(self) -> str | None:
+        view = self.game.view(self._state, None)
+        clues = ", ".join(str(clue) for clue in view.clues) if view.clues else "-"
+        guesses = ", ".join(f"seat_{seat} {word or '?'}" for seat, word in view.guessed)
+        text = (f"Twinz t={self.now_ms} ms, round {view.round_no} attempt {view.attempt}, "
+                f"{view.phase}, duo seat_{view.duo[0]} + seat_{view.duo[1]}\n"
+                f"  clues: {clues}; guesses: {guesses or '-'}\n"
+                f"  points {list(view.points)}, cards {list(view.cards)}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment, wrapped only in PettingZoo's order checks."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+__all__ = ["N_ACTIONS", "OBSERVATION", "UNKNOWN_WORD", "VOCABULARY", "WAIT", "WORD_BASE",
+           "UnknownWordError", "encode", "env", "legal_moves", "raw_env"]
