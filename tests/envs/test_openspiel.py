@@ -1,0 +1,179 @@
+"""Timo's Twist and Twins as OpenSpiel games (twintable.envs.openspiel): OpenSpiel's own
+random simulation test, loading by name, observers that leak nothing, the engine's
+results for the same actions, and OpenSpiel's IS-MCTS playing them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from twintable.envs.openspiel import TIMO_NAME, TWINS_NAME  # noqa: E402
+from twintable.games.timo.rules import TimoGame  # noqa: E402
+from twintable.games.twins.rules import TwinsGame  # noqa: E402
+
+GAMES = [
+    (TIMO_NAME, {"players": 2, "target": 60}),
+    (TIMO_NAME, {"players": 4, "target": 1}),
+    (TWINS_NAME, {"players": 3, "max_hands": 2}),
+    (TWINS_NAME, {"players": 5, "max_hands": 1}),
+]
+IDS = [f"{name.rsplit('_', 1)[1]}-{params['players']}p" for name, params in GAMES]
+
+
+def random_states(game: Any, seed: int, limit: int = 400) -> list[Any]:
+    """Every state of one random game (up to ``limit`` moves), start and end included."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    states = [state.clone()]
+    while not state.is_terminal() and len(states) < limit:
+        state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=IDS)
+def test_openspiel_random_sim_test_passes(name: str, params: dict[str, Any]) -> None:
+    # serialize=False: pyspiel serialises a sampled-stochastic game through the game's
+    # RNG state, which a Python game cannot provide (docs/openspiel.md).
+    game = pyspiel.load_game(name, {**params, "seed": 5})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_games_load_by_name_with_their_parameters() -> None:
+    timo = pyspiel.load_game("python_twintable_timo(players=4,target=100,stacking=False)")
+    assert timo.num_players() == 4
+    assert timo.get_parameters()["target"] == 100
+    assert timo.rules.options == {"deck": "timo54", "stacking": False,
+                                  "draw_when_able": False, "target": 100}
+    twins = pyspiel.load_game(TWINS_NAME, {"players": 6, "max_hands": 3})
+    assert twins.num_players() == 6
+    assert twins.max_game_length() == 3 * 5 * 6
+    assert twins.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game(TWINS_NAME, {"players": 2})
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=IDS)
+def test_the_same_seed_and_actions_give_the_same_game(name: str,
+                                                      params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(name, params)
+    first, second = random_states(game, 3, 60), random_states(game, 3, 60)
+    assert [s.observation_string(0) for s in first] == [s.observation_string(0)
+                                                        for s in second]
+    assert [s.history() for s in first] == [s.history() for s in second]
+
+
+def hidden_hands(state: Any, player: int) -> list[list[int]]:
+    engine = state.engine
+    hands = engine.state()["hands"] if hasattr(engine, "state") else engine.hands
+    return [sorted(hand) for seat, hand in enumerate(hands) if seat != player]
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=IDS)
+def test_observers_never_show_what_the_seat_has_not_seen(name: str,
+                                                         params: dict[str, Any]) -> None:
+    """Re-deal everything a seat has not seen: its observation and information state,
+    strings and tensors, must not change, though the other hands did."""
+    game = pyspiel.load_game(name, params)
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    public_observer = game.make_py_observer(public)
+    sampler = random.Random(9).random
+    redealt = 0
+    for state in random_states(game, 11, 120)[::3]:
+        for player in range(game.num_players()):
+            other = state.resample_from_infostate(player, sampler)
+            redealt += hidden_hands(other, player) != hidden_hands(state, player)
+            assert other.information_state_string(player) == \
+                state.information_state_string(player)
+            assert other.observation_string(player) == state.observation_string(player)
+            np.testing.assert_array_equal(other.observation_tensor(player),
+                                          state.observation_tensor(player))
+            assert public_observer.string_from(other, player) == \
+                public_observer.string_from(state, player)
+            if player == state.current_player():
+                assert other.legal_actions() == state.legal_actions()
+    assert redealt > 10  # the check compared states that really differ
+
+
+def test_a_twins_pick_stays_secret_until_the_reveal() -> None:
+    game = pyspiel.load_game(TWINS_NAME, {"players": 3})
+    state = game.new_initial_state(seed=4)
+    while state.engine.phase == "buy":
+        state.apply_action(state.legal_actions()[0])
+    picker = state.current_player()
+    before = {seat: state.information_state_string(seat) for seat in range(3)}
+    state.apply_action(state.legal_actions()[-1])
+    following = state.current_player()
+    assert following != picker
+    seen_by_other = state.information_state_string(following)
+    assert seen_by_other.startswith(before[following])
+    assert seen_by_other.splitlines()[-1].startswith(f"{picker}:pick ")
+    assert state.information_state_string(picker).splitlines()[-1].startswith(
+        f"{picker}:{state.history()[-1]} ")
+
+
+def replay_on_reference(name: str, game: Any, state: Any) -> Any:
+    """The state's actions replayed on the reference engine (TimoGame / TwinsGame) from
+    the same seed, checking at every step that both offer the same moves."""
+    reference_game = TimoGame() if name == TIMO_NAME else TwinsGame()
+    rules = game.rules
+    reference = reference_game.new_state(rules.options, game.num_players(),
+                                         state.engine_seed)
+    replay = game.new_initial_state(seed=state.engine_seed)
+    for action_id in state.history():
+        seat = replay.current_player()
+        offered = {rules.id_of(a) for a in reference_game.legal_actions(reference, seat)}
+        assert offered == set(replay.legal_actions())
+        reference_game.apply(reference, rules.action_of(seat, action_id))
+        replay.apply_action(action_id)
+    return reference_game, reference
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=IDS)
+def test_results_are_the_engines_for_the_same_actions(name: str,
+                                                      params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(name, params)
+    for seed in (1, 2):
+        state = random_states(game, seed, 100_000)[-1]
+        assert state.is_terminal()
+        reference_game, reference = replay_on_reference(name, game, state)
+        outcome = reference_game.outcome(reference)
+        assert outcome is not None
+        assert state.scores() == list(outcome.scores)
+        assert state.returns() == [1 / len(outcome.winners) if seat in outcome.winners
+                                   else 0.0 for seat in range(game.num_players())]
+        assert sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("name", "params"), [GAMES[1], GAMES[2]], ids=[IDS[1], IDS[2]])
+def test_openspiel_ismcts_plays_the_games(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(name, params)
+    random_state = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, random_state), 1.4,
+                           max_simulations=8, random_state=random_state)
+    state = game.new_initial_state(seed=8)
+    for _ in range(6):
+        action = bot.step(state)  # resamples through resample_from_infostate
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_timo_plays_on_the_python_rules_without_the_c_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from twintable.envs import openspiel
+
+    monkeypatch.setattr(openspiel, "NATIVE", False)
+    game = openspiel.TimoOpenSpielGame({"players": 3, "target": 1})
+    assert type(game.rules.game) is TimoGame
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    state = random_states(game, 6, 100_000)[-1]
+    _, reference = replay_on_reference(TIMO_NAME, game, state)
+    assert state.returns()[reference.round_winner] == 1.0
