@@ -219,3 +219,26 @@ def test_options_are_validated() -> None:
         GAME.new_state({"max_hands": 0}, 3, 1)
     with pytest.raises(OptionError):
         GAME.new_state({}, 2, 1)
+
+
+def test_a_determinized_copy_does_not_know_the_next_hands_deal() -> None:
+    """A search deals itself hidden cards; the next hand must be as unknown (its deal
+    comes from a fresh generator, not the real one)."""
+    import random
+
+    from twintable.games.twins.cards import DECK_SIZE
+
+    state = GAME.new_state(GAME.resolve_options({"max_hands": 3}), 3, 4)
+    real_next = state.rng.clone()
+    copies = [GAME.determinize(state, 0, random.Random(i)) for i in range(20)]
+    deck = list(range(DECK_SIZE))
+
+    def next_deal(rng: object) -> list[int]:
+        cards = list(deck)
+        rng.shuffle(cards)  # type: ignore[attr-defined]
+        return cards
+
+    truth = next_deal(real_next)
+    assert all(next_deal(copy.rng.clone()) != truth for copy in copies)
+    assert len({tuple(next_deal(copy.rng.clone())) for copy in copies}) == 20
+    assert all(copy.hands[0] == state.hands[0] for copy in copies)

@@ -18,6 +18,7 @@ from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
+from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import CATEGORY_NAMES, DECK_SIZE, SET_RANK
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
@@ -405,6 +406,9 @@ class TwinsGame(Game[TwinsState]):
             if state.picks[seat] is not None:
                 other.picks[seat] = (other.hands[seat][0], other.hands[seat][1])
         other.draw_pile = pool
+        # The next hands are as unknown as the hidden cards: with the real generator a
+        # search would deal itself the true next hand.
+        other.rng = Rng(rng.getrandbits(64))
         return other
 
     # -- the end --------------------------------------------------------------------
