@@ -2,11 +2,15 @@
 
 The extension is optional: without a C compiler the install still succeeds and
 simulations run on the reference rules in Python (twintable.games.timo.fast says which).
+The vector engine in it (twintable.envs.timo_vector) steps games on POSIX threads.
 """
+
+import os
 
 from setuptools import Extension, setup
 
+threads = [] if os.name == "nt" else ["-pthread"]
 setup(ext_modules=[
     Extension("twintable.games.timo._native", ["src/twintable/games/timo/_native.c"],
-              optional=True, extra_compile_args=["-O2"]),
+              optional=True, extra_compile_args=["-O2", *threads], extra_link_args=threads),
 ])

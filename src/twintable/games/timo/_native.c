@@ -12,6 +12,12 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#ifndef _WIN32
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+#define HAVE_THREADS 1
+#endif
 
 #define MAX_PLAYERS 6
 #define MAX_CARDS 128
@@ -54,22 +60,34 @@ static void twister_make_base(void) {
     }
 }
 
+/* CPython's init_by_array for a key of 1 to 4 words, unrolled: each word depends on the one
+ * before, so the chain is carried in a register (no store-to-load round trip per word) and
+ * the wrap-arounds of CPython's loop (i back to 1 after 623; j back to 0 after the key's
+ * last word) are written out. Seeding is a sequential chain of 1247 multiplies, the
+ * largest single cost of a reshuffle; tests/games/timo (against random.Random) and
+ * tests/envs/test_timo_vector.py check that the words are CPython's. */
 static void twister_init_by_array(Twister *t, const uint32_t *key, int length) {
-    uint32_t *mt = t->state;
+    uint32_t *mt = t->state, addend[4];
     memcpy(mt, twister_base, sizeof twister_base);
-    int i = 1, j = 0;
-    for (int k = MT_N > length ? MT_N : length; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
-        if (j >= length) j = 0;
+    for (int j = 0; j < length; j++) addend[j] = key[j] + (uint32_t)j;
+    uint32_t prev = mt[0];
+    int j = 0;
+    /* first pass: MT_N steps over i = 1 .. MT_N - 1, then i = 1 again */
+    for (int i = 1; i < MT_N; i++) {
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + addend[j];
+        mt[i] = prev;
+        if (++j == length) j = 0;
     }
-    for (int k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+    mt[0] = prev;
+    prev = (mt[1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + addend[j];
+    mt[1] = prev;
+    /* second pass: MT_N - 1 steps over i = 2 .. MT_N - 1, then i = 1 */
+    for (int i = 2; i < MT_N; i++) {
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - (uint32_t)i;
+        mt[i] = prev;
     }
+    mt[0] = prev;
+    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - 1U;
     mt[0] = 0x80000000U;
     t->index = 0;
 }
@@ -179,7 +197,7 @@ static void advance(Timo *g, int steps) {
     g->turn = ((g->turn + steps * g->direction) % g->players + g->players) % g->players;
 }
 
-static int playable(const Timo *g, int card) {
+static inline int playable(const Timo *g, int card) {
     int top_rank = g->rank_of[g->discard[g->discard_size - 1]];
     int rank = g->rank_of[card];
     if (g->penalty) {
@@ -404,6 +422,177 @@ static void apply_code(Timo *g, int seat, int code) {
         give(g, target, CATCH_PENALTY);
     }
     g->version += 1;
+}
+
+/* ---- research environments: action indices, observations, the race order ----------------
+ * twintable/envs/_timo_codec.py is the reference for everything in this section (its
+ * docstring lists the layout); tests/envs/test_timo_vector.py compares the two each step.
+ * A card type is 13 * colour + rank for coloured cards, 52 + rank - 13 for black ones. */
+#define CARD_TYPES 54
+#define BLACK_PLAYS 104
+#define INDEX_DRAW 120
+#define INDEX_PASS 121
+#define INDEX_CALL 122
+#define INDEX_CATCH 123
+#define INDEX_WAIT 124
+#define N_ACTIONS 125
+#define OBS_HAND 0
+#define OBS_DISCARD 54
+#define OBS_TOP 108
+#define OBS_COLOUR 162
+#define OBS_PENALTY 166
+#define OBS_DIRECTION 167
+#define OBS_DRAWN 168
+#define OBS_REACTING 169
+#define OBS_DRAW_PILE 170
+#define OBS_SEATS 171
+#define OBS_SIZE(players) (OBS_SEATS + 4 * (players))
+
+static int card_type(const Timo *g, int card) {
+    int colour = g->colour_of[card], rank = g->rank_of[card];
+    return colour == BLACK ? 52 + rank - 13 : 13 * colour + rank;
+}
+
+static int play_index(int colour, int rank, int named, int timo) {
+    if (colour == BLACK) return BLACK_PLAYS + 8 * (rank - 13) + 2 * named + timo;
+    return 2 * (13 * colour + rank) + timo;
+}
+
+static int index_of_code(const Timo *g, int code) {
+    if (code < CODE_DRAW) {
+        int card = code / 10, slot = (code % 10) / 2;
+        return play_index(g->colour_of[card], g->rank_of[card], slot ? slot - 1 : 0, code & 1);
+    }
+    if (code == CODE_DRAW) return INDEX_DRAW;
+    if (code == CODE_PASS) return INDEX_PASS;
+    if (code == CODE_CALL) return INDEX_CALL;
+    return INDEX_CATCH;
+}
+
+/* Count the discard pile's cards of each type into ``types`` (as the observation's
+ * floats, so that encoding copies them in one block). */
+static void count_discard(const Timo *g, float *types) {
+    memset(types, 0, CARD_TYPES * sizeof *types);
+    for (int i = 0; i < g->discard_size; i++) types[card_type(g, g->discard[i])] += 1;
+}
+
+/* Seat ``seat``'s observation and mask (codec.encode), into zeroed or dirty buffers.
+ * ``discard_types``: the discard pile counted by type (count_discard), or NULL to count it
+ * here. ``code_of``: NULL, or N_ACTIONS slots that get the move code each mask bit stands
+ * for (the first legal code with that index, as apply_index picks; -1 where none; wait
+ * has no code). */
+static void encode_obs(const Timo *g, int seat, int reacting, float *obs, int8_t *mask,
+                       const float *discard_types, int16_t *code_of) {
+    int players = g->players;
+    float counted[CARD_TYPES];
+    if (discard_types == NULL) {
+        count_discard(g, counted);
+        discard_types = counted;
+    }
+    memset(obs, 0, sizeof(float) * (size_t)OBS_SIZE(players));
+    memset(mask, 0, N_ACTIONS);
+    for (int i = 0; i < g->hand_size[seat]; i++) obs[OBS_HAND + card_type(g, g->hands[seat][i])] += 1;
+    memcpy(obs + OBS_DISCARD, discard_types, CARD_TYPES * sizeof *discard_types);
+    obs[OBS_TOP + card_type(g, g->discard[g->discard_size - 1])] = 1;
+    obs[OBS_COLOUR + g->colour] = 1;
+    obs[OBS_PENALTY] = (float)g->penalty;
+    obs[OBS_DIRECTION] = g->direction == 1;
+    obs[OBS_DRAWN] = seat == g->turn && g->drawn != NOBODY;
+    obs[OBS_REACTING] = (float)reacting;
+    obs[OBS_DRAW_PILE] = (float)g->draw_size;
+    for (int offset = 0, other = seat; offset < players; offset++) {
+        obs[OBS_SEATS + offset] = (float)g->hand_size[other];
+        obs[OBS_SEATS + players + offset] = (float)g->scores[other];
+        if (++other == players) other = 0;
+    }
+    if (!g->over) obs[OBS_SEATS + 2 * players + (g->turn - seat + players) % players] = 1;
+    if (g->exposed != NOBODY)
+        obs[OBS_SEATS + 3 * players + (g->exposed - seat + players) % players] = 1;
+    if (code_of != NULL) memset(code_of, 0xff, N_ACTIONS * sizeof *code_of);
+    int codes[MAX_LEGAL];
+    int count = legal_codes(g, seat, codes);
+    for (int i = 0; i < count; i++) {
+        if (reacting && codes[i] < CODE_CALL) continue;
+        int index = index_of_code(g, codes[i]);
+        if (code_of != NULL && !mask[index]) code_of[index] = (int16_t)codes[i];
+        mask[index] = 1;
+    }
+    if (reacting) mask[INDEX_WAIT] = 1;
+}
+
+/* Play action ``index`` for ``seat`` if it is legal now (the first legal code with that
+ * index: the first copy of the card type in the hand); whether it was. Wait does
+ * nothing and is legal only while reacting. */
+static int apply_index(Timo *g, int seat, int index, int reacting) {
+    if (index == INDEX_WAIT) return reacting;
+    if (index < 0 || index >= N_ACTIONS || seat < 0 || seat >= g->players) return 0;
+    int codes[MAX_LEGAL];
+    int count = legal_codes(g, seat, codes);
+    for (int i = 0; i < count; i++) {
+        if (reacting && codes[i] < CODE_CALL) continue;
+        if (index_of_code(g, codes[i]) == index) {
+            apply_code(g, seat, codes[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Who is asked to react, in order, when ``g->exposed`` has not called TIMO!
+ * (timo_v0.race_order): its opponents in play order from the seat on turn, then the
+ * exposed seat itself unless it is on turn. Returns how many. */
+static int race_order(const Timo *g, int *asked) {
+    int count = 0, players = g->players;
+    for (int step = 0; step < players; step++) {
+        int seat = ((g->turn + step * g->direction) % players + players) % players;
+        if (seat != g->exposed) asked[count++] = seat;
+    }
+    if (g->exposed != g->turn) asked[count++] = g->exposed;
+    return count;
+}
+
+/* The move code of the vector engine's opponents (-1: wait), always a legal one
+ * (envs/_timo_policy.py: GreedyTimoPolicy, which checks that it is): react to
+ * every race at once (catch, or call TIMO!), always call TIMO! with the play, play the
+ * card just drawn, else the first playable coloured card in the hand, else the first
+ * playable black card naming the colour it holds most of (ties: the lowest colour; none:
+ * the colour in force), and draw only when nothing can be played. */
+static int greedy_code(const Timo *g, int seat, int reacting) {
+    if (g->exposed != NOBODY && (reacting || seat == g->turn))
+        return seat == g->exposed ? CODE_CALL : CODE_CATCH + g->exposed;
+    if (reacting) return NOBODY;
+    const uint8_t *hand = g->hands[seat];
+    int size = g->hand_size[seat], card = NOBODY;
+    if (g->drawn != NOBODY) {
+        card = g->drawn;
+    } else {
+        for (int i = 0; i < size && card == NOBODY; i++)
+            if (g->colour_of[hand[i]] != BLACK && playable(g, hand[i])) card = hand[i];
+        for (int i = 0; i < size && card == NOBODY; i++)
+            if (playable(g, hand[i])) card = hand[i];
+    }
+    if (card == NOBODY) return CODE_DRAW;
+    int slot = 0;
+    if (g->colour_of[card] == BLACK) {
+        int counts[4] = {0, 0, 0, 0}, any = 0, named;
+        for (int i = 0; i < size; i++)
+            if (g->colour_of[hand[i]] != BLACK) {
+                counts[g->colour_of[hand[i]]]++;
+                any = 1;
+            }
+        named = any ? 0 : g->colour;
+        if (any)
+            for (int c = 1; c < 4; c++)
+                if (counts[c] > counts[named]) named = c;
+        slot = 1 + named;
+    }
+    return card * 10 + slot * 2 + (size == 2);
+}
+
+/* greedy_code as an action index (wait when it lets a race go by). */
+static int greedy_index(const Timo *g, int seat, int reacting) {
+    int code = greedy_code(g, seat, reacting);
+    return code == NOBODY ? INDEX_WAIT : index_of_code(g, code);
 }
 
 /* ---- the Python type ------------------------------------------------------------------ */
@@ -864,6 +1053,82 @@ static PyObject *engine_greedy_round(Engine *self, PyObject *words) {
     return result;
 }
 
+/* A writable, C-contiguous buffer of exactly ``length`` items of ``format`` ("f", "b",
+ * "d", "?" or "q"); the caller releases it. */
+static int get_buffer(PyObject *source, Py_buffer *view, const char *format,
+                      Py_ssize_t itemsize, Py_ssize_t length, const char *what) {
+    if (PyObject_GetBuffer(source, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *got = view->format == NULL ? "B" : view->format;
+    if (got[0] == '<' || got[0] == '=' || got[0] == '@') got++;
+    if (view->itemsize != itemsize || strcmp(got, format) != 0 ||
+        view->len != itemsize * length) {
+        PyErr_Format(PyExc_ValueError, "%s must be %zd contiguous items of format '%s'",
+                     what, length, format);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* encode(seat, reacting, observation, mask): the seat's observation (float32) and action
+ * mask (int8) written into the arrays, as envs/_timo_codec.py encodes a view. */
+static PyObject *engine_encode(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "encode(seat, reacting, observation, mask)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[0]);
+    int reacting = PyObject_IsTrue(args[1]);
+    if ((seat == -1 && PyErr_Occurred()) || reacting < 0) return NULL;
+    if (seat < 0 || seat >= self->game.players) {
+        PyErr_Format(PyExc_ValueError, "no seat %ld", seat);
+        return NULL;
+    }
+    Py_buffer obs, mask;
+    if (get_buffer(args[2], &obs, "f", 4, OBS_SIZE(self->game.players), "observation") < 0)
+        return NULL;
+    if (get_buffer(args[3], &mask, "b", 1, N_ACTIONS, "mask") < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    encode_obs(&self->game, (int)seat, reacting, (float *)obs.buf, (int8_t *)mask.buf, NULL,
+               NULL);
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+/* apply_index(seat, index, reacting) -> bool: play an action index if legal now. */
+static PyObject *engine_apply_index(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "apply_index(seat, index, reacting)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[0]), index = PyLong_AsLong(args[1]);
+    int reacting = PyObject_IsTrue(args[2]);
+    if (PyErr_Occurred() || reacting < 0) return NULL;
+    if (seat < 0 || seat >= self->game.players || index < 0 || index >= N_ACTIONS)
+        Py_RETURN_FALSE;
+    return PyBool_FromLong(apply_index(&self->game, (int)seat, (int)index, reacting));
+}
+
+/* greedy_index(seat, reacting) -> the index the vector engine's opponents would play. */
+static PyObject *engine_greedy_index(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "greedy_index(seat, reacting)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[0]);
+    int reacting = PyObject_IsTrue(args[1]);
+    if (PyErr_Occurred() || reacting < 0) return NULL;
+    if (seat < 0 || seat >= self->game.players) {
+        PyErr_Format(PyExc_ValueError, "no seat %ld", seat);
+        return NULL;
+    }
+    return PyLong_FromLong(greedy_index(&self->game, (int)seat, reacting));
+}
+
 #define GETTER(field)                                                        \
     static PyObject *get_##field(Engine *self, void *unused) {               \
         return PyLong_FromLong((long)self->game.field);                      \
@@ -875,6 +1140,10 @@ GETTER(round_winner)
 GETTER(version)
 GETTER(turn_count)
 GETTER(round_no)
+GETTER(direction)
+GETTER(penalty)
+GETTER(dealer)
+GETTER(colour)
 
 static PyObject *get_deck(Engine *self, void *unused) {
     return Py_NewRef(self->deck);
@@ -904,6 +1173,11 @@ static PyGetSetDef engine_getset[] = {
     {"version", (getter)get_version, NULL, "count of accepted moves", NULL},
     {"turn_count", (getter)get_turn_count, NULL, "plays, draws and passes so far", NULL},
     {"round_no", (getter)get_round_no, NULL, "the round being played (from 1)", NULL},
+    {"direction", (getter)get_direction, NULL, "1 when play goes up in seat number, else -1",
+     NULL},
+    {"penalty", (getter)get_penalty, NULL, "cards the pending +2/+4 penalty draws", NULL},
+    {"dealer", (getter)get_dealer, NULL, "the dealer of the round", NULL},
+    {"colour", (getter)get_colour, NULL, "the colour in force (index)", NULL},
     {"over", (getter)get_over, NULL, "whether the game has ended", NULL},
     {"deck", (getter)get_deck, NULL, "the Deck the game is played with", NULL},
     {"options", (getter)get_options, NULL, "the resolved options", NULL},
@@ -921,6 +1195,12 @@ static PyMethodDef engine_methods[] = {
     {"state", (PyCFunction)engine_state, METH_NOARGS, "what changes, as plain data"},
     {"load", (PyCFunction)engine_load, METH_O, "load(state()): overwrite what changes"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
+    {"encode", (PyCFunction)(void (*)(void))engine_encode, METH_FASTCALL,
+     "encode(seat, reacting, observation, mask): the seat's arrays (envs/_timo_codec.py)"},
+    {"apply_index", (PyCFunction)(void (*)(void))engine_apply_index, METH_FASTCALL,
+     "apply_index(seat, index, reacting) -> bool: play an action index if legal now"},
+    {"greedy_index", (PyCFunction)(void (*)(void))engine_greedy_index, METH_FASTCALL,
+     "greedy_index(seat, reacting) -> the vector engine opponents' action index"},
     {"greedy_round", (PyCFunction)engine_greedy_round, METH_O,
      "greedy_round(random_words) -> random_words: the search bot's rollout policy"},
     {NULL},
@@ -1054,6 +1334,488 @@ static int make_seat_sets(void) {
     return 0;
 }
 
+/* ---- the vector engine: many games stepped together (envs/timo_vector.py) ---------------
+ * Each slot is one game in which seat ``learner`` is played from outside and every other
+ * seat by greedy_index, with timo_v0's question order for TIMO! races. step() writes the
+ * learner's observation, mask, reward and termination straight into NumPy arrays, with
+ * the GIL released and the slots split between threads. */
+typedef struct {
+    Timo game;
+    int asked[MAX_PLAYERS], asked_count, asked_head;
+    int needs_reset, broken;
+    uint64_t episode;
+    /* The move code of each of the learner's legal indices (-1: not legal), kept where
+     * callers cannot write: step() checks and plays actions with it. */
+    int16_t code_of[N_ACTIONS];
+    /* The discard pile counted by type, kept up to date by adding what was played since
+     * the last step: the pile only grows, except when a reshuffle or a new round starts it
+     * again, and each of those draws a new random stream (rng_counter moves). */
+    float discard_types[CARD_TYPES];
+    int discard_counted;
+    uint64_t counted_stream;
+} Slot;
+
+typedef struct {
+    PyObject_HEAD
+    Timo blank;             /* the deck and options; no game dealt */
+    Slot *slots;
+    Py_ssize_t count;
+    int learner, threads, started;
+    uint64_t base_seed;
+    Py_buffer obs, mask, reward, terminated;
+    int buffers_held;
+    struct Pool *pool;      /* the worker threads, started at the first step; NULL before */
+} Vector;
+
+static int slot_next(const Slot *s) {
+    return s->asked_head < s->asked_count ? s->asked[s->asked_head] : s->game.turn;
+}
+
+/* Play move ``code`` for ``seat`` (NOBODY: wait), which the caller knows to be legal, and
+ * keep timo_v0's question order; adds the learner's share of the points this move scored
+ * to ``reward``. Returns 0, changing nothing, for a wait when not reacting. */
+static int slot_play(Slot *s, int seat, int code, int reacting, int learner, double *reward) {
+    Timo *g = &s->game;
+    if (code == NOBODY) {
+        if (!reacting) return 0;
+        s->asked_head++;
+        return 1;
+    }
+    /* Scores change only when a round ends, and then a round starts or the game ends. */
+    int rounds = g->round_no + g->over;
+    long before[MAX_PLAYERS];
+    memcpy(before, g->scores, sizeof before);
+    apply_code(g, seat, code);
+    if (g->exposed == NOBODY) {
+        s->asked_count = s->asked_head = 0;
+    } else if (!reacting && code < CODE_CALL) {
+        s->asked_count = race_order(g, s->asked);
+        s->asked_head = 0;
+    }
+    if (g->round_no + g->over != rounds) {
+        long gained = 0;
+        for (int p = 0; p < g->players; p++) gained += g->scores[p] - before[p];
+        *reward += (double)(g->players * (g->scores[learner] - before[learner]) - gained) /
+                   (100.0 * g->players);
+    }
+    return 1;
+}
+
+/* The other seats play until the learner must act or the game is over. */
+static void slot_advance(Slot *s, int learner, double *reward) {
+    Timo *g = &s->game;
+    for (long guard = 0; !g->over && guard < 10000000; guard++) {
+        int seat = slot_next(s);
+        if (seat == learner) return;
+        int reacting = s->asked_head < s->asked_count;
+        if (!slot_play(s, seat, greedy_code(g, seat, reacting), reacting, learner, reward)) {
+            s->broken = 1; /* the policy waited on its own move: a bug, reported */
+            return;
+        }
+    }
+}
+
+static uint64_t slot_seed(const Vector *v, Py_ssize_t i, uint64_t episode) {
+    return v->base_seed + (uint64_t)i + episode * (uint64_t)v->count;
+}
+
+/* Deal the slot's next episode; an episode that ends before the learner acts is skipped. */
+static void slot_start(Vector *v, Py_ssize_t i) {
+    Slot *s = &v->slots[i];
+    double ignored = 0;
+    for (;;) {
+        s->game = v->blank;
+        s->game.seed = slot_seed(v, i, s->episode);
+        s->counted_stream = UINT64_MAX; /* a new game: count its discard pile afresh */
+        new_game(&s->game);
+        s->asked_count = s->asked_head = 0;
+        s->needs_reset = 0;
+        slot_advance(s, v->learner, &ignored);
+        if (!s->game.over || s->broken) return;
+        s->episode++;
+    }
+}
+
+static void slot_encode(Vector *v, Py_ssize_t i) {
+    Slot *s = &v->slots[i];
+    const Timo *g = &s->game;
+    int size = OBS_SIZE(g->players);
+    float *obs = (float *)v->obs.buf + i * size;
+    int8_t *mask = (int8_t *)v->mask.buf + i * N_ACTIONS;
+    if (g->rng_counter != s->counted_stream || g->discard_size < s->discard_counted) {
+        count_discard(g, s->discard_types);
+    } else {
+        for (int at = s->discard_counted; at < g->discard_size; at++)
+            s->discard_types[card_type(g, g->discard[at])] += 1;
+    }
+    s->discard_counted = g->discard_size;
+    s->counted_stream = g->rng_counter;
+    encode_obs(g, v->learner, s->asked_head < s->asked_count, obs, mask, s->discard_types,
+               s->code_of);
+    if (g->over) {
+        memset(mask, 0, N_ACTIONS);
+        memset(s->code_of, 0xff, sizeof s->code_of);
+    }
+}
+
+typedef struct {
+    Vector *v;
+    Py_ssize_t lo, hi;
+    const int64_t *actions; /* NULL: reset */
+} Chunk;
+
+static void *run_chunk(void *arg) {
+    Chunk *c = (Chunk *)arg;
+    Vector *v = c->v;
+    double *reward = (double *)v->reward.buf;
+    uint8_t *terminated = (uint8_t *)v->terminated.buf;
+    for (Py_ssize_t i = c->lo; i < c->hi; i++) {
+        Slot *s = &v->slots[i];
+        reward[i] = 0;
+        terminated[i] = 0;
+        if (c->actions == NULL) {
+            s->episode = 0;
+            s->broken = 0;
+            slot_start(v, i);
+        } else if (s->needs_reset) {
+            s->episode++;
+            slot_start(v, i);
+        } else {
+            int reacting = s->asked_head < s->asked_count, index = (int)c->actions[i];
+            /* step() checked the index against code_of: play its code directly. */
+            slot_play(s, v->learner, index == INDEX_WAIT ? NOBODY : s->code_of[index],
+                      reacting, v->learner, &reward[i]);
+            slot_advance(s, v->learner, &reward[i]);
+            if (s->game.over) {
+                terminated[i] = 1;
+                s->needs_reset = 1;
+            }
+        }
+        slot_encode(v, i);
+    }
+    return NULL;
+}
+
+#define MAX_THREADS 64
+
+/* Worker threads kept alive between steps (creating threads every step costs more than a
+ * small batch's games): chunk 0 runs on the calling thread, chunk t on worker t - 1. A
+ * step bumps ``generation`` under the lock and wakes the workers; each runs its chunk
+ * and the last to finish wakes the caller. Workers share nothing they write but the
+ * counters below, under the lock; their slots are far apart in memory. */
+typedef struct Pool {
+    Chunk chunks[MAX_THREADS];
+    int workers;            /* threads started (chunks 1 .. workers) */
+    int running;            /* chunks 1 .. running have work this generation */
+#ifdef HAVE_THREADS
+    pthread_t ids[MAX_THREADS];
+    pthread_mutex_t lock;
+    pthread_cond_t wake, finished;
+    unsigned long generation;
+    int pending, stopping;
+    pid_t owner;            /* a forked child has none of these threads: it starts afresh */
+#endif
+} Pool;
+
+#ifdef HAVE_THREADS
+typedef struct {
+    Pool *pool;
+    int chunk;
+} Worker;
+
+static void *pool_worker(void *arg) {
+    Pool *pool = ((Worker *)arg)->pool;
+    int chunk = ((Worker *)arg)->chunk;
+    free(arg);
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (pool->generation == seen && !pool->stopping)
+            pthread_cond_wait(&pool->wake, &pool->lock);
+        if (pool->stopping) break;
+        seen = pool->generation;
+        if (chunk > pool->running) continue;
+        pthread_mutex_unlock(&pool->lock);
+        run_chunk(&pool->chunks[chunk]);
+        pthread_mutex_lock(&pool->lock);
+        if (--pool->pending == 0) pthread_cond_signal(&pool->finished);
+    }
+    pthread_mutex_unlock(&pool->lock);
+    return NULL;
+}
+
+static void pool_stop(Pool *pool) {
+    if (pool->owner == getpid()) {
+        pthread_mutex_lock(&pool->lock);
+        pool->stopping = 1;
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->lock);
+        for (int t = 1; t <= pool->workers; t++) pthread_join(pool->ids[t], NULL);
+        pthread_mutex_destroy(&pool->lock);
+        pthread_cond_destroy(&pool->wake);
+        pthread_cond_destroy(&pool->finished);
+    }
+    pool->workers = 0;
+}
+
+/* Start up to ``wanted`` workers (fewer if the system gives fewer). */
+static void pool_start(Pool *pool, int wanted) {
+    memset(pool, 0, sizeof *pool);
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->finished, NULL);
+    pool->owner = getpid();
+    for (int t = 1; t <= wanted; t++) {
+        Worker *arg = malloc(sizeof *arg);
+        if (arg == NULL) break;
+        arg->pool = pool;
+        arg->chunk = t;
+        if (pthread_create(&pool->ids[t], NULL, pool_worker, arg) != 0) {
+            free(arg);
+            break;
+        }
+        pool->workers = t;
+    }
+}
+#endif
+
+static void pool_free(Pool *pool) {
+    if (pool == NULL) return;
+#ifdef HAVE_THREADS
+    pool_stop(pool);
+#endif
+    free(pool);
+}
+
+static void run_chunks(Vector *v, const int64_t *actions) {
+    int threads = v->threads;
+    if (v->count < 64 * threads) threads = 1;
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    Chunk single;
+    Pool *pool = v->pool;
+    if (threads > 1 && pool == NULL) {
+        pool = v->pool = calloc(1, sizeof *pool);
+#ifdef HAVE_THREADS
+        if (pool != NULL) pool_start(pool, threads - 1);
+#endif
+    }
+#ifdef HAVE_THREADS
+    if (pool != NULL && pool->owner != getpid()) {
+        pool->workers = 0; /* forked: the threads stayed with the parent */
+        pool_start(pool, threads - 1);
+    }
+#endif
+    Chunk *chunks = threads > 1 && pool != NULL ? pool->chunks : &single;
+    if (chunks == &single) threads = 1;
+    for (int t = 0; t < threads; t++) {
+        chunks[t].v = v;
+        chunks[t].lo = v->count * t / threads;
+        chunks[t].hi = v->count * (t + 1) / threads;
+        chunks[t].actions = actions;
+    }
+#ifdef HAVE_THREADS
+    int helped = threads > 1 ? (pool->workers < threads - 1 ? pool->workers : threads - 1) : 0;
+    if (helped > 0) {
+        pthread_mutex_lock(&pool->lock);
+        pool->running = helped;
+        pool->pending = helped;
+        pool->generation++;
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->lock);
+    }
+    run_chunk(&chunks[0]);
+    for (int t = helped + 1; t < threads; t++) run_chunk(&chunks[t]); /* no worker for it */
+    if (helped > 0) {
+        pthread_mutex_lock(&pool->lock);
+        while (pool->pending > 0) pthread_cond_wait(&pool->finished, &pool->lock);
+        pthread_mutex_unlock(&pool->lock);
+    }
+#else
+    for (int t = 0; t < threads; t++) run_chunk(&chunks[t]);
+#endif
+}
+
+static void vector_release(Vector *v) {
+    if (v->buffers_held) {
+        PyBuffer_Release(&v->obs);
+        PyBuffer_Release(&v->mask);
+        PyBuffer_Release(&v->reward);
+        PyBuffer_Release(&v->terminated);
+        v->buffers_held = 0;
+    }
+}
+
+static void vector_dealloc(Vector *self) {
+    pool_free(self->pool); /* the workers never take the GIL: joining them here is safe */
+    self->pool = NULL;
+    vector_release(self);
+    PyMem_Free(self->slots);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int vector_init(Vector *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"colours", "ranks", "points", "players", "stacking",
+                            "draw_when_able", "target", "learner", "threads", "observations",
+                            "masks", "rewards", "terminations", NULL};
+    PyObject *colours, *ranks, *points, *obs, *mask, *reward, *terminated;
+    int players, stacking, draw_when_able, learner, threads;
+    long target;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSippliiOOOO", names, &colours, &ranks,
+                                     &points, &players, &stacking, &draw_when_able, &target,
+                                     &learner, &threads, &obs, &mask, &reward, &terminated))
+        return -1;
+    Py_ssize_t card_count = PyBytes_GET_SIZE(colours);
+    if (players < 2 || players > MAX_PLAYERS || card_count < 2 + HAND_SIZE * players ||
+        card_count > MAX_CARDS || learner < 0 || learner >= players || threads < 1) {
+        PyErr_SetString(PyExc_ValueError, "players, deck, learner or threads out of range");
+        return -1;
+    }
+    vector_release(self);
+    pool_free(self->pool);
+    self->pool = NULL;
+    Timo *g = &self->blank;
+    memset(g, 0, sizeof *g);
+    if (read_bytes(colours, g->colour_of, card_count, "colours") < 0 ||
+        read_bytes(ranks, g->rank_of, card_count, "ranks") < 0 ||
+        read_bytes(points, g->points_of, card_count, "points") < 0)
+        return -1;
+    g->players = players;
+    g->card_count = (int)card_count;
+    g->stacking = stacking;
+    g->draw_when_able = draw_when_able;
+    g->target = target;
+    g->round_winner = NOBODY;
+    if (PyObject_GetBuffer(reward, &self->reward, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    Py_ssize_t count = self->reward.len / (Py_ssize_t)sizeof(double);
+    PyBuffer_Release(&self->reward);
+    if (count < 1) {
+        PyErr_SetString(PyExc_ValueError, "rewards must hold one float64 per game");
+        return -1;
+    }
+    if (get_buffer(obs, &self->obs, "f", 4, count * OBS_SIZE(players), "observations") < 0)
+        return -1;
+    if (get_buffer(mask, &self->mask, "b", 1, count * N_ACTIONS, "masks") < 0) {
+        PyBuffer_Release(&self->obs);
+        return -1;
+    }
+    if (get_buffer(reward, &self->reward, "d", 8, count, "rewards") < 0) {
+        PyBuffer_Release(&self->obs);
+        PyBuffer_Release(&self->mask);
+        return -1;
+    }
+    if (get_buffer(terminated, &self->terminated, "?", 1, count, "terminations") < 0) {
+        PyBuffer_Release(&self->obs);
+        PyBuffer_Release(&self->mask);
+        PyBuffer_Release(&self->reward);
+        return -1;
+    }
+    self->buffers_held = 1;
+    PyMem_Free(self->slots);
+    self->slots = PyMem_Calloc((size_t)count, sizeof(Slot));
+    if (self->slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->count = count;
+    self->learner = learner;
+    self->threads = threads;
+    self->started = 0;
+    return 0;
+}
+
+static PyObject *vector_broken(Vector *self) {
+    for (Py_ssize_t i = 0; i < self->count; i++)
+        if (self->slots[i].broken) {
+            PyErr_Format(PyExc_RuntimeError, "game %zd: the opponents' policy chose an "
+                         "illegal move (a bug in the vector engine)", i);
+            return NULL;
+        }
+    Py_RETURN_NONE;
+}
+
+/* reset(seed): every game deals episode 0 of its seed (seed + game index). */
+static PyObject *vector_reset(Vector *self, PyObject *arg) {
+    unsigned long long seed = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    self->base_seed = seed;
+    Py_BEGIN_ALLOW_THREADS
+    run_chunks(self, NULL);
+    Py_END_ALLOW_THREADS
+    self->started = 1;
+    return vector_broken(self);
+}
+
+/* step(actions): the learner's action index in every game (int64), all checked first: if
+ * one is not legal, nothing changes and (game, index) of the first such comes back. */
+static PyObject *vector_step(Vector *self, PyObject *arg) {
+    if (!self->started) {
+        PyErr_SetString(PyExc_RuntimeError, "reset() before step()");
+        return NULL;
+    }
+    Py_buffer actions;
+    if (PyObject_GetBuffer(arg, &actions, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    const char *format = actions.format == NULL ? "B" : actions.format;
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    if (actions.itemsize != 8 || (strcmp(format, "l") != 0 && strcmp(format, "q") != 0) ||
+        actions.len != 8 * self->count) {
+        PyBuffer_Release(&actions);
+        PyErr_Format(PyExc_ValueError, "actions must be %zd int64 indices", self->count);
+        return NULL;
+    }
+    const int64_t *indices = (const int64_t *)actions.buf;
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        const Slot *s = &self->slots[i];
+        if (s->needs_reset) continue;
+        int64_t index = indices[i];
+        int reacting = s->asked_head < s->asked_count;
+        if (index < 0 || index >= N_ACTIONS ||
+            (index == INDEX_WAIT ? !reacting : s->code_of[index] < 0)) {
+            PyBuffer_Release(&actions);
+            return Py_BuildValue("(nL)", i, (long long)index);
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    run_chunks(self, indices);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&actions);
+    return vector_broken(self);
+}
+
+/* The engine state of one game, as Engine.state() gives it (for tests and debugging). */
+static PyObject *vector_episode(Vector *self, PyObject *arg) {
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->count) {
+        PyErr_SetString(PyExc_IndexError, "no such game");
+        return NULL;
+    }
+    const Slot *s = &self->slots[i];
+    return Py_BuildValue("(KKi)", (unsigned long long)s->episode,
+                         (unsigned long long)s->game.seed, s->asked_head < s->asked_count);
+}
+
+static PyMethodDef vector_methods[] = {
+    {"reset", (PyCFunction)vector_reset, METH_O, "reset(seed): deal every game afresh"},
+    {"step", (PyCFunction)vector_step, METH_O,
+     "step(actions) -> None, or (game, index) of the first illegal action (nothing changed)"},
+    {"episode", (PyCFunction)vector_episode, METH_O,
+     "episode(game) -> (episode number, engine seed, learner asked about a race)"},
+    {NULL},
+};
+
+static PyTypeObject VectorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "twintable.games.timo._native.Vector",
+    .tp_doc = PyDoc_STR("Many games of Timo's Twist, one learning seat each (timo_vector.py)."),
+    .tp_basicsize = sizeof(Vector),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)vector_init,
+    .tp_dealloc = (destructor)vector_dealloc,
+    .tp_methods = vector_methods,
+};
+
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT, "_native", "Timo's Twist rules in C (see fast.py).", -1,
     module_functions,
@@ -1061,10 +1823,14 @@ static struct PyModuleDef native_module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     twister_make_base();
-    if (PyType_Ready(&EngineType) < 0 || make_seat_sets() < 0) return NULL;
+    if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&VectorType) < 0 ||
+        make_seat_sets() < 0)
+        return NULL;
     PyObject *module = PyModule_Create(&native_module);
     if (module == NULL) return NULL;
     if (PyModule_AddObjectRef(module, "Engine", (PyObject *)&EngineType) < 0 ||
+        PyModule_AddObjectRef(module, "Vector", (PyObject *)&VectorType) < 0 ||
+        PyModule_AddIntConstant(module, "N_ACTIONS", N_ACTIONS) < 0 ||
         PyModule_AddIntConstant(module, "CODE_DRAW", CODE_DRAW) < 0 ||
         PyModule_AddIntConstant(module, "CODE_PASS", CODE_PASS) < 0 ||
         PyModule_AddIntConstant(module, "CODE_CALL", CODE_CALL) < 0 ||

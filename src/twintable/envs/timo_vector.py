@@ -1,0 +1,134 @@
+"""Timo's Twist as a Gymnasium vector environment: N games stepped together in C.
+
+Each of the ``num_envs`` games has one learning seat (``learner``, seat 0 by default)
+whose action comes from :meth:`TimoVectorEnv.step`; every other seat is played inside the
+C engine by the fixed policy of ``twintable.envs._timo_policy`` (react to every TIMO!
+race at once, always call TIMO! with the play, play the card just drawn, else the first
+playable coloured card, else a black card naming the colour held most, draw only when
+nothing can be played). The rules, the deals, the observation and mask encoding, the
+race order and the rewards are ``timo_v0``'s (docs/envs_timo.md): an episode here is the
+same game as ``timo_v0`` with the other seats played by that policy, which
+tests/envs/test_timo_vector.py checks step by step.
+
+- **Spaces**: ``single_observation_space`` is ``timo_v0``'s Dict (``observation``,
+  ``action_mask``); observations come batched as ``{"observation": (N, 171 + 4p) float32,
+  "action_mask": (N, 125) int8}``; actions are an ``int64`` array of N indices.
+- **Refusals**: if any game's action has mask bit 0, :class:`IllegalActionError` names
+  it and no game moves.
+- **Rewards**: the learner's ``timo_v0`` rewards summed from its action to its next
+  decision; rewards earned before its first decision of an episode are not reported.
+- **Seeds**: ``reset(seed=s)`` deals game ``i``'s ``k``-th episode with engine seed
+  ``(s + i + k * num_envs) mod 2**64``, the same deal as ``TimoGame().new_state(options,
+  players, that seed)``. An episode that ends before the learner's first decision (a
+  round won straight through skips, possible only with a tiny target) is skipped for
+  the next.
+- **Autoreset**: Gymnasium's next-step mode: the step that ends a game returns its last
+  observation with ``terminated`` True; the following step ignores that game's action
+  and returns the first observation of its next episode, with reward 0.
+- **Speed**: the engine writes into the arrays it returns, with the GIL released and the
+  games split between ``threads`` threads (workers kept alive between steps). With
+  ``copy=False`` the returned arrays are the engine's own and the next step overwrites
+  them; the default returns copies.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from twintable.envs import _timo_codec as codec
+from twintable.envs.errors import IllegalActionError
+from twintable.games.timo.cards import load_deck
+from twintable.games.timo.fast import NATIVE
+from twintable.games.timo.rules import TimoGame
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+class TimoVectorEnv(VectorEnv):
+    """``num_envs`` games of Timo's Twist, one learning seat each; see the module."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
+
+    def __init__(self, num_envs: int, players: int = 2,
+                 options: Mapping[str, Any] | None = None, learner: int = 0,
+                 threads: int | None = None, copy: bool = True):
+        if not NATIVE:
+            raise RuntimeError("the vector engine needs the C engine of Timo's Twist, "
+                               "which was not built (no C compiler at install)")
+        from twintable.games.timo import _native
+
+        game = TimoGame()
+        self.options = game.resolve_options(options)
+        game.check_players(players)
+        if num_envs < 1 or not 0 <= learner < players:
+            raise ValueError("num_envs must be positive and learner a seat")
+        self.num_envs, self.players, self.learner, self.copy = num_envs, players, learner, copy
+        self.threads = threads if threads is not None else min(2, os.cpu_count() or 1)
+        deck = load_deck(self.options["deck"])
+        layout = codec.layout(players, deck, self.options["target"])
+        self.single_observation_space = spaces.Dict({
+            "observation": layout.box(),
+            "action_mask": spaces.Box(0, 1, (codec.N_ACTIONS,), np.int8),
+        })
+        self.single_action_space = spaces.Discrete(codec.N_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._observations = np.zeros((num_envs, layout.size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, codec.N_ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terminations = np.zeros(num_envs, dtype=np.bool_)
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self._engine = _native.Vector(
+            bytes(deck.colour), bytes(deck.rank), bytes(deck.points), players,
+            self.options["stacking"], self.options["draw_when_able"], self.options["target"],
+            learner, self.threads, self._observations, self._masks, self._rewards,
+            self._terminations)
+        self._seeds = np.random.default_rng()
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        """Deal every game afresh (``options`` are not used: the game's are fixed)."""
+        if seed is not None:
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seeds go from 0 to 2**64 - 1, not {seed}")
+            self._seeds = np.random.default_rng(seed)
+        else:
+            seed = int(self._seeds.integers(0, 2**63))
+        self._engine.reset(seed)
+        return self._observation(), {}
+
+    def step(self, actions: Any) -> tuple[Observation, npt.NDArray[np.float64],
+                                          npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                          dict[str, Any]]:
+        indices = np.ascontiguousarray(actions, dtype=np.int64)
+        if indices.shape != (self.num_envs,):
+            raise IllegalActionError(f"expected {self.num_envs} action indices, "
+                                     f"got shape {indices.shape}")
+        refused = self._engine.step(indices)
+        if refused is not None:
+            game, index = refused
+            raise IllegalActionError(f"action {index} is not legal in game {game} now; "
+                                     "no game moved")
+        if self.copy:
+            return (self._observation(), self._rewards.copy(), self._terminations.copy(),
+                    self._truncations.copy(), {})
+        return self._observation(), self._rewards, self._terminations, self._truncations, {}
+
+    def _observation(self) -> Observation:
+        if self.copy:
+            return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
+        return {"observation": self._observations, "action_mask": self._masks}
+
+    def episode(self, game: int) -> tuple[int, int, bool]:
+        """Game ``game``'s episode number, engine seed, and whether its learner is asked
+        about a TIMO! race now."""
+        episode, seed, reacting = self._engine.episode(game)
+        return int(episode), int(seed), bool(reacting)
