@@ -85,29 +85,74 @@ def serve(
         help="Compress WebSocket frames (permessage-deflate): less traffic on slow links, "
              "but compressing every frame costs the server about a fifth of its CPU.")]
     = False,
+    workers: Annotated[int, typer.Option(
+        help="Worker processes sharing the port (more than 1 needs --redis and "
+             "PostgreSQL).")] = 1,
+    redis: Annotated[str | None, typer.Option(
+        envvar="TWINTABLE_REDIS_URL",
+        help="Redis URL (redis://host:6379/0) shared by every worker of one platform, on "
+             "this machine or others: table leases, the lobby, forwarded frames.")] = None,
+    redis_prefix: Annotated[str, typer.Option(
+        help="Prefix of this platform's Redis keys.")] = "twintable:",
+    lease_ttl_ms: Annotated[int, typer.Option(
+        help="With Redis: how soon a dead worker's tables are taken over (ms).")] = 10_000,
 ) -> None:
     """Run the game server (lobby, tables, WebSocket protocol)."""
     import uvicorn
 
     from twintable.server import logs
     from twintable.server.app import create_app
-    from twintable.server.settings import Settings, default_db_url
+    from twintable.server.settings import (
+        SETTINGS_ENV,
+        Settings,
+        default_db_url,
+        settings_to_env,
+    )
     from twintable.server.storage.ownership import DatabaseBusy, claim_sqlite
 
     logs.configure(log_level)
     settings = Settings(db_url=_async_url(db) if db else default_db_url(),
                         public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms,
-                        realtime_bot_pace=realtime_bot_pace)
+                        realtime_bot_pace=realtime_bot_pace, redis_url=redis,
+                        redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms)
+    if workers < 1:
+        raise _fail("--workers takes 1 or more")
+    if workers > 1 and redis is None:
+        raise _fail("several workers need Redis: give --redis redis://127.0.0.1:6379/0")
+    if redis is not None:
+        if not settings.db_url.startswith("postgresql"):
+            raise _fail("several workers need PostgreSQL: give --db postgresql://user@host/db")
+        _require_redis(redis)
     try:
         claim_sqlite(settings.db_url)
     except DatabaseBusy as busy:
         console.print(f"[red]{busy}[/red]")
         raise typer.Exit(1) from None
-    console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url})")
+    console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url}"
+                  + (f", {workers} workers, Redis {redis})" if redis else ")"))
+    if workers > 1:
+        # Each worker process imports the app factory and reads these settings.
+        os.environ[SETTINGS_ENV] = settings_to_env(settings)
+        os.environ["TWINTABLE_LOG_LEVEL"] = log_level
+        uvicorn.run("twintable.server.app:create_app_from_env", factory=True,
+                    workers=workers, host=host, port=port, log_level=log_level,
+                    timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
+        return
     asgi_app = create_app(settings)
     _tune_collector_for_serving()
     uvicorn.run(asgi_app, host=host, port=port, log_level=log_level,
                 timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
+
+
+def _require_redis(url: str) -> None:
+    """Fail with one line when the Redis of several workers cannot be reached."""
+    import redis as redis_client
+
+    try:
+        redis_client.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except (redis_client.RedisError, OSError, ValueError) as error:
+        raise _fail(f"Redis at {url} is unreachable ({error}); several workers need it") \
+            from None
 
 
 def _tune_collector_for_serving() -> None:

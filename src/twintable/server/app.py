@@ -2,29 +2,39 @@
 
 Routes stay thin: they validate input with the protocol's pydantic models and hand over
 to :class:`~twintable.server.tables.GameServer`.
+
+With several workers (``settings.redis_url``) a request about a table runs on the worker
+that owns it: lobby requests as calls over the worker bus, a WebSocket client's frames
+forwarded there and back (``server/cluster.py``), so clients see one server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
+import logging
+import os
+import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from redis.exceptions import RedisError
 
 from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
+from twintable.server.cluster import ClusterUnavailable, RemoteSocket
 from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json
 from twintable.server.metrics import Metrics
 from twintable.server.moves import check_version, checked_payload
@@ -50,10 +60,11 @@ from twintable.server.protocol import (
 )
 from twintable.server.ratings import conservative
 from twintable.server.rules_pages import rules_page
-from twintable.server.settings import Settings
+from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
 from twintable.server.tables import (
+    MOVED_CLOSE_CODE,
     Connection,
     GameServer,
     LobbyError,
@@ -61,6 +72,8 @@ from twintable.server.tables import (
     hash_token,
     new_token,
 )
+
+log = logging.getLogger("twintable.server")
 
 #: The browser client: static files shipped inside the package, nothing to build.
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -76,14 +89,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = Store(settings.db_url)
     server = GameServer(store, registry, settings, metrics)
 
+    #: Several workers: clients of other workers served here (by connection id), and
+    #: this worker's clients served by others.
+    remotes: dict[str, RemoteSocket] = {}
+    proxies: dict[str, asyncio.Queue[tuple[str, str] | None]] = {}
+    background: set[asyncio.Task[Any]] = set()
+
+    def in_background(work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        background.add(task)
+        task.add_done_callback(background.discard)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if settings.clustered and store.engine.dialect.name != "postgresql":
+            raise RuntimeError("several workers need PostgreSQL: give --db postgresql://...")
         claim_sqlite(settings.db_url)  # DatabaseBusy if another server runs on this file
         try:
             await store.migrate()
+            if server.cluster is not None:
+                server.cluster.on_message = on_bus_message
+                server.cluster.on_reset = on_bus_reset
+                in_background(watch_peers())
             await server.recover()
             yield
             await server.shutdown()
+            for task in list(background):
+                task.cancel()
             await server.leases.close()
             await store.close()
         finally:
@@ -116,12 +148,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return authorization[7:].strip()
         return None
 
-    def creator_table(table_id: str, authorization: str | None) -> Table:
-        table = server.get(table_id)
-        if not table.is_creator(bearer(authorization)):
-            raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
-        return table
-
     def joined(table: Table, seat: int, token: str, key: str | None = None) -> Joined:
         """The answer to a create or join; a private table's link carries its secret."""
         key = key if table.private else None
@@ -153,10 +179,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/readyz", responses={503: {"model": ErrorMessage}})
     async def readyz() -> JSONResponse:
         try:
-            await store.ping()
+            await asyncio.wait_for(store.ping(), 2.0)
         except Exception:
             return JSONResponse(ErrorMessage(code="storage.down", message="no database")
                                 .model_dump(), status_code=503)
+        if server.cluster is not None:
+            try:
+                await asyncio.wait_for(server.cluster.ping(), 2.0)
+            except (ClusterUnavailable, TimeoutError):
+                return JSONResponse(ErrorMessage(code="cluster.down", message="no Redis")
+                                    .model_dump(), status_code=503)
         if not server.accepting:
             return JSONResponse(ErrorMessage(code="server.stopping", message="shutting down")
                                 .model_dump(), status_code=503)
@@ -225,6 +257,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         100): open ones to join by default, ``status=running`` to watch. Private tables
         are never listed."""
         limit, offset = max(1, min(limit, 100)), max(0, offset)
+        if server.cluster is not None:  # every worker's tables, from the shared lobby
+            try:
+                entries = await server.cluster.infos()
+            except (RedisError, OSError):
+                raise LobbyError(503, "server.unavailable",
+                                 "the lobby cannot be read just now; retry") from None
+            listed = [(created, TableInfo.model_validate_json(info))
+                      for created, info in entries]
+            shown = [info for _, info in sorted(listed, key=lambda entry: -entry[0])
+                     if info.status == status and not info.private]
+            return shown[offset:offset + limit]
         chosen = [table for table in server.tables.values()
                   if table.status == status and not table.private]
         chosen.sort(key=lambda table: table.row.created_ms, reverse=True)
@@ -247,63 +290,122 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}", responses=ERRORS)
     async def table_info(table_id: str, key: TableKey = None,
                          authorization: Annotated[str | None, Header()] = None) -> TableInfo:
-        return (await opened_table(table_id, key, authorization)).info()
+        table = await opened_table(table_id, key, authorization)
+        if table_id not in server.tables and server.cluster is not None:
+            with contextlib.suppress(RedisError, OSError):  # else: the database's word
+                if info := await server.cluster.info(table_id):
+                    return TableInfo.model_validate_json(info)  # live, from its worker
+        return table.info()
+
+    async def table_op(table: Table, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """One lobby request about a table this worker runs; its answer as JSON data."""
+        if op == "join":
+            if not table.admits(args["key"]):
+                raise LobbyError(403, "table.private",
+                                 "this table is private: use its invite link")
+            await server.check_profile(args["player_id"], args["player_secret"])
+            seat, token = await table.join(args["display_name"], args["player_id"],
+                                           args["seat"])
+            return joined(table, seat, token, args["key"]).model_dump(mode="json")
+        if op == "leave":
+            leaving = table.seat_for_token(args["token"])
+            if leaving is None:
+                raise LobbyError(401, "auth.invalid", "a seat token is needed")
+            await table.leave(leaving)
+            return {}
+        if op == "rematch":
+            player = table.seat_for_token(args["token"])
+            if player is None:
+                raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
+            new, token = await server.rematch(table, player)
+            return joined(new, player, token).model_dump(mode="json")
+        if not table.is_creator(args["token"]):
+            raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
+        if op == "start":
+            await table.start()
+        elif op == "bot":
+            if args["seat"] == table.creator_seat:
+                raise LobbyError(409, "seat.creator", "that seat is the creator's")
+            await table.set_bot(args["seat"], args["bot"])
+        else:
+            raise LobbyError(400, "request.unknown", f"no such request: {op}")
+        return table.info().model_dump(mode="json")
+
+    async def on_owner(table_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run ``op`` where the table runs: here, or on the worker that owns it."""
+        if server.cluster is None:
+            table = await server.load(table_id) if op == "rematch" else server.get(table_id)
+            return await table_op(table, op, args)
+        try:
+            found = await server.locate(table_id)
+            if found is None:
+                raise LobbyError(404, "table.unknown", "no such table")
+            if isinstance(found, Table):
+                return await table_op(found, op, args)
+            answer = await server.cluster.call(found, op, table_id, args)
+        except (RedisError, OSError, TimeoutError):
+            raise LobbyError(503, "server.unavailable",
+                             "the server running this table cannot be reached; retry") from None
+        if "error" in answer:
+            raise LobbyError(**answer["error"])
+        return answer["ok"]  # type: ignore[no-any-return]
+
+    async def answer_call(peer: str, call_id: str, body: str) -> None:
+        request = json.loads(body)
+        table = server.tables.get(request["table"])
+        try:
+            if table is None:
+                raise LobbyError(503, "table.moving", "the table moved to another server; retry")
+            result: dict[str, Any] = {"ok": await table_op(table, request["op"],
+                                                           request["args"])}
+        except LobbyError as error:
+            result = {"error": {"status": error.status, "code": error.code,
+                                "message": error.message}}
+        except Exception:
+            log.exception("a request from another worker failed")
+            result = {"error": {"status": 500, "code": "server.error",
+                                "message": "the request failed"}}
+        assert server.cluster is not None
+        server.cluster.answer(peer, call_id, result)
 
     @app.post("/api/tables/{table_id}/join", responses=ERRORS)
     async def join(table_id: str, request: JoinTable) -> Joined:
-        table = server.get(table_id)
-        if not table.admits(request.key):
-            raise LobbyError(403, "table.private", "this table is private: use its invite link")
-        await server.check_profile(request.player_id, request.player_secret)
-        seat, token = await table.join(request.display_name, request.player_id, request.seat)
-        return joined(table, seat, token, request.key)
+        return Joined.model_validate(await on_owner(table_id, "join", {
+            "key": request.key, "player_id": request.player_id,
+            "player_secret": request.player_secret, "display_name": request.display_name,
+            "seat": request.seat}))
 
     @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
     async def leave(table_id: str,
                     authorization: Annotated[str | None, Header()] = None) -> Response:
-        table = server.get(table_id)
-        seat = table.seat_for_token(bearer(authorization))
-        if seat is None:
-            raise LobbyError(401, "auth.invalid", "a seat token is needed")
-        await table.leave(seat)
+        await on_owner(table_id, "leave", {"token": bearer(authorization)})
         return Response(status_code=204)
 
     @app.post("/api/tables/{table_id}/start", responses=ERRORS)
     async def start(table_id: str,
                     authorization: Annotated[str | None, Header()] = None) -> TableInfo:
-        table = creator_table(table_id, authorization)
-        await table.start()
-        return table.info()
+        return TableInfo.model_validate(
+            await on_owner(table_id, "start", {"token": bearer(authorization)}))
 
     @app.put("/api/tables/{table_id}/seats/{seat}/bot", responses=ERRORS)
     async def put_bot(table_id: str, seat: int, request: SeatBot,
                       authorization: Annotated[str | None, Header()] = None) -> TableInfo:
-        table = creator_table(table_id, authorization)
-        if seat == table.creator_seat:
-            raise LobbyError(409, "seat.creator", "that seat is the creator's")
-        await table.set_bot(seat, request.bot)
-        return table.info()
+        return TableInfo.model_validate(await on_owner(table_id, "bot", {
+            "token": bearer(authorization), "seat": seat, "bot": request.bot}))
 
     @app.delete("/api/tables/{table_id}/seats/{seat}", responses=ERRORS)
     async def clear_seat(table_id: str, seat: int,
                          authorization: Annotated[str | None, Header()] = None) -> TableInfo:
-        table = creator_table(table_id, authorization)
-        if seat == table.creator_seat:
-            raise LobbyError(409, "seat.creator", "that seat is the creator's")
-        await table.set_bot(seat, None)
-        return table.info()
+        return TableInfo.model_validate(await on_owner(table_id, "bot", {
+            "token": bearer(authorization), "seat": seat, "bot": None}))
 
     @app.post("/api/tables/{table_id}/rematch", responses=ERRORS)
     async def rematch(table_id: str,
                       authorization: Annotated[str | None, Header()] = None) -> Joined:
         """Play again: a player of this finished table gets a seat at its rematch (the same
         seats, options and bots); the first call makes the table, the others join it."""
-        table = await server.load(table_id)
-        seat = table.seat_for_token(bearer(authorization))
-        if seat is None:
-            raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
-        new, token = await server.rematch(table, seat)
-        return joined(new, seat, token)
+        return Joined.model_validate(
+            await on_owner(table_id, "rematch", {"token": bearer(authorization)}))
 
     @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
     async def replay(table_id: str, key: TableKey = None,
@@ -407,6 +509,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         table = server.tables.get(table_id)
+        if table is None and server.accepting and server.cluster is not None:
+            try:
+                found = await server.locate(table_id)
+            except (LobbyError, RedisError, OSError):
+                await websocket.send_text(ErrorMessage(
+                    code="server.unavailable",
+                    message="the server running this table cannot be reached; "
+                            "reconnect in a moment").model_dump_json())
+                await websocket.close(code=1013)  # try again later
+                return
+            if isinstance(found, str):
+                await forward(websocket, found, table_id)
+                return
+            table = found
         if table is None and server.accepting:
             # A finished table has left memory: its players still get the result.
             loaded = await store.load_table(table_id)
@@ -435,8 +551,134 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await session.close()
 
+    # -- several workers: clients served through the table's owner -----------------
+    async def forward(websocket: WebSocket, owner: str, table_id: str) -> None:
+        """Serve a client whose table runs on worker ``owner``: its frames go there,
+        the owner's come back, until either side closes or the owner changes."""
+        cluster = server.cluster
+        assert cluster is not None
+        ident = secrets.token_hex(8)
+        inbox: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
+        proxies[ident] = inbox
+        client = websocket.client.host if websocket.client else "unknown"
+        cluster.send(owner, "o", ident, json.dumps({"table": table_id,
+                                                    "from": cluster.worker_id,
+                                                    "client": client}))
+
+        async def to_client() -> None:
+            while (item := await inbox.get()) is not None:
+                kind, body = item
+                if kind == "c":
+                    await websocket.close(code=int(body))
+                    return
+                await websocket.send_text(body)
+            await websocket.close(code=MOVED_CLOSE_CODE)
+
+        async def watch_owner() -> None:
+            while True:
+                await asyncio.sleep(settings.lease_ttl_ms / 2000)
+                with contextlib.suppress(RedisError, OSError):
+                    if await cluster.owner(table_id) != owner:
+                        inbox.put_nowait(None)
+                        return
+
+        tasks = [asyncio.create_task(to_client()), asyncio.create_task(watch_owner())]
+        try:
+            while True:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None and frame.get("bytes") is not None:
+                    text = frame["bytes"].decode("utf-8", "replace")
+                cluster.send(owner, "f", ident, text or "")
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            proxies.pop(ident, None)
+            cluster.send(owner, "c", ident, "1000")
+            for task in tasks:
+                task.cancel()
+
+    async def serve_remote(socket: RemoteSocket, table: Table) -> None:
+        session = SocketSession(cast(WebSocket, socket), table, settings)
+        try:
+            await session.run()
+        finally:
+            await session.close()
+            remotes.pop(socket.ident, None)
+            await socket.close(code=1000)
+
+    def on_bus_message(kind: str, ident: str, body: str) -> None:
+        cluster = server.cluster
+        assert cluster is not None
+        if kind == "f":
+            if (remote := remotes.get(ident)) is not None:
+                remote.deliver(body)
+            elif (proxy := proxies.get(ident)) is not None:
+                proxy.put_nowait(("f", body))
+        elif kind == "c":
+            if (remote := remotes.pop(ident, None)) is not None:
+                remote.gone()
+            elif (proxy := proxies.get(ident)) is not None:
+                proxy.put_nowait(("c", body))
+        elif kind == "o":
+            opened = json.loads(body)
+            table = server.tables.get(opened["table"])
+            if table is None or not server.accepting:
+                cluster.send(opened["from"], "c", ident, str(MOVED_CLOSE_CODE))
+                return
+            socket = RemoteSocket(cluster, opened["from"], ident, opened["client"])
+            remotes[ident] = socket
+            in_background(serve_remote(socket, table))
+        elif kind == "r":
+            in_background(answer_call(json.loads(body)["from"], ident, body))
+
+    def on_bus_reset() -> None:
+        """Messages may have been lost: every forwarded client reconnects and resumes."""
+        for remote in list(remotes.values()):
+            remote.gone()
+        remotes.clear()
+        for proxy in proxies.values():
+            proxy.put_nowait(None)
+
+    async def watch_peers() -> None:
+        """Clients forwarded by a worker that died are gone too (they reconnect)."""
+        cluster = server.cluster
+        assert cluster is not None
+        while True:
+            await asyncio.sleep(settings.lease_ttl_ms / 1000)
+            for peer in {remote.peer for remote in remotes.values()}:
+                with contextlib.suppress(RedisError, OSError):
+                    if not await cluster.alive(peer):
+                        for ident, remote in list(remotes.items()):
+                            if remote.peer == peer:
+                                remotes.pop(ident, None)
+                                remote.gone()
+
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The application of one ``serve --workers`` process (uvicorn imports this factory
+    in each worker): settings from the environment."""
+    from twintable.server import logs
+
+    logs.configure(os.environ.get("TWINTABLE_LOG_LEVEL", "info"))
+    tune_collector_for_serving()
+    return create_app(settings_from_env())
+
+
+def tune_collector_for_serving() -> None:
+    """Keep the cycle collector's pauses short under load (bench/server_timo.py's p99):
+    what is loaded by now lives as long as the process, and moves in flight live for
+    milliseconds, so freeze the one and enlarge the young generation for the other."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 #: A private table's invite key, asked for by the pages that show the table.

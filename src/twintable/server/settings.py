@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,3 +46,33 @@ class Settings:
     message_burst: int = 40
     abuse_limit: int = 200
     """Refused frames in a row after which a connection is closed (code 1008)."""
+    redis_url: str | None = None
+    """Several workers: the Redis that carries table leases, the lobby and forwarded
+    frames (needs PostgreSQL). None: one process owns everything (as on SQLite)."""
+    redis_prefix: str = "twintable:"
+    """Prefix of every Redis key and channel, so several platforms can share one Redis."""
+    lease_ttl_ms: int = 10_000
+    """How long a table's lease outlives a worker that stopped renewing it: a dead
+    worker's tables are taken over this long after it died."""
+
+    @property
+    def clustered(self) -> bool:
+        return self.redis_url is not None
+
+
+#: The environment variable that carries the settings to ``serve --workers`` processes.
+SETTINGS_ENV = "TWINTABLE_SETTINGS"
+
+
+def settings_to_env(settings: Settings) -> str:
+    return json.dumps(dataclasses.asdict(settings))
+
+
+def settings_from_env() -> Settings:
+    """The settings a ``serve --workers`` parent left in the environment; the Redis URL
+    may also come alone from ``TWINTABLE_REDIS_URL``."""
+    raw = os.environ.get(SETTINGS_ENV)
+    settings = Settings(**json.loads(raw)) if raw else Settings()
+    if settings.redis_url is None and os.environ.get("TWINTABLE_REDIS_URL"):
+        settings.redis_url = os.environ["TWINTABLE_REDIS_URL"]
+    return settings

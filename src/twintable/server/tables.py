@@ -4,6 +4,11 @@ Every change goes through :meth:`Table.submit` under the table's lock: the actio
 stamped with the server's time, tried on a clone, appended to the log, and only then made
 the table's state, broadcast (each connection gets its own view) and acknowledged. Bots
 and timers act through the same path.
+
+With several workers (``settings.redis_url``) a worker runs only the tables whose lease
+it holds (``server/cluster.py``): it takes unowned tables over from the log, writes
+with the lease's fencing token, and drops a table the moment it learns the lease is
+gone, closing its connections so that clients reconnect to the new owner.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from twintable.core.game import Game
 from twintable.core.registry import GameRegistry
 from twintable.core.replay import Replay
 from twintable.core.types import SYSTEM_SEAT, Action, events_for
+from twintable.server.cluster import Cluster
 from twintable.server.moves import stored_payload
 from twintable.server.protocol import (
     Ack,
@@ -37,13 +43,12 @@ from twintable.server.protocol import (
     SeatInfo,
     Snapshot,
     TableInfo,
-    TableUpdate,
 )
 from twintable.server.ratings import new_ratings
 from twintable.server.settings import Settings
 from twintable.server.storage.models import ProfileRow, SeatRow, TableRow
 from twintable.server.storage.ownership import TableLeases
-from twintable.server.storage.store import Store, StoredAction
+from twintable.server.storage.store import FencedOut, Store, StoredAction
 
 log = logging.getLogger("twintable.server")
 
@@ -57,6 +62,10 @@ ANSWERS_KEPT_PER_SEAT = 64
 NO_CREATOR = -1
 #: Pause before looking again at a table whose automatic move the game refused.
 REFUSED_RETRY_S = 0.05
+#: Pause before an automatic move tries again after the database failed to save one.
+STORAGE_RETRY_S = 0.5
+#: WebSocket close code telling a client its table moved to another worker: reconnect.
+MOVED_CLOSE_CODE = 1012
 #: Names for bot seats: short, easy to say in the four languages of the client, and
 #: distinct at a table, so a log line never leaves you wondering which bot it means.
 BOT_NAMES = ("Ada", "Bo", "Chen", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jun",
@@ -174,6 +183,11 @@ class Table:
         self.bots: dict[int, Any] = {}
         self.rng = random.Random(row.seed ^ 0x7AB1E)
         self.task: asyncio.Task[None] | None = None
+        self.fence: int | None = None
+        """The fencing token every write carries (several workers; None: one process)."""
+        self.unsure = False
+        """A write failed in a way that may still have committed: read the log back
+        before the next move."""
         # Nobody is connected yet (a new table, or a restart): the grace period starts now.
         started = time.monotonic()
         self.away_since: dict[int, float] = {s.seat: started for s in seats
@@ -240,7 +254,7 @@ class Table:
 
     async def _set_reserved(self, seats: set[int]) -> None:
         self.row.settings = {**(self.row.settings or {}), "reserved": sorted(seats)}
-        await self.server.store.save_settings(self.id, self.row.settings)
+        await self.server.store.save_settings(self.id, self.row.settings, self.fence)
 
     def _bot_name(self, seat: int) -> str:
         taken = {s.display_name for s in self.seats if s.seat != seat and s.display_name}
@@ -291,10 +305,10 @@ class Table:
             chosen = free[0]
             chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
             chosen.token_hash, chosen.bot = hash_token(token), None
-            await self.server.store.save_seat(chosen)
+            await self.server.store.save_seat(chosen, self.fence)
             if self.creator_seat == NO_CREATOR:  # everyone had left: this person leads now
                 self.row.settings = {**(self.row.settings or {}), "creator_seat": chosen.seat}
-                await self.server.store.save_settings(self.id, self.row.settings)
+                await self.server.store.save_settings(self.id, self.row.settings, self.fence)
             self._announce()
             return chosen.seat, token
 
@@ -307,7 +321,7 @@ class Table:
                 raise LobbyError(409, "seat.taken", "that seat is no longer kept for you")
             token = new_token()
             row.kind, row.token_hash, row.bot = "human", hash_token(token), None
-            await self.server.store.save_seat(row)
+            await self.server.store.save_seat(row, self.fence)
             await self._set_reserved(self.reserved - {seat})
             self._announce()
             return token
@@ -332,7 +346,7 @@ class Table:
                 row.display_name = self._bot_name(seat)
             row.kind, row.bot = "bot", bot
             row.player_id = row.token_hash = None
-            await self.server.store.save_seat(row)
+            await self.server.store.save_seat(row, self.fence)
             if seat in self.reserved:
                 await self._set_reserved(self.reserved - {seat})
             self._load_bots()
@@ -344,7 +358,7 @@ class Table:
         row = self.seats[seat]
         row.kind, row.bot, row.display_name, row.player_id, row.token_hash = (
             "empty", None, None, None, None)
-        await self.server.store.save_seat(row)
+        await self.server.store.save_seat(row, self.fence)
         if seat in self.reserved:  # the creator opens a kept seat to anyone
             await self._set_reserved(self.reserved - {seat})
         if seat == self.creator_seat:
@@ -361,7 +375,7 @@ class Table:
         heir = next((self.seats[(left + step) % count].seat for step in range(1, count)
                      if self.seats[(left + step) % count].kind == "human"), NO_CREATOR)
         self.row.settings = {**(self.row.settings or {}), "creator_seat": heir}
-        await self.server.store.save_settings(self.id, self.row.settings)
+        await self.server.store.save_settings(self.id, self.row.settings, self.fence)
 
     def _require_open(self) -> None:
         if self.row.status != "open":
@@ -374,7 +388,7 @@ class Table:
                 raise LobbyError(409, "table.not_full", "every seat needs a player or a bot")
             self.state = self.game.new_state(self.row.options, self.row.players, self.row.seed)
             self.row.status = "running"
-            await self.server.store.set_status(self.id, "running")
+            await self.server.store.set_status(self.id, "running", fence=self.fence)
             self._announce()
             for connection in self.connections:
                 connection.send(self._snapshot(connection.seat))
@@ -432,6 +446,14 @@ class Table:
 
         if self.row.status == "open":
             return refuse("table.not_started", "the game has not started yet")
+        if self.unsure:
+            try:
+                await self._resync()
+            except Exception:
+                log.warning("the log cannot be read back yet", extra={"table": self.id})
+                return refuse("storage.failed",
+                              "the database is out of reach; the move was not made, "
+                              "try again in a moment")
         if self.row.status != "running" or self.game.is_over(self.state):
             return refuse("game.over", "the game is over")
         if version is not None and version != self.state.version:
@@ -446,10 +468,19 @@ class Table:
             return refuse(error.code, error.message, error.details)
         stored = StoredAction(self.seq + 1, seat, kind, payload, action.t_ms, client_id)
         try:
-            await self.server.store.append_action(self.id, stored)
+            await self.server.store.append_action(self.id, stored, self.fence)
+        except FencedOut:
+            log.warning("write refused: the table has a newer owner",
+                        extra={"table": self.id, "fence": self.fence})
+            self.server.lose_later(self.id)
+            return refuse("table.moved", "another server runs this table now; reconnect")
         except Exception:
             log.exception("could not append to the log", extra={"table": self.id})
-            return refuse("storage.failed", "the move could not be saved; try again")
+            # The commit may have happened before the connection broke.
+            self.unsure = True
+            return refuse("storage.failed",
+                          "the database is out of reach; the move was not made, "
+                          "try again in a moment")
         self.state, self.seq = trial, stored.seq
         self.turn_since = time.monotonic()
         self._broadcast(seat, kind, events)
@@ -458,6 +489,18 @@ class Table:
         else:
             self._wake()
         return Ack(id=client_id or "", seq=self.seq, version=self.state.version)
+
+    async def _resync(self) -> None:
+        """After a write that may or may not have committed: take the log's word for it
+        (replaying it if it holds more moves than we applied) and send everyone a fresh
+        snapshot."""
+        actions = await self.server.store.load_actions(self.id)
+        self.unsure = False
+        if len(actions) != self.seq:
+            self.recover(actions)
+            for connection in self.connections:
+                connection.send(self._snapshot(connection.seat))
+            log.info("table read back from its log", extra={"table": self.id})
 
     def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
         frames: dict[int | None, str] = {}
@@ -475,7 +518,11 @@ class Table:
                         view=self.game.view(self.state, viewer).to_json()).model_dump_json()
 
     def _announce(self, skip: Connection | None = None) -> None:
-        frame = TableUpdate(table=self.info()).model_dump_json()
+        info_json = self.info().model_dump_json()
+        # TableUpdate's JSON, around the description made once for frames and the lobby.
+        frame = f'{{"type":"table","table":{info_json}}}'
+        if self.server.cluster is not None:
+            self.server.cluster.put_info(self.id, self.row.created_ms, info_json)
         for connection in self.connections:
             if connection is not skip:
                 connection.send(frame)
@@ -489,13 +536,30 @@ class Table:
         except Exception:  # ratings are a bonus: they must never keep a game from ending
             log.exception("could not update ratings", extra={"table": self.id})
             ratings = []
-        await self.server.store.finish(self.id, result, ratings)
+        try:
+            await self.server.store.finish(self.id, result, ratings, self.fence)
+        except FencedOut:
+            self.server.lose_later(self.id)
+            return
+        except Exception:
+            # The last move is logged, so the game is over whatever happens; only its
+            # end is not written yet: try again until the database answers.
+            log.warning("could not mark the game finished; trying again",
+                        extra={"table": self.id}, exc_info=True)
+            self.task = asyncio.get_running_loop().create_task(self._finish_again())
+            return
         self.row.status, self.row.result = "finished", result
         self.server.records.setdefault(self.game.id, []).extend(
             self.game.round_records(self.state))
         self._announce()
         log.info("table finished", extra={"table": self.id, "result": result})
         self.server.retire_later(self.id)
+
+    async def _finish_again(self) -> None:
+        await asyncio.sleep(STORAGE_RETRY_S)
+        async with self.lock:
+            if self.row.status == "running" and self.server.tables.get(self.id) is self:
+                await self._finish()
 
     # -- connections ----------------------------------------------------------------
     def connect(self, websocket: WebSocket, seat: int | None) -> Connection:
@@ -601,7 +665,7 @@ class Table:
             deadline = self.game.deadline(state)
             if refused and (deadline is None or deadline > now_ms()):
                 # A timer that has run out fires first (below); otherwise try again.
-                await asyncio.sleep(REFUSED_RETRY_S)
+                await asyncio.sleep(STORAGE_RETRY_S if self.unsure else REFUSED_RETRY_S)
                 continue
             later = [t for t in map(self._stand_in_from, acting) if t is not None and t > now]
             game_first = deadline is not None and (
@@ -616,7 +680,7 @@ class Table:
                 if self.state is not state:
                     return
                 log.warning("timer action refused", extra={"table": self.id})
-                await asyncio.sleep(REFUSED_RETRY_S)
+                await asyncio.sleep(STORAGE_RETRY_S if self.unsure else REFUSED_RETRY_S)
                 continue
             if not later:
                 return
@@ -715,7 +779,7 @@ class Table:
                                                  dict(timeout.payload), None, state.version,
                                                  not_before_ms=deadline))
             if self.state is state:
-                await asyncio.sleep(REFUSED_RETRY_S)
+                await asyncio.sleep(STORAGE_RETRY_S if self.unsure else REFUSED_RETRY_S)
                 self._wake()
         elif best is not None and first == best[0]:
             action = best[2]
@@ -723,12 +787,14 @@ class Table:
                                              state.version))
             if self.state is state:
                 # Refused (the table changed under the bot): look again shortly.
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(STORAGE_RETRY_S if self.unsure else REFUSED_RETRY_S)
                 self._wake()
         else:
             self._wake()  # a stand-in starts now: plan again with it
 
-    async def stop(self) -> None:
+    async def stop(self, code: int = 1001) -> None:
+        """Stop playing and close every connection with ``code`` (1001: the server is
+        going away; MOVED_CLOSE_CODE: the table moved, reconnect)."""
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -736,7 +802,7 @@ class Table:
         async with self.lock:  # waits for an append in flight to finish
             for connection in list(self.connections):
                 with contextlib.suppress(Exception):
-                    await connection.websocket.close(code=1001)
+                    await connection.websocket.close(code=code)
                 await connection.close()
             self.connections.clear()
 
@@ -754,8 +820,159 @@ class GameServer:
         self.tables: dict[str, Table] = {}
         self.accepting = True
         self.leases = TableLeases(store.engine)
+        self.cluster: Cluster | None = None
+        if settings.redis_url is not None:
+            self.cluster = Cluster(settings.redis_url, settings.redis_prefix,
+                                   settings.lease_ttl_ms)
+            self.cluster.on_lost = self.lose
         self._retiring: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._scanner: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Task[Table | None]] = {}
+
+    # -- ownership ------------------------------------------------------------------
+    async def _acquire(self, table_id: str, floor: int) -> tuple[bool, int | None]:
+        """Whether this server may run the table now, and the fencing token its writes
+        carry (several workers: claimed in the database, above ``floor``)."""
+        if self.cluster is None:
+            return await self.leases.acquire(table_id), None
+        for _ in range(3):
+            fence = await self.cluster.acquire(table_id, floor)
+            if fence is None:
+                return False, None
+            if await self.store.claim(table_id, fence):
+                return True, fence
+            # The database saw a newer token than Redis handed out (a Redis that lost its
+            # data): give the lease back and ask again above that token.
+            await self.cluster.release(table_id)
+            floor = await self.store.fence(table_id) or 0
+        return False, None
+
+    async def _release(self, table_id: str, listed: bool = False) -> None:
+        """Give a table's lease back; ``listed``: it also leaves the shared lobby."""
+        if self.cluster is None:
+            await self.leases.release(table_id)
+            return
+        with contextlib.suppress(Exception):  # an expiring lease frees it anyway
+            await self.cluster.release(table_id)
+        if listed:
+            self.cluster.drop_info(table_id)
+
+    async def _store_new(self, row: TableRow, seats: list[SeatRow]) -> Table:
+        """Save a new table and run it here."""
+        fence = None
+        if self.cluster is not None:
+            fence = await self.cluster.acquire(row.id)
+            if fence is None:
+                raise LobbyError(503, "server.busy", "could not open the table; try again")
+            row.fence = fence
+        await self.store.create_table(row, seats)
+        if self.cluster is None:
+            await self.leases.acquire(row.id)
+        table = Table(self, row, seats)
+        table.fence = fence
+        self.tables[row.id] = table
+        return table
+
+    async def locate(self, table_id: str) -> Table | str | None:
+        """Where a table runs: here (the table), on another worker (that worker's id), or
+        nowhere (None: no such table). A table in the database that no worker holds is
+        taken over here."""
+        table = self.tables.get(table_id)
+        if table is not None or self.cluster is None:
+            return table
+        for _ in range(3):
+            taking = self._taking.get(table_id)
+            if taking is not None:
+                await asyncio.shield(taking)
+            if table_id in self.tables:
+                return self.tables[table_id]
+            owner = await self.cluster.owner(table_id)
+            if owner is not None and owner != self.cluster.worker_id:
+                return owner
+            if owner is None:
+                table = await self.take_over(table_id)
+                if table is not None:
+                    return table
+                if await self.store.fence(table_id) is None:
+                    return None
+            await asyncio.sleep(0.05)
+        raise LobbyError(503, "table.moving", "the table is moving between servers; retry")
+
+    async def take_over(self, table_id: str) -> Table | None:
+        """Run a table that no worker holds: its lease first, then its state from the log
+        (its bots and timers re-armed). None when another worker got it first."""
+        if not self.accepting:
+            return None
+        taking = self._taking.get(table_id)
+        if taking is None:
+            taking = asyncio.create_task(self._take_over(table_id))
+            self._taking[table_id] = taking
+            taking.add_done_callback(lambda _: self._taking.pop(table_id, None))
+        return await asyncio.shield(taking)
+
+    async def _take_over(self, table_id: str) -> Table | None:
+        floor = await self.store.fence(table_id)
+        if floor is None:
+            return None
+        owned, fence = await self._acquire(table_id, floor)
+        if not owned:
+            return None
+        try:
+            # Read after the claim: no older owner can change the table any more.
+            loaded = await self.store.load_table(table_id)
+            assert loaded is not None
+            table = Table(self, *loaded)
+            table.fence = fence
+            if table.status == "running":
+                table.recover(await self.store.load_actions(table_id))
+        except Exception:
+            await self._release(table_id)
+            raise
+        self.tables[table_id] = table
+        if table.status == "running":
+            if table.game.is_over(table.state):
+                await table._finish()
+            else:
+                table._wake()
+        elif table.status != "open":
+            self.retire_later(table_id)
+        table._announce()
+        log.info("table taken over", extra={"table": table_id, "fence": fence,
+                                            "seq": table.seq})
+        return table
+
+    async def lose(self, table_id: str) -> None:
+        """This worker no longer holds the table: forget it and send its clients to the
+        new owner (they reconnect)."""
+        table = self.tables.pop(table_id, None)
+        await self._release(table_id)
+        if table is not None:
+            await table.stop(MOVED_CLOSE_CODE)
+            log.warning("table given up: its lease is gone", extra={"table": table_id})
+
+    def lose_later(self, table_id: str) -> None:
+        """:meth:`lose` from inside the table's own lock."""
+        task = asyncio.get_running_loop().create_task(self.lose(table_id))
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+
+    async def scan(self) -> None:
+        """Take over every table in play that no worker holds (a worker died, or Redis
+        forgot the leases), a few times per lease time to live."""
+        assert self.cluster is not None
+        while True:
+            try:
+                in_play = await self.store.tables_in_play()
+                free = [t for t in in_play if t not in self.tables]
+                held = await self.cluster.leased(free)
+                for table_id in free:
+                    if table_id not in held:
+                        await self.take_over(table_id)
+            except Exception as error:
+                log.warning("could not look for tables to take over",
+                            extra={"error": repr(error)})
+            await asyncio.sleep(self.settings.lease_ttl_ms / 2000)
 
     async def sweep_abandoned(self) -> None:
         """Tables nobody started and nobody looks at leave memory: each is marked abandoned
@@ -768,10 +985,10 @@ class GameServer:
                 if (table.status == "open" and not table.connections
                         and now - table.last_seen > limit):
                     table.row.status = "abandoned"
-                    await self.store.set_status(table.id, "abandoned")
+                    await self.store.set_status(table.id, "abandoned", fence=table.fence)
                     self.tables.pop(table.id, None)
                     await table.stop()
-                    await self.leases.release(table.id)
+                    await self._release(table.id, listed=True)
                     log.info("table abandoned", extra={"table": table.id})
 
     async def recover(self) -> None:
@@ -789,6 +1006,10 @@ class GameServer:
             with contextlib.suppress(Exception):  # an old log must never stop a start
                 records = game.round_records(replay.final_state(game))
                 self.records.setdefault(row.game, []).extend(records)
+        if self.cluster is not None:
+            await self.cluster.start()
+            self._scanner = asyncio.create_task(self.scan())
+            return
         for row, seats in await self.store.load_tables(["open", "running"]):
             if not await self.leases.acquire(row.id):
                 continue  # another server on this PostgreSQL database runs this table
@@ -857,10 +1078,7 @@ class GameServer:
                                          table_id, seat, {s.display_name for s in seats
                                                           if s.display_name})
                                      if kind == "bot" else None))
-        await self.store.create_table(row, seats)
-        await self.leases.acquire(table_id)
-        table = Table(self, row, seats)
-        self.tables[table_id] = table
+        table = await self._store_new(row, seats)
         log.info("table created", extra={"table": table_id, "game": game_id})
         return table, 0, token
 
@@ -875,7 +1093,7 @@ class GameServer:
             if made is None:
                 new, token = await self._make_rematch(table, seat)
                 table.row.settings = {**(table.row.settings or {}), "rematch": new.id}
-                await self.store.save_settings(table.id, table.row.settings)
+                await self.store.save_settings(table.id, table.row.settings, table.fence)
                 table._announce()
                 return new, token
         new = await self.load(made)
@@ -916,10 +1134,7 @@ class GameServer:
                        seed=secrets.randbits(62), players=old.row.players, status="open",
                        creator_hash=hash_token(token), created_ms=now_ms(), result=None,
                        settings=settings)
-        await self.store.create_table(row, seats)
-        await self.leases.acquire(table_id)
-        table = Table(self, row, seats)
-        self.tables[table_id] = table
+        table = await self._store_new(row, seats)
         log.info("rematch created", extra={"table": table_id, "rematch_of": old.id})
         return table, token
 
@@ -928,6 +1143,13 @@ class GameServer:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if self.cluster is not None:
+            found = await self.locate(table_id)
+            if found is None:
+                raise LobbyError(404, "table.unknown", "no such table")
+            if isinstance(found, str):
+                raise LobbyError(503, "table.moving", "the table is on another server; retry")
+            return found
         loaded = await self.store.load_table(table_id)
         if loaded is None:
             raise LobbyError(404, "table.unknown", "no such table")
@@ -976,11 +1198,11 @@ class GameServer:
 
     async def _retire(self, table_id: str) -> None:
         table = self.tables.get(table_id)
-        if table is None or table.status != "finished":
+        if table is None or table.status not in ("finished", "abandoned"):
             return
         del self.tables[table_id]
         await table.stop()
-        await self.leases.release(table_id)
+        await self._release(table_id, listed=True)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -1004,6 +1226,11 @@ class GameServer:
 
     async def shutdown(self) -> None:
         self.accepting = False
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        await asyncio.gather(*(table.stop() for table in self.tables.values()))
+        for task in (self._sweeper, self._scanner):
+            if task is not None:
+                task.cancel()
+        # Several workers: clients reconnect to whichever takes the tables over.
+        code = 1001 if self.cluster is None else MOVED_CLOSE_CODE
+        await asyncio.gather(*(table.stop(code) for table in self.tables.values()))
+        if self.cluster is not None:
+            await self.cluster.close()  # gives every lease back

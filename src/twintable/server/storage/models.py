@@ -27,6 +27,10 @@ class TableRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """Table-level settings that are not game rules: turn_limit_s, grace_s."""
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """The fencing token of the worker that last took the table over (several workers):
+    a write carrying an older token is refused, so a worker that lost its lease cannot
+    write. Always 0 with one process."""
 
 
 class SeatRow(Base):

@@ -2,6 +2,12 @@
 
 The action log is append-only and each append is its own committed transaction: the
 server acknowledges an action only after :meth:`Store.append_action` returns.
+
+With several workers a table's writes carry the fencing token its owner got with its
+lease: the write's transaction first raises the table row's ``fence`` to that token,
+and only when the row's fence was not already higher (``fence <= token``), so once a
+newer owner has claimed the table a worker that lost its lease can write nothing more
+(:class:`FencedOut`).
 """
 
 from __future__ import annotations
@@ -15,8 +21,14 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from twintable.server.storage.models import (
     ActionRow,
@@ -28,6 +40,24 @@ from twintable.server.storage.models import (
 
 #: The leaderboard's figure (ratings.conservative) as SQL, to sort and rank in the database.
 _CONSERVATIVE = RatingRow.mu - 3 * RatingRow.sigma
+
+
+class FencedOut(Exception):
+    """A write for a table that a newer owner (a higher fencing token) has claimed."""
+
+    def __init__(self, table_id: str, fence: int):
+        super().__init__(f"table {table_id} belongs to a newer owner than fence {fence}")
+        self.table_id, self.fence = table_id, fence
+
+
+#: The advisory lock that lets one worker at a time migrate a PostgreSQL database.
+_MIGRATION_LOCK = 0x7717_7AB1E
+
+#: Raise many tables' fences in one statement (PostgreSQL): the ids whose fence passed.
+_RAISE_FENCES = text(
+    "UPDATE tables SET fence = v.fence"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:fences AS bigint[])) AS v(id, fence)"
+    " WHERE tables.id = v.id AND tables.fence <= v.fence RETURNING tables.id")
 
 
 @dataclass(slots=True)
@@ -47,13 +77,17 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._pending: asyncio.Queue[tuple[str, StoredAction, asyncio.Future[None]]] = (
-            asyncio.Queue())
+        self._pending: asyncio.Queue[
+            tuple[str, StoredAction, int | None, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision."""
+        """Bring the schema to the newest Alembic revision (one worker at a time: workers
+        starting together on a new database would each create the tables)."""
         async with self.engine.begin() as connection:
+            if self.engine.dialect.name == "postgresql":
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                         {"key": _MIGRATION_LOCK})
             await connection.run_sync(_upgrade)
 
     async def ping(self) -> None:
@@ -95,38 +129,70 @@ class Store:
                 SeatRow.table_id == table_id).order_by(SeatRow.seat))).all()
             return table, list(seats)
 
-    async def save_seat(self, seat: SeatRow) -> None:
+    async def save_seat(self, seat: SeatRow, fence: int | None = None) -> None:
         async with self.sessions.begin() as session:
+            await _check_fence(session, seat.table_id, fence)
             await session.merge(seat)
 
     async def set_status(self, table_id: str, status: str,
-                         result: dict[str, Any] | None = None) -> None:
+                         result: dict[str, Any] | None = None,
+                         fence: int | None = None) -> None:
         async with self.sessions.begin() as session:
+            await _check_fence(session, table_id, fence)
             values: dict[str, Any] = {"status": status}
             if result is not None:
                 values["result"] = result
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(**values))
 
-    async def save_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+    async def save_settings(self, table_id: str, settings: dict[str, Any],
+                            fence: int | None = None) -> None:
         """Replace a table's settings (limits, the rematch it led to, reserved seats)."""
         async with self.sessions.begin() as session:
+            await _check_fence(session, table_id, fence)
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(settings=settings))
 
     async def finish(self, table_id: str, result: dict[str, Any],
-                     ratings: Sequence[RatingRow]) -> None:
+                     ratings: Sequence[RatingRow], fence: int | None = None) -> None:
         """Mark a game finished with its result and save its new ratings, in one
         transaction: either the game is over and rated, or neither (recovery finishes it)."""
         async with self.sessions.begin() as session:
+            await _check_fence(session, table_id, fence)
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(status="finished", result=result))
             for row in ratings:
                 await session.merge(row)
 
+    # -- ownership (several workers) --------------------------------------------------
+    async def claim(self, table_id: str, fence: int) -> bool:
+        """Make ``fence`` the table's newest owner token; False when the row already holds
+        this token or a newer one (then ask for a newer token)."""
+        async with self.engine.begin() as connection:
+            result = await connection.execute(
+                update(TableRow).where(TableRow.id == table_id, TableRow.fence < fence)
+                .values(fence=fence))
+            return bool(result.rowcount)
+
+    async def fence(self, table_id: str) -> int | None:
+        """The table's latest fencing token; None for an unknown table."""
+        async with self.engine.connect() as connection:
+            value = await connection.scalar(select(TableRow.fence).where(
+                TableRow.id == table_id))
+            return None if value is None else int(value)
+
+    async def tables_in_play(self) -> dict[str, int]:
+        """Every open or running table's id and fencing token."""
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(select(TableRow.id, TableRow.fence).where(
+                TableRow.status.in_(("open", "running"))))
+            return {row.id: int(row.fence) for row in rows}
+
     # -- the action log -------------------------------------------------------------
-    async def append_action(self, table_id: str, action: StoredAction) -> None:
-        """Append one move; returns once it is committed.
+    async def append_action(self, table_id: str, action: StoredAction,
+                            fence: int | None = None) -> None:
+        """Append one move; returns once it is committed (raises FencedOut when ``fence``
+        is older than the table's).
 
         Moves from every table are committed together by one writer (group commit), so a
         busy server pays for one transaction per batch, not per move.
@@ -134,7 +200,7 @@ class Store:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.put_nowait((table_id, action, done))
+        self._pending.put_nowait((table_id, action, fence, done))
         await done
 
     async def _write_batches(self) -> None:
@@ -144,17 +210,24 @@ class Store:
                 batch.append(self._pending.get_nowait())
             rows = [{"table_id": table_id, "seq": a.seq, "seat": a.seat, "kind": a.kind,
                      "payload": a.payload, "t_ms": a.t_ms, "client_id": a.client_id}
-                    for table_id, a, _ in batch]
+                    for table_id, a, _, _ in batch]
+            fences = {table_id: fence for table_id, _, fence, _ in batch if fence is not None}
             try:
                 # A Core insert: the hot path skips the ORM's unit of work.
                 async with self.engine.begin() as connection:
-                    await connection.execute(insert(ActionRow), rows)
+                    refused = await self._raise_fences(connection, fences)
+                    kept = [row for row in rows if row["table_id"] not in refused]
+                    if kept:
+                        await connection.execute(insert(ActionRow), kept)
             except Exception:
                 # One bad row must not fail the other tables' moves: write each row in its
                 # own transaction, so only the rows that fail alone are refused.
-                for row, (_, _, done) in zip(rows, batch, strict=True):
+                for row, (table_id, _, fence, done) in zip(rows, batch, strict=True):
                     try:
                         async with self.engine.begin() as connection:
+                            if await self._raise_fences(connection, {table_id: fence}
+                                                        if fence is not None else {}):
+                                raise FencedOut(table_id, fence or 0)
                             await connection.execute(insert(ActionRow), [row])
                     except Exception as error:
                         if not done.done():
@@ -163,9 +236,30 @@ class Store:
                         if not done.done():
                             done.set_result(None)
             else:
-                for _, _, done in batch:
+                for table_id, _, fence, done in batch:
                     if not done.done():
-                        done.set_result(None)
+                        if table_id in refused:
+                            done.set_exception(FencedOut(table_id, fence or 0))
+                        else:
+                            done.set_result(None)
+
+    async def _raise_fences(self, connection: AsyncConnection,
+                            fences: dict[str, int]) -> set[str]:
+        """Raise each table's fence to its token inside the write's transaction (the row
+        stays locked until it commits); returns the tables whose fence was newer."""
+        if not fences:
+            return set()
+        if self.engine.dialect.name == "postgresql":
+            passed = await connection.execute(_RAISE_FENCES, {
+                "ids": list(fences), "fences": list(fences.values())})
+            return set(fences) - {row[0] for row in passed}
+        refused = set()
+        for table_id, fence in fences.items():
+            result = await connection.execute(update(TableRow).where(
+                TableRow.id == table_id, TableRow.fence <= fence).values(fence=fence))
+            if not result.rowcount:
+                refused.add(table_id)
+        return refused
 
     async def load_actions(self, table_id: str) -> list[StoredAction]:
         async with self.sessions() as session:
@@ -226,6 +320,15 @@ class Store:
                 RatingRow.game == game, mine < _CONSERVATIVE))
             return int(ahead or 0) + 1, row
 
+
+
+async def _check_fence(session: AsyncSession, table_id: str, fence: int | None) -> None:
+    if fence is None:
+        return
+    result = await session.execute(update(TableRow).where(
+        TableRow.id == table_id, TableRow.fence <= fence).values(fence=fence))
+    if not result.rowcount:  # type: ignore[attr-defined]
+        raise FencedOut(table_id, fence)
 
 
 def _upgrade(connection: Connection) -> None:

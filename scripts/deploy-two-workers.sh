@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Two Twin Table workers behind nginx on loopback (docs/deploy.md).
+#
+#   scripts/deploy-two-workers.sh [DB_URL] [REDIS_URL]
+#
+# Starts two `twintable serve` workers on 127.0.0.1:8101 and :8102 sharing one PostgreSQL
+# database and one Redis, and nginx on 127.0.0.1:8100 in front of them (WebSocket upgrade
+# headers set). Installs nginx with apt-get when it is missing. Ctrl-C stops all three.
+set -euo pipefail
+
+DB_URL=${1:-postgresql://postgres@127.0.0.1:5432/test}
+REDIS_URL=${2:-${TWINTABLE_REDIS_URL:-redis://127.0.0.1:6379/0}}
+PORT=${PORT:-8100}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TWINTABLE=${TWINTABLE:-$ROOT/.venv/bin/twintable}
+
+if ! command -v nginx >/dev/null; then
+    echo "nginx is missing: installing it (apt-get)"
+    apt-get update -qq && apt-get install -y -qq nginx >/dev/null
+fi
+
+RUN=$(mktemp -d -t twintable-deploy.XXXXXX)
+cat > "$RUN/nginx.conf" <<CONF
+worker_processes 1;
+pid $RUN/nginx.pid;
+error_log $RUN/nginx-error.log;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $RUN/body;
+    proxy_temp_path $RUN/proxy;
+    fastcgi_temp_path $RUN/fastcgi;
+    uwsgi_temp_path $RUN/uwsgi;
+    scgi_temp_path $RUN/scgi;
+    map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+    upstream twintable {
+        server 127.0.0.1:$((PORT + 1)) max_fails=1 fail_timeout=2s;
+        server 127.0.0.1:$((PORT + 2)) max_fails=1 fail_timeout=2s;
+    }
+    server {
+        listen 127.0.0.1:$PORT;
+        location / {
+            proxy_pass http://twintable;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade \$http_upgrade;
+            proxy_set_header Connection \$connection_upgrade;
+            proxy_set_header Host \$host;
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+            proxy_read_timeout 1h;
+            proxy_next_upstream error timeout http_502 http_503;
+        }
+    }
+}
+CONF
+
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    if [ -f "$RUN/nginx.pid" ]; then kill "$(cat "$RUN/nginx.pid")" 2>/dev/null || true; fi
+}
+trap cleanup EXIT INT TERM
+
+for n in 1 2; do
+    "$TWINTABLE" serve --host 127.0.0.1 --port $((PORT + n)) --db "$DB_URL" \
+        --redis "$REDIS_URL" > "$RUN/worker$n.log" 2>&1 &
+    pids+=($!)
+done
+for n in 1 2; do
+    for _ in $(seq 100); do
+        curl -sf "http://127.0.0.1:$((PORT + n))/readyz" >/dev/null && break
+        sleep 0.2
+    done
+    curl -sf "http://127.0.0.1:$((PORT + n))/readyz" >/dev/null \
+        || { echo "worker $n did not start: see $RUN/worker$n.log"; exit 1; }
+done
+nginx -c "$RUN/nginx.conf"
+echo "Twin Table on http://127.0.0.1:$PORT (2 workers; logs and nginx config in $RUN)"
+wait "${pids[@]}"

@@ -1,0 +1,324 @@
+"""Several workers, one platform: what crosses workers goes through Redis.
+
+- **Leases.** A worker runs a table only while it holds the table's lease, a Redis key
+  set with ``NX`` and a time to live and renewed while the table lives. Each grant comes
+  with a fencing token from a per-table counter (``INCR``); the worker claims the table
+  in PostgreSQL with it, and every later write of the table carries it
+  (``storage/store.py``), so a worker that lost its lease (paused, cut off) can no longer
+  write: the lease decides who should run a table, the fence makes it safe when two
+  think they do. The counter is raised above the token PostgreSQL last saw when a lease
+  is granted, so a Redis that restarted empty never hands out an old token.
+- **The bus.** Each worker subscribes to one pub/sub channel of its own. Clients that
+  reach another worker are served through the owner: the receiving worker forwards
+  their frames there and the owner's frames back (``o`` open, ``f`` frame, ``c`` close),
+  lobby requests for a table go to its owner as calls (``r`` request, ``a`` answer).
+  Publishing goes through one task, so frames keep their order. Pub/sub delivers at most
+  once: when the subscription breaks, every forwarded connection is closed and its
+  client reconnects and resumes (the protocol's hello), as after any network drop.
+- **The lobby.** Each owner keeps its tables' public descriptions in one hash, so any
+  worker lists every table; a heartbeat key per worker says which workers are alive.
+
+No consensus of our own: leases are Redis keys, safety is PostgreSQL's row lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio as redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ConstantBackoff
+from redis.exceptions import RedisError
+
+log = logging.getLogger("twintable.server")
+
+# KEYS: lease, counter; ARGV: worker id, ttl ms, floor. The token, or 0 when held.
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local floor = tonumber(ARGV[3])
+if tonumber(redis.call('GET', KEYS[2]) or '0') < floor then
+  redis.call('SET', KEYS[2], floor)
+end
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
+return token
+"""
+# KEYS: leases; ARGV: ttl ms, then each lease's expected value. 1 where renewed.
+_RENEW = """
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i + 1] then
+    redis.call('PEXPIRE', key, ARGV[1])
+    renewed[i] = 1
+  else
+    renewed[i] = 0
+  end
+end
+return renewed
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+#: How long a lobby call to another worker may take before it is given up.
+CALL_TIMEOUT_S = 5.0
+
+
+class ClusterUnavailable(RuntimeError):
+    """Redis cannot be reached."""
+
+
+class Cluster:
+    """This worker's view of the others: its leases, its channel, the shared lobby."""
+
+    def __init__(self, url: str, prefix: str = "twintable:", lease_ttl_ms: int = 10_000):
+        self.url = url
+        self.prefix = prefix
+        self.ttl_ms = lease_ttl_ms
+        self.worker_id = secrets.token_hex(6)
+        self.redis = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=max(1.0, lease_ttl_ms / 3000),
+            socket_connect_timeout=1.0, retry=Retry(ConstantBackoff(0.05), 1),
+            health_check_interval=0)
+        self.held: dict[str, int] = {}
+        """Tables whose lease this worker holds, with their fencing tokens."""
+        self.on_lost: Callable[[str], Awaitable[None]] | None = None
+        self.on_message: Callable[[str, str, str], None] | None = None
+        """Called with (kind, connection or call id, body) for each message received."""
+        self.on_reset: Callable[[], None] | None = None
+        """Called when the subscription broke: messages may have been lost."""
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._renewed_at = time.monotonic()
+        self._acquire = self.redis.register_script(_ACQUIRE)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    # -- keys -----------------------------------------------------------------------
+    def _lease_key(self, table_id: str) -> str:
+        return f"{self.prefix}lease:{table_id}"
+
+    def _channel(self, worker_id: str) -> str:
+        return f"{self.prefix}worker:{worker_id}"
+
+    def _alive_key(self, worker_id: str) -> str:
+        return f"{self.prefix}alive:{worker_id}"
+
+    @property
+    def _lobby_key(self) -> str:
+        return f"{self.prefix}lobby"
+
+    # -- life -----------------------------------------------------------------------
+    async def ping(self) -> None:
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as error:
+            raise ClusterUnavailable(f"Redis at {self.url} is unreachable: {error}") from None
+
+    async def start(self) -> None:
+        await self.ping()
+        await self._beat()
+        for loop in (self._listen, self._publish, self._keep_leases):
+            self._tasks.append(asyncio.create_task(loop()))
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            for table_id in list(self.held):
+                await self.release(table_id)
+            await self.redis.delete(self._alive_key(self.worker_id))
+        await self.redis.aclose()
+
+    # -- leases ---------------------------------------------------------------------
+    async def acquire(self, table_id: str, floor: int = 0) -> int | None:
+        """The table's lease and a fencing token above ``floor`` (the token PostgreSQL
+        last saw), or None while another worker holds it."""
+        token = int(await self._acquire(
+            keys=[self._lease_key(table_id), f"{self.prefix}fence:{table_id}"],
+            args=[self.worker_id, self.ttl_ms, floor]))
+        if not token:
+            return None
+        self.held[table_id] = token
+        return token
+
+    async def release(self, table_id: str) -> None:
+        token = self.held.pop(table_id, None)
+        if token is not None:
+            await self._release(keys=[self._lease_key(table_id)],
+                                args=[f"{self.worker_id}:{token}"])
+
+    def forget(self, table_id: str) -> None:
+        """Stop renewing a lease this worker no longer has."""
+        self.held.pop(table_id, None)
+
+    async def owner(self, table_id: str) -> str | None:
+        """The worker holding the table's lease, if any."""
+        value = await self.redis.get(self._lease_key(table_id))
+        return str(value).rsplit(":", 1)[0] if value else None
+
+    async def leased(self, table_ids: list[str]) -> set[str]:
+        """Which of these tables some worker holds."""
+        if not table_ids:
+            return set()
+        values = await self.redis.mget([self._lease_key(t) for t in table_ids])
+        return {t for t, value in zip(table_ids, values, strict=True) if value}
+
+    async def alive(self, worker_id: str) -> bool:
+        return bool(await self.redis.exists(self._alive_key(worker_id)))
+
+    async def _beat(self) -> None:
+        await self.redis.set(self._alive_key(self.worker_id), "1", px=self.ttl_ms)
+
+    async def _keep_leases(self) -> None:
+        """Renew every lease a few times per time to live; hand the lost ones over."""
+        while True:
+            await asyncio.sleep(self.ttl_ms / 3000)
+            held = dict(self.held)
+            try:
+                await self._beat()
+                renewed = await self._renew(
+                    keys=[self._lease_key(t) for t in held],
+                    args=[self.ttl_ms, *(f"{self.worker_id}:{f}" for f in held.values())]
+                ) if held else []
+            except (RedisError, OSError) as error:
+                # Redis is away: keep running what we hold (the fence keeps it safe);
+                # what we really lost shows when it is back.
+                log.warning("could not renew table leases", extra={"error": str(error)})
+                continue
+            self._renewed_at = time.monotonic()
+            for (table_id, token), kept in zip(held.items(), renewed, strict=True):
+                if not kept and self.held.get(table_id) == token:
+                    self.held.pop(table_id, None)
+                    log.warning("table lease lost", extra={"table": table_id})
+                    if self.on_lost is not None:
+                        await self.on_lost(table_id)
+
+    # -- the bus --------------------------------------------------------------------
+    def send(self, worker_id: str, kind: str, ident: str, body: str) -> None:
+        """Queue one message for a worker (kept in order with every other one sent)."""
+        self._outbox.put_nowait((self._channel(worker_id), f"{kind}:{ident}:{body}"))
+
+    def put_info(self, table_id: str, created_ms: int, info_json: str) -> None:
+        self._outbox.put_nowait(("", f"{table_id} {created_ms} {info_json}"))
+
+    def drop_info(self, table_id: str) -> None:
+        self._outbox.put_nowait(("", table_id))
+
+    async def infos(self) -> list[tuple[int, str]]:
+        """Every listed table's creation time and description."""
+        entries = await self.redis.hgetall(self._lobby_key)
+        listed = []
+        for value in entries.values():
+            created, _, info = str(value).partition(" ")
+            listed.append((int(created), info))
+        return listed
+
+    async def info(self, table_id: str) -> str | None:
+        value = await self.redis.hget(self._lobby_key, table_id)
+        return str(value).partition(" ")[2] if value else None
+
+    async def call(self, worker_id: str, op: str, table_id: str,
+                   args: dict[str, Any]) -> dict[str, Any]:
+        """Run a lobby operation on the worker that owns the table; its JSON answer."""
+        call_id = secrets.token_hex(8)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = answer
+        self.send(worker_id, "r", call_id, json.dumps(
+            {"op": op, "table": table_id, "args": args, "from": self.worker_id}))
+        try:
+            return await asyncio.wait_for(answer, CALL_TIMEOUT_S)
+        finally:
+            self._calls.pop(call_id, None)
+
+    def answer(self, worker_id: str, call_id: str, result: dict[str, Any]) -> None:
+        self.send(worker_id, "a", call_id, json.dumps(result))
+
+    async def _publish(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 1000:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        if channel:
+                            pipe.publish(channel, message)
+                        else:
+                            table_id, _, value = message.partition(" ")
+                            if value:
+                                pipe.hset(self._lobby_key, table_id, value)
+                            else:
+                                pipe.hdel(self._lobby_key, table_id)
+                    await pipe.execute()
+            except (RedisError, OSError) as error:
+                log.warning("could not publish to the other workers",
+                            extra={"error": str(error)})
+                if self.on_reset is not None:
+                    self.on_reset()
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(self._channel(self.worker_id))
+                    while True:
+                        message = await pubsub.get_message(timeout=None)
+                        if message is not None:
+                            self._dispatch(message["data"])
+            except (RedisError, OSError) as error:
+                log.warning("the worker bus broke; listening again",
+                            extra={"error": str(error)})
+                if self.on_reset is not None:
+                    self.on_reset()
+                await asyncio.sleep(0.2)
+
+    def _dispatch(self, data: str) -> None:
+        kind, ident, body = data.split(":", 2)
+        if kind == "a":
+            answer = self._calls.get(ident)
+            if answer is not None and not answer.done():
+                answer.set_result(json.loads(body))
+        elif self.on_message is not None:
+            self.on_message(kind, ident, body)
+
+
+class RemoteSocket:
+    """On the owner: a client connected to another worker, shaped like the WebSocket a
+    :class:`~twintable.server.tables.Connection` and a socket session use."""
+
+    def __init__(self, cluster: Cluster, peer: str, ident: str, client: str):
+        self.cluster, self.peer, self.ident, self.client = cluster, peer, ident, client
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.closed = False
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    def deliver(self, text: str) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": text})
+
+    def gone(self) -> None:
+        self.closed = True
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
+
+    async def send_text(self, text: str) -> None:
+        if not self.closed:
+            self.cluster.send(self.peer, "f", self.ident, text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            self.cluster.send(self.peer, "c", self.ident, str(code))

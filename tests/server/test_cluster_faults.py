@@ -1,0 +1,445 @@
+"""Several workers on PostgreSQL + Redis, under faults: a worker killed (SIGKILL) or paused
+(SIGSTOP) past its leases, Redis restarted, PostgreSQL connections dropped. Real worker
+subprocesses, scripted WebSocket clients spread over both workers (so some are served
+through the other worker), and at the end every table's log checked against what the
+clients were acknowledged and against a replay by the engine.
+
+Each test gets its own PostgreSQL database and its own Redis key prefix, and the Redis
+restart test its own ``redis-server``: nothing collides with other tests or runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+import websockets
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.server.client import free_port
+from tests.server.conftest import POSTGRES_URL, postgres_reachable, services_required
+from twintable.core.replay import Replay
+from twintable.core.types import Action
+from twintable.games import default_registry
+from twintable.server.storage.store import FencedOut, Store, StoredAction
+
+pytestmark = pytest.mark.services
+
+REDIS_SERVER = "/usr/bin/redis-server"
+LEASE_TTL_MS = 1500
+TIMO = {"target": 1}
+
+
+def _reachable(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def services() -> None:
+    missing = [name for name, port in (("PostgreSQL", 5432), ("Redis", 6379))
+               if not (postgres_reachable() if port == 5432 else _reachable(port))]
+    if missing:
+        message = f"{' and '.join(missing)} at 127.0.0.1 unreachable"
+        if services_required():
+            pytest.fail(message + " (TWINTABLE_REQUIRE_SERVICES=1)")
+        pytest.skip(message)
+
+
+def _admin(sql: str) -> None:
+    async def run() -> None:
+        engine = create_async_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+        async with engine.connect() as connection:
+            await connection.exec_driver_sql(sql)
+        await engine.dispose()
+
+    asyncio.run(run())
+
+
+@pytest.fixture
+def database(services: None) -> Iterator[str]:
+    """A fresh PostgreSQL database of this test's own."""
+    name = f"tt_cluster_{secrets.token_hex(4)}"
+    _admin(f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        _admin(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+        _admin(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@dataclass
+class Worker:
+    port: int
+    log: Path
+    process: subprocess.Popen[bytes]
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ready(self) -> bool:
+        try:
+            return httpx2.get(f"{self.base}/readyz", timeout=1).status_code == 200
+        except httpx2.HTTPError:
+            return False
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@contextlib.contextmanager
+def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2
+            ) -> Iterator[list[Worker]]:
+    """``count`` workers of one platform, each a ``twintable serve`` on its own port."""
+    prefix = f"tt-test-{secrets.token_hex(4)}:"
+    started: list[Worker] = []
+    try:
+        for n in range(count):
+            port = free_port()
+            log = tmp_path / f"worker{n}.log"
+            process = subprocess.Popen(
+                [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port),
+                 "--db", db_url, "--redis", redis_url, "--redis-prefix", prefix,
+                 "--lease-ttl-ms", str(LEASE_TTL_MS), "--bot-delay-ms", "15",
+                 "--log-level", "info"],
+                stdout=log.open("wb"), stderr=subprocess.STDOUT)
+            started.append(Worker(port, log, process))
+        deadline = time.monotonic() + 40
+        while not all(worker.ready() for worker in started):
+            assert all(w.process.poll() is None for w in started), [
+                w.log.read_text()[-2000:] for w in started]
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        yield started
+    finally:
+        for worker in started:
+            worker.stop()
+
+
+def open_tables(workers: list[Worker], count: int, people: int) -> list[dict[str, Any]]:
+    """``count`` started Timo tables made through alternating workers (and started
+    through the other one, so lobby calls cross workers). The first ``people`` tables
+    keep seat 0 for a scripted client; at the others a stand-in plays it at once."""
+    tables = []
+    for n in range(count):
+        made = workers[n % len(workers)]
+        joined = httpx2.post(f"{made.base}/api/tables", json={
+            "game": "timo", "players": 3, "display_name": "Ann", "options": TIMO,
+            "grace_s": 60 if n < people else 0,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"},
+                      {"kind": "bot", "bot": "random"}]}).json()
+        table_id, token = joined["table"]["id"], joined["token"]
+        other = workers[(n + 1) % len(workers)]
+        started = httpx2.post(f"{other.base}/api/tables/{table_id}/start",
+                              headers={"Authorization": f"Bearer {token}"})
+        assert started.status_code == 200, started.text
+        tables.append({"id": table_id, "token": token, "person": n < people})
+    return tables
+
+
+@dataclass
+class Client:
+    """A scripted player that survives its server: it reconnects (to any worker) after a
+    drop, resends a move left unanswered with the same id, and notes every ack."""
+
+    table_id: str
+    token: str
+    ports: list[int]
+    acks: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    resent: int = 0
+    reconnects: int = 0
+    done: bool = False
+
+    async def play(self, deadline: float) -> None:
+        rng = random.Random(self.table_id)
+        nonce = secrets.token_hex(3)
+        counter = 0
+        pending: dict[str, Any] | None = None
+        attempt = 0
+        while time.monotonic() < deadline and not self.done:
+            port = self.ports[attempt % len(self.ports)]
+            attempt += 1
+            try:
+                async with websockets.connect(
+                        f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}",
+                        open_timeout=2) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    if pending is not None:  # the answer never came: ask again, same id
+                        self.resent += 1
+                        await ws.send(json.dumps(pending))
+                    while time.monotonic() < deadline:
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), 3))
+                        kind = frame["type"]
+                        if kind in ("table", "welcome") and \
+                                frame["table"]["status"] == "finished":
+                            self.done = True
+                            return
+                        if kind == "ack":
+                            self.acks[frame["id"]] = frame["seq"]
+                            pending = None
+                        elif kind == "error" and pending is not None \
+                                and frame.get("id") == pending["id"]:
+                            self.errors.append(frame["code"])
+                            pending = None
+                        if kind in ("snapshot", "event") and pending is None:
+                            view = frame["view"]
+                            if view["legal"] and not view.get("over"):
+                                counter += 1
+                                choice = rng.choice(view["legal"])
+                                pending = {"type": "action", "id": f"{nonce}-{counter}",
+                                           "version": frame["version"],
+                                           "kind": choice["kind"],
+                                           "payload": choice["payload"]}
+                                await ws.send(json.dumps(pending))
+            except (OSError, TimeoutError, websockets.ConnectionClosed,
+                    websockets.InvalidHandshake):
+                self.reconnects += 1
+                await asyncio.sleep(0.2)
+
+
+async def watch(table_id: str, ports: list[int], deadline: float) -> None:
+    """Wait until a self-playing table is finished (asking any worker)."""
+    async with httpx2.AsyncClient(timeout=2) as http:
+        n = 0
+        while time.monotonic() < deadline:
+            n += 1
+            with contextlib.suppress(httpx2.HTTPError, ValueError):
+                info = (await http.get(
+                    f"http://127.0.0.1:{ports[n % len(ports)]}/api/tables/{table_id}"
+                )).json()
+                if info.get("status") == "finished":
+                    return
+            await asyncio.sleep(0.3)
+
+
+async def _read_logs(db_url: str, table_ids: list[str]) -> dict[str, Any]:
+    engine = create_async_engine(db_url)
+    found: dict[str, Any] = {}
+    async with engine.connect() as connection:
+        for table_id in table_ids:
+            row = (await connection.execute(text(
+                "SELECT game, players, seed, options, status, result, fence FROM tables"
+                " WHERE id = :id"), {"id": table_id})).one()
+            actions = (await connection.execute(text(
+                "SELECT seq, seat, kind, payload, t_ms, client_id FROM actions"
+                " WHERE table_id = :id ORDER BY seq"), {"id": table_id})).all()
+            found[table_id] = (row, actions)
+    await engine.dispose()
+    return found
+
+
+def check_logs(db_url: str, tables: list[dict[str, Any]], clients: list[Client]) -> None:
+    """Every table finished; its log runs 1..n without a gap or a move logged twice;
+    every acknowledged move is in the log at its acknowledged place; and replaying the
+    log with the engine ends the game with the stored result."""
+    registry = default_registry()
+    logs = asyncio.run(_read_logs(db_url, [t["id"] for t in tables]))
+    by_table = {client.table_id: client for client in clients}
+    for table in tables:
+        row, actions = logs[table["id"]]
+        assert row.status == "finished", (table["id"], row.status)
+        assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
+        ids = [a.client_id for a in actions if a.client_id]
+        assert len(ids) == len(set(ids)), "a move was applied twice"
+        client = by_table.get(table["id"])
+        if client is not None:
+            logged = {a.client_id: a.seq for a in actions if a.client_id}
+            for move_id, seq in client.acks.items():
+                assert logged.get(move_id) == seq, f"acknowledged move {move_id} lost"
+        game = registry.get(row.game)
+        replay = Replay(row.game, row.players, row.seed, dict(row.options),
+                        [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
+        state = replay.final_state(game)
+        assert game.is_over(state)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        assert {k: v for k, v in row.result.items() if k != "names"} == outcome.to_json()
+
+
+async def play_all(tables: list[dict[str, Any]], ports: list[int], seconds: float,
+                   during: Any = None) -> list[Client]:
+    """Play every table to its end; ``during``: a coroutine run alongside (the fault)."""
+    deadline = time.monotonic() + seconds
+    clients = [Client(t["id"], t["token"], ports[n % len(ports):] + ports[:n % len(ports)])
+               for n, t in enumerate(t for t in tables if t["person"])]
+    work = [client.play(deadline) for client in clients]
+    work += [watch(t["id"], ports, deadline) for t in tables if not t["person"]]
+    if during is not None:
+        work.append(during)
+    await asyncio.gather(*work)
+    return clients
+
+
+def _grep(worker: Worker, message: str) -> int:
+    return sum(1 for line in worker.log.read_text().splitlines() if message in line)
+
+
+def test_a_killed_worker_loses_nothing(database: str, tmp_path: Path) -> None:
+    with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as (first, second):
+        tables = open_tables([first, second], 50, people=8)
+
+        async def kill_first() -> None:
+            await asyncio.sleep(1.5)
+            os.kill(first.process.pid, signal.SIGKILL)
+
+        clients = asyncio.run(play_all(tables, [first.port, second.port], 60, kill_first()))
+        assert all(client.done for client in clients)
+        assert _grep(second, "table taken over") > 0
+    check_logs(database, tables, clients)
+    assert sum(len(client.acks) for client in clients) > 0
+
+
+def test_a_paused_worker_is_fenced_out(database: str, tmp_path: Path) -> None:
+    with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as (first, second):
+        tables = open_tables([first, second], 12, people=4)
+
+        async def pause_first() -> None:
+            await asyncio.sleep(1.0)
+            first.process.send_signal(signal.SIGSTOP)
+            await asyncio.sleep(LEASE_TTL_MS / 1000 * 3)  # its leases expire, taken over
+            first.process.send_signal(signal.SIGCONT)
+
+        clients = asyncio.run(play_all(tables, [first.port, second.port], 45, pause_first()))
+        assert all(client.done for client in clients)
+        # The first worker woke up believing it ran its tables: it learnt otherwise, from
+        # a refused write or from its lease.
+        assert _grep(first, "write refused") + _grep(first, "table lease lost") > 0
+        assert _grep(second, "table taken over") > 0
+    check_logs(database, tables, clients)
+    # A write with the fencing token of an owner that lost the table is refused.
+    last = asyncio.run(_read_logs(database, [tables[0]["id"]]))[tables[0]["id"]]
+    row, actions = last
+
+    async def stale_write() -> None:
+        store = Store(database)
+        try:
+            with pytest.raises(FencedOut):
+                await store.append_action(tables[0]["id"], StoredAction(
+                    len(actions) + 1, 0, "draw", {}, 0, None), fence=row.fence - 1)
+        finally:
+            await store.close()
+
+    asyncio.run(stale_write())
+
+
+@pytest.mark.skipif(not Path(REDIS_SERVER).exists(), reason="needs /usr/bin/redis-server")
+def test_the_platform_recovers_from_a_redis_restart(database: str, tmp_path: Path) -> None:
+    port = free_port()
+    command = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", str(tmp_path)]
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not _reachable(port):
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        return process
+
+    redis_process = start_redis()
+    try:
+        with workers(database, f"redis://127.0.0.1:{port}/0", tmp_path) as (first, second):
+            tables = open_tables([first, second], 12, people=6)
+
+            async def restart_redis() -> None:
+                nonlocal redis_process
+                await asyncio.sleep(1.0)
+                redis_process.kill()  # forgets every lease and fencing counter
+                redis_process.wait()
+                await asyncio.sleep(1.0)
+                redis_process = start_redis()
+
+            clients = asyncio.run(play_all(tables, [first.port, second.port], 45,
+                                           restart_redis()))
+            assert all(client.done for client in clients)
+        check_logs(database, tables, clients)
+    finally:
+        redis_process.kill()
+        redis_process.wait()
+
+
+def test_dropped_database_connections_refuse_moves_then_recover(
+        database: str, tmp_path: Path) -> None:
+    name = database.rsplit("/", 1)[1]
+    with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as (first, second):
+        tables = open_tables([first, second], 8, people=8)
+        seen: dict[str, bool] = {}
+        probed: list[str] = []
+
+        async def probe_a_move() -> None:
+            """A move made while the database is away is answered with an error."""
+            for table in tables:
+                async with websockets.connect(
+                        f"ws://127.0.0.1:{first.port}/ws/tables/{table['id']}") as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+                    while (frame := json.loads(await asyncio.wait_for(ws.recv(), 3))
+                           )["type"] != "snapshot":
+                        pass
+                    if not frame["view"]["legal"]:
+                        continue
+                    move = frame["view"]["legal"][0]
+                    await ws.send(json.dumps({
+                        "type": "action", "id": "probe", "version": frame["version"],
+                        "kind": move["kind"], "payload": move["payload"]}))
+                    while (answer := json.loads(await asyncio.wait_for(ws.recv(), 5))
+                           ).get("id") != "probe":
+                        pass
+                    probed.append(answer.get("code", answer["type"]))
+                    return
+
+        async def drop_connections() -> None:
+            await asyncio.sleep(1.0)
+            # Connections dropped and refused for a while: no worker can write.
+            await asyncio.to_thread(_admin, f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            await asyncio.to_thread(_admin, "SELECT pg_terminate_backend(pid) FROM"
+                                    f" pg_stat_activity WHERE datname = '{name}'")
+            async with httpx2.AsyncClient(timeout=5) as http:
+                for _ in range(20):
+                    ready = await http.get(f"{first.base}/readyz")
+                    if ready.status_code == 503:
+                        seen["not_ready"] = ready.json()["code"] == "storage.down"
+                        break
+                    await asyncio.sleep(0.1)
+            with contextlib.suppress(OSError, TimeoutError, websockets.ConnectionClosed):
+                await probe_a_move()
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(_admin, f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+
+        clients = asyncio.run(play_all(tables, [first.port, second.port], 45,
+                                       drop_connections()))
+        assert all(client.done for client in clients)
+        assert seen.get("not_ready"), "/readyz never said the database was down"
+        assert first.ready() and second.ready()
+        refused = [code for client in clients for code in client.errors] + probed
+        assert "storage.failed" in refused, refused
+        assert "ack" not in probed
+    check_logs(database, tables, clients)
+
