@@ -21,6 +21,9 @@ FORBIDDEN: dict[str, set[str]] = {
     "bots": {"games", "server", "sim", "envs", "web", "terminal", "cli"},
     "sim": {"server", "envs", "web", "terminal", "cli"},
     "server": {"sim", "envs", "web", "terminal", "cli"},
+    "envs": {"server", "web", "terminal", "cli"},
+    # The load harness is a client: it speaks the protocol, never the server's code.
+    "loadtest": {"server", "sim", "envs", "web", "terminal", "cli"},
 }
 
 

@@ -19,6 +19,7 @@ from twintable.core.errors import TwinTableError
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
+from twintable.loadtest.cli import loadtest
 from twintable.sim.report import build_report, plot_report
 from twintable.sim.runner import GameResult, make_bots, run_games
 
@@ -489,6 +490,7 @@ def _move_text(action: Any) -> str:
 
 
 twinit_app = typer.Typer(help="Twin It tools.", no_args_is_help=True)
+app.command()(loadtest)
 app.add_typer(twinit_app, name="twinit")
 
 

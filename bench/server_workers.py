@@ -1,0 +1,269 @@
+"""Benchmark: the same load against `twintable serve --workers 1` and `--workers 2`
+(PostgreSQL + Redis for both, so the only difference is the second worker), in one run.
+
+The load is `twintable loadtest`'s harness (src/twintable/loadtest/): scripted people in
+their own processes open tables through the lobby, play real games over the WebSocket
+protocol and start new tables when games end. For each server it reports acknowledged
+moves per second, p50/p99 from sending a move to its ack, server CPU per acknowledged
+move (user + system time of the server's whole process tree, read from /proc, over the
+run: lobby and play), the load processes' own CPU per move and that of PostgreSQL and
+Redis (machine-wide: on a shared machine others' queries count too); then the ratios of
+2 workers to 1, against the targets (throughput >= 1.4x, CPU per move within 15%).
+
+The default rate is far above what one worker acknowledges, so each server runs flat out
+and the throughput ratio is a capacity ratio. On a 2-core machine the load processes
+share the cores with the workers: their CPU per move is printed so that the ratios can
+be read against it. Each server gets a scratch PostgreSQL database of its own (made on
+the server given by --db, dropped afterwards; --no-scratch-db uses --db as it is) and a
+Redis key prefix of its own, so runs neither see each other's tables nor other users'.
+Usage: python bench/server_workers.py [--tables 40] [--clients-per-table 4] [--rate 5000]
+       [--seconds 15] [--game timo] [--option key=value] [--processes 2] [--workers 1 2]
+       [--db postgresql+asyncpg://postgres@127.0.0.1:5432/test]
+       [--redis redis://127.0.0.1:6379/0] [--json out.json] [--logs DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx2
+
+from serving import serving
+from twintable.loadtest.harness import prepare, run_load
+
+TARGET_THROUGHPUT_RATIO, TARGET_CPU_RATIO = 1.4, 1.15
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_s(root: int) -> dict[int, float]:
+    """User + system CPU seconds of ``root`` and of every process below it, now, by pid."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended meanwhile
+        # The command name may hold spaces and parentheses: fields follow the last ")".
+        fields = stat[stat.rindex(")") + 2:].split()
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        times[pid] = (int(fields[11]) + int(fields[12])) / TICKS
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        tree.update(children)
+        frontier.extend(children)
+    return {pid: times[pid] for pid in tree if pid in times}
+
+
+def services_cpu_s() -> dict[int, float]:
+    """CPU seconds of every PostgreSQL and Redis process on the machine, now, by pid
+    (whoever else uses them on a shared machine is counted too)."""
+    found: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+        except OSError:
+            continue
+        if stat[stat.find("(") + 1:stat.rfind(")")].startswith(("postgres", "redis-server")):
+            fields = stat[stat.rindex(")") + 2:].split()
+            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICKS
+    return found
+
+
+def cpu_since(before: dict[int, float], after: dict[int, float]) -> dict[int, float]:
+    """CPU seconds each process used between two readings (a process that ended in
+    between is left out: its time is gone from /proc)."""
+    return {pid: cpu - before.get(pid, 0.0) for pid, cpu in after.items()}
+
+
+def load_cpu_s() -> float:
+    """CPU seconds of this process's finished children (the load processes, once joined)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@contextmanager
+def scratch_database(url: str, name: str, wanted: bool) -> Iterator[str]:
+    """A new, empty database on ``url``'s server, dropped afterwards (or ``url`` itself)."""
+    if not wanted:
+        yield url
+        return
+    import asyncpg
+
+    parts = urlsplit(url)
+    plain = urlunsplit(("postgresql", parts.netloc, parts.path, "", ""))
+
+    async def run(statement: str) -> None:
+        connection = await asyncpg.connect(plain)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    try:
+        yield urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+    finally:
+        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def drop_redis_keys(url: str, prefix: str) -> None:
+    """Remove what a run left in Redis under its own prefix (fencing counters...)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        for chunk in _chunks(client.scan_iter(match=f"{prefix}*", count=1000), 500):
+            client.delete(*chunk)
+    finally:
+        client.close()
+
+
+def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def wait_until_every_worker_answers(url: str, checks: int = 20) -> None:
+    """``/readyz`` answered by whichever worker took the connection: ask a few times in
+    a row, on fresh connections, so that a second worker still starting is waited for."""
+    in_a_row, deadline = 0, time.monotonic() + 60
+    while in_a_row < checks and time.monotonic() < deadline:
+        try:
+            ok = httpx2.get(f"{url}/readyz", timeout=2).status_code == 200
+        except httpx2.HTTPError:
+            ok = False
+        in_a_row = in_a_row + 1 if ok else 0
+        time.sleep(0.05)
+
+
+def one_server(args: argparse.Namespace, workers: int, scratch: str) -> dict[str, Any]:
+    name = f"twintable_bench_{os.getpid()}_w{workers}"
+    with ExitStack() as stack, scratch_database(args.db, name, args.scratch_db) as db:
+        extra = ["--workers", str(workers), "--redis", args.redis, "--redis-prefix",
+                 f"{name}:", "--bot-delay-ms", "0"]
+        stack.callback(drop_redis_keys, args.redis, f"{name}:")
+        logs = args.logs or Path(scratch)
+        with open(logs / f"server-w{workers}.log", "wb") as log, \
+                serving(db, scratch, extra, log) as (url, _ws_url, server):
+            wait_until_every_worker_answers(url)
+            if server.poll() is not None:
+                raise SystemExit(f"the {workers}-worker server ended; see {log.name}")
+            plan = prepare(url, args.game, args.tables, args.clients_per_table, args.rate,
+                           args.seconds, args.processes, options=table_options(args.option))
+            server_before, load_before = tree_cpu_s(server.pid), load_cpu_s()
+            services_before = services_cpu_s()
+            report = run_load(plan)
+            server_after = tree_cpu_s(server.pid)
+            load_cpu = load_cpu_s() - load_before
+            services_cpu = sum(cpu_since(services_before, services_cpu_s()).values())
+    # Per process: how the work spread over the workers (the supervisor does little).
+    used = cpu_since(server_before, server_after)
+    by_process = sorted((round(cpu, 2) for cpu in used.values()), reverse=True)
+    server_cpu = sum(used.values())
+    acks = max(report["moves_acknowledged"], 1)
+    return report | {"workers": workers, "server_cpu_s": round(server_cpu, 3),
+                     "server_cpu_s_by_process": by_process,
+                     "server_cpu_ms_per_move": round(1000 * server_cpu / acks, 4),
+                     "load_cpu_s": round(load_cpu, 3),
+                     "load_cpu_ms_per_move": round(1000 * load_cpu / acks, 4),
+                     "postgres_redis_cpu_ms_per_move": round(1000 * services_cpu / acks, 4)}
+
+
+def table_options(pairs: list[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, _, raw = pair.partition("=")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+    return options
+
+
+def ratio(new: float | None, base: float | None) -> float | None:
+    return None if not new or not base else round(new / base, 3)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--clients-per-table", type=int, default=4)
+    parser.add_argument("--rate", type=float, default=5000.0)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--game", default="timo")
+    parser.add_argument("--option", action="append",
+                        help="A table option, key=value (default: the harness's).")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--db", default=os.environ.get(
+        "TWINTABLE_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"))
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--scratch-db", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--logs", type=Path, help="Keep the servers' logs in this folder.")
+    args = parser.parse_args()
+    print(f"{args.tables} {args.game} tables x {args.clients_per_table} people, "
+          f"{args.rate:g} moves/s asked, {args.seconds:g} s, {args.processes} load processes, "
+          f"{os.cpu_count()} cores", flush=True)
+    runs = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for workers in args.workers:
+            run = one_server(args, workers, scratch)
+            runs.append(run)
+            latency = run["latency_ms"]
+            print(f"{workers} worker(s): {run['moves_per_s']:8.1f} acked moves/s  "
+                  f"p50 {latency['p50']} ms  p99 {latency['p99']} ms  "
+                  f"server CPU {run['server_cpu_ms_per_move']:.3f} ms/move  "
+                  f"load CPU {run['load_cpu_ms_per_move']:.3f} ms/move  "
+                  f"PostgreSQL+Redis CPU {run['postgres_redis_cpu_ms_per_move']:.3f} ms/move  "
+                  f"games {run['games_finished']}  errors {run['errors'] or 'none'}  "
+                  f"server CPU s by process {run['server_cpu_s_by_process']}",
+                  flush=True)
+    base, *others = runs
+    summary: dict[str, Any] = {"runs": runs, "ratios": []}
+    for run in others:
+        ratios = {
+            "workers": f"{run['workers']} vs {base['workers']}",
+            "throughput": ratio(run["moves_per_s"], base["moves_per_s"]),
+            "p99": ratio(run["latency_ms"]["p99"], base["latency_ms"]["p99"]),
+            "server_cpu_per_move": ratio(run["server_cpu_ms_per_move"],
+                                         base["server_cpu_ms_per_move"]),
+        }
+        summary["ratios"].append(ratios)
+        print(f"{ratios['workers']}: throughput x{ratios['throughput']} "
+              f"(target >= {TARGET_THROUGHPUT_RATIO}), p99 x{ratios['p99']}, "
+              f"server CPU per move x{ratios['server_cpu_per_move']} "
+              f"(target <= {TARGET_CPU_RATIO})")
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=2) + "\n")
+    if any(run["errors"] for run in runs):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,555 @@
+"""The loading clients: what one load process runs.
+
+A load process runs one asyncio loop with many tables at once. For each table it plays
+the lobby's part over HTTP (create a table with people's seats and bots, join the other
+seats, start it) and each person's part over the table's WebSocket, choosing every move
+from the newest view's legal moves, as docs/protocol.md describes a client. When a game
+ends the table's slot opens another, until the process is told to stop. Moves are paced
+by one token schedule per process, so all processes together aim at the target rate.
+
+What each process measures (acknowledged moves, the time from sending a move to its
+``ack``, refusals and errors by code, games finished) goes back to the harness as plain
+data every half second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import random
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event as ProcessEvent
+from typing import Any, NamedTuple
+
+import httpx2
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+GAMES = ("timo", "twins", "twinit", "twinz")
+
+#: Options that keep games shorter than the rules' (a few minutes at most), so a load run
+#: finishes games and opens new tables (the lobby is part of the load) while most of the
+#: load is still play; ``--option`` overrides them (``target=1``: Timo in one round).
+SHORT_GAME_OPTIONS: dict[str, dict[str, Any]] = {
+    "timo": {"target": 100},
+    "twins": {"max_hands": 3},
+    "twinit": {"sets_to_win": 3},
+    "twinz": {"countdown_s": 1, "guess_timeout_s": 5},
+}
+
+#: Refusals that are a fault, reported as errors: the harness's (a malformed or
+#: unauthorised move, a flood) or the platform's (storage or Redis down, a table between
+#: owners). Every other refusal (``action.stale``, a touch that lost its race...) is what
+#: a fair client meets in play.
+FAULTS = ("message.", "json.", "auth.", "protocol.", "hello.", "rate.limited",
+          "action.invalid", "action.unknown", "action.version_required", "table.private",
+          "table.not_started", "table.unknown", "table.mov", "storage.", "server.",
+          "cluster.")
+
+#: The server allows 20 messages a second per connection (bursts of 40): one person
+#: never sends faster than that.
+SEAT_MIN_SPACING_S = 1 / 20
+ANSWER_TIMEOUT_S = 15.0
+STATS_EVERY_S = 0.5
+#: Latency buckets grow by 2 %: percentiles within 1 % whatever the run's length.
+BUCKET_GROWTH = math.log(1.02)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadPlan:
+    """What every load process is told: checked by the harness before any is started."""
+
+    url: str
+    game: str
+    tables: int
+    clients_per_table: int
+    players: int
+    rate: float
+    duration_s: float
+    processes: int
+    options: dict[str, Any] = field(default_factory=dict)
+    bot: str = "random"
+    seed: int = 0
+
+    @property
+    def ws_url(self) -> str:
+        return "ws" + self.url.removeprefix("http")
+
+
+def latency_bucket(seconds: float) -> int:
+    return int(math.log(max(seconds * 1e6, 1.0)) / BUCKET_GROWTH)
+
+
+def bucket_ms(bucket: int) -> float:
+    """The middle of a latency bucket, in milliseconds."""
+    return math.exp((bucket + 0.5) * BUCKET_GROWTH) / 1000
+
+
+@dataclass
+class Stats:
+    """One process's running totals (sent to the harness whole, not as deltas)."""
+
+    sent: int = 0
+    acks: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    tables_started: int = 0
+    games_finished: int = 0
+    lobby_retries: int = 0
+    latency_buckets: Counter[int] = field(default_factory=Counter)
+    max_latency_s: float = 0.0
+
+    def acknowledged(self, seconds: float) -> None:
+        self.acks += 1
+        self.latency_buckets[latency_bucket(seconds)] += 1
+        self.max_latency_s = max(self.max_latency_s, seconds)
+
+    def refused(self, code: str) -> None:
+        if code.startswith(FAULTS):
+            self.errors[code] += 1
+        else:
+            self.refusals[code] += 1
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"sent": self.sent, "acks": self.acks, "refusals": dict(self.refusals),
+                "errors": dict(self.errors), "tables_started": self.tables_started,
+                "games_finished": self.games_finished, "lobby_retries": self.lobby_retries,
+                "latency_buckets": dict(self.latency_buckets),
+                "max_latency_s": self.max_latency_s}
+
+
+class Pacer:
+    """Hands out send slots at a steady rate (no bursts): the process's share of the
+    target rate."""
+
+    def __init__(self, rate: float):
+        self.interval = 1 / rate
+        self.next_slot = time.perf_counter()
+
+    async def wait(self) -> None:
+        now = time.perf_counter()
+        slot = max(now, self.next_slot)
+        self.next_slot = slot + self.interval
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
+# -- choosing moves -------------------------------------------------------------------
+class Move(NamedTuple):
+    """A move to make after ``delay_s`` (a person's reaction time in real-time games)."""
+
+    kind: str
+    payload: dict[str, Any]
+    delay_s: float = 0.0
+
+
+Chooser = Callable[[dict[str, Any], random.Random], Move | None]
+
+
+def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(view.get("legal") or [])
+
+
+def choose_turn_based(view: dict[str, Any], rng: random.Random) -> Move | None:
+    """Timo's Twist and Twins: any legal move, at once (the server decides the races)."""
+    legal = _legal(view)
+    if not legal:
+        return None
+    action = rng.choice(legal)
+    return Move(action["kind"], action["payload"])
+
+
+def choose_twinz(view: dict[str, Any], rng: random.Random) -> Move | None:
+    """Twinz: the legal moves carry words the engine offers (the duo's clue, a guess);
+    contests are left alone, so rounds end by guesses or by the clock."""
+    legal = [action for action in _legal(view) if action["kind"] != "contest"]
+    if not legal:
+        return None
+    action = rng.choice(legal)
+    delay = {"draw": 0.1, "clue": 0.2, "guess": 0.4}.get(action["kind"], 0.2)
+    return Move(action["kind"], action["payload"], delay * rng.uniform(0.5, 1.5))
+
+
+def _picture_at(view: dict[str, Any], ref: str) -> int | None:
+    """The picture a Twin It card shows, by its place: ``c7``, ``p2``, ``s1.0``, ``t0.2``."""
+    try:
+        if ref[0] == "c":
+            return view["centre"][int(ref[1:])]  # type: ignore[no-any-return]
+        if ref[0] == "p":
+            return view["piles"][int(ref[1:])]["top"]  # type: ignore[no-any-return]
+        side, index = (int(part) for part in ref[1:].split("."))
+        if ref[0] == "s":
+            return view["sets"][side][index]["picture"]  # type: ignore[no-any-return]
+        return view["taboo"][side][index]  # type: ignore[no-any-return]
+    except (IndexError, KeyError, TypeError, ValueError):
+        return None
+
+
+def choose_twinit(view: dict[str, Any], rng: random.Random) -> Move | None:
+    """Twin It: touch two cards that show the same picture (one, then the other, after a
+    person's reaction time); flip when it is this seat's turn and nothing matches; in
+    time attack, turn a card over instead."""
+    legal = _legal(view)
+    if not legal:
+        return None
+    seat, mode = view["viewer"], view.get("mode")
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for action in legal:
+        by_kind.setdefault(action["kind"], []).append(action)
+    if "start" in by_kind:
+        return Move("start", {}, 0.3 + 0.3 * seat)
+    touches = by_kind.get("touch", [])
+    sides = view.get("sides") or []
+
+    def partner(other: int) -> bool:
+        if other == seat:
+            return True
+        if mode == "coop":
+            return True
+        return mode == "team" and bool(sides) and sides[other] == sides[seat]
+
+    hands = view.get("hands") or []
+    mine = [hand for hand in hands if hand["seat"] == seat]
+    helpable = [hand for hand in hands if partner(hand["seat"])]
+    for hand in helpable:
+        picture = _picture_at(view, hand["card"])
+        match = [t for t in touches if t["payload"]["picture"] == picture]
+        if picture is not None and match:
+            return Move("touch", rng.choice(match)["payload"], rng.uniform(0.15, 0.35))
+    if mine:
+        return None  # one hand down and nothing to pair it with: it lifts by itself
+    seen: dict[int, dict[str, Any]] = {}
+    pairs = []
+    for touch in touches:
+        picture = touch["payload"]["picture"]
+        if picture in seen:
+            pairs.append(seen[picture])
+        else:
+            seen[picture] = touch
+    if pairs:
+        return Move("touch", rng.choice(pairs)["payload"], rng.uniform(0.3, 0.7))
+    if "flip" in by_kind:
+        return Move("flip", {}, rng.uniform(0.2, 0.5))
+    turns = by_kind.get("turn_over", [])
+    if turns:
+        return Move("turn_over", rng.choice(turns)["payload"], rng.uniform(0.4, 0.9))
+    return None
+
+
+CHOOSERS: dict[str, Chooser] = {"timo": choose_turn_based, "twins": choose_turn_based,
+                                "twinit": choose_twinit, "twinz": choose_twinz}
+VIEW_FRAMES = ('{"type":"event"', '{"type":"snapshot"')
+NO_MOVES = '"legal":[]'
+#: Moves that race without a version (docs/protocol.md: every touch names its picture).
+UNVERSIONED = frozenset({"touch", "turn_over"})
+
+
+def is_over(view: dict[str, Any]) -> bool:
+    return bool(view.get("over")) or view.get("phase") == "over"
+
+
+# -- one person at one table ----------------------------------------------------------
+class SeatClient:
+    """One person's connection: reads every frame, and makes one move at a time from the
+    newest view, waiting for its answer before the next (a careful client)."""
+
+    def __init__(self, ws: ClientConnection, choose: Chooser, stats: Stats, pacer: Pacer,
+                 rng: random.Random, stopping: asyncio.Event):
+        self.ws = ws
+        self.choose = choose
+        self.stats = stats
+        self.pacer = pacer
+        self.rng = rng
+        self.stopping = stopping
+        self.latest_raw: str | None = None
+        self.parsed_raw: str | None = None
+        self.parsed: dict[str, Any] | None = None
+        self.status = "open"
+        self.changed = asyncio.Event()
+        self.finished = asyncio.Event()
+        self.leaving = False
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.moves = 0
+        self.last_send = 0.0
+        self.acked_version = 0
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.dispatch(raw if isinstance(raw, str) else raw.decode())
+        except ConnectionClosed:
+            pass
+        except (ValueError, KeyError, TypeError):
+            self.stats.errors["frame.unreadable"] += 1
+        finally:
+            if not (self.finished.is_set() or self.leaving or self.stopping.is_set()):
+                self.stats.errors["ws.closed"] += 1
+            self.leaving = True
+            self.finished.set()
+            self.changed.set()
+            for future in self.answers.values():
+                future.cancel()
+
+    def dispatch(self, raw: str) -> None:
+        # Views are most of the traffic and most are not this seat's to act on: they are
+        # kept as text and read only when the mover looks at the newest one.
+        if raw.startswith(VIEW_FRAMES):
+            self.latest_raw = raw
+            if NO_MOVES not in raw:
+                self.changed.set()
+            return
+        frame = json.loads(raw)
+        kind = frame.get("type")
+        if kind in ("snapshot", "event"):
+            self.latest_raw = raw
+            self.changed.set()
+        elif kind in ("ack", "error") and frame.get("id") in self.answers:
+            future = self.answers.pop(frame["id"])
+            if not future.done():
+                future.set_result(frame)
+        elif kind == "error":
+            self.stats.errors[str(frame.get("code", "error"))] += 1
+        elif kind == "table":
+            self.status = frame["table"]["status"]
+            if self.status in ("finished", "abandoned"):
+                self.finished.set()
+                self.changed.set()
+
+    def newest(self) -> dict[str, Any] | None:
+        """The newest snapshot or event frame, or None when it offers this seat nothing
+        (no legal move: the server writes views compactly, so an empty list reads as
+        ``"legal":[]``; any other spelling is simply parsed)."""
+        raw = self.latest_raw
+        if raw is None or NO_MOVES in raw:
+            return None
+        if raw is not self.parsed_raw:
+            self.parsed_raw, self.parsed = raw, json.loads(raw)
+        return self.parsed
+
+    def done(self) -> bool:
+        return self.finished.is_set() or self.stopping.is_set()
+
+    async def play(self) -> None:
+        while not self.done():
+            await self.changed.wait()
+            self.changed.clear()
+            frame = self.newest()
+            # An ack may come before the event frame of the same move: wait for the view.
+            if (self.done() or frame is None or frame["version"] < self.acked_version
+                    or is_over(frame["view"])):
+                continue
+            move = self.choose(frame["view"], self.rng)
+            if move is None:
+                continue
+            if move.delay_s:
+                await asyncio.sleep(move.delay_s)
+            await self.pacer.wait()
+            spacing = self.last_send + SEAT_MIN_SPACING_S - time.perf_counter()
+            if spacing > 0:
+                await asyncio.sleep(spacing)
+            frame = self.newest()
+            if self.done() or frame is None:
+                continue
+            if not any(action["kind"] == move.kind and action["payload"] == move.payload
+                       for action in _legal(frame["view"])):
+                self.changed.set()  # gone while we waited: choose again from the newest
+                continue
+            await self.send(move, frame["version"])
+            self.changed.set()
+
+    async def send(self, move: Move, version: int) -> None:
+        self.moves += 1
+        move_id = f"m{self.moves}"
+        message: dict[str, Any] = {"type": "action", "id": move_id, "kind": move.kind,
+                                   "payload": move.payload}
+        if move.kind not in UNVERSIONED:
+            message["version"] = version
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[move_id] = answer
+        sent = self.last_send = time.perf_counter()
+        self.stats.sent += 1
+        try:
+            await self.ws.send(json.dumps(message))
+            frame = await asyncio.wait_for(answer, ANSWER_TIMEOUT_S)
+        except ConnectionClosed:
+            return  # counted by the reader
+        except asyncio.CancelledError:
+            if self.leaving:
+                return  # the connection went while the move was out: counted by the reader
+            raise
+        except TimeoutError:
+            self.stats.errors["ack.timeout"] += 1
+            self.answers.pop(move_id, None)
+            return
+        if frame["type"] == "ack":
+            self.stats.acknowledged(time.perf_counter() - sent)
+            self.acked_version = max(self.acked_version, int(frame["version"]))
+            return
+        code = str(frame.get("code", "error"))
+        self.stats.refused(code)
+        if code == "rate.limited":
+            await asyncio.sleep(0.25)
+
+
+# -- one table slot ---------------------------------------------------------------
+class LobbyRefused(Exception):
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+async def _lobby(http: httpx2.AsyncClient, stats: Stats, stopping: asyncio.Event,
+                 path: str, body: dict[str, Any] | None = None,
+                 token: str | None = None) -> dict[str, Any]:
+    """One lobby request; a full lobby (429 ``tables.too_many``, 503) is retried after
+    a pause, since many tables open at once from one address."""
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    delay = 0.2
+    while True:
+        response = await http.post(path, json=body, headers=headers)
+        if response.status_code < 300:
+            return response.json() if response.content else {}
+        if response.status_code in (429, 503) and not stopping.is_set():
+            stats.lobby_retries += 1
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            delay = min(delay * 2, 3.0)
+            continue
+        try:
+            code = response.json().get("code") or f"http.{response.status_code}"
+        except ValueError:
+            code = f"http.{response.status_code}"
+        raise LobbyRefused(str(code))
+
+
+async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, stats: Stats,
+                         pacer: Pacer, rng: random.Random, stopping: asyncio.Event) -> None:
+    """Open a table, seat its people, start it and play it to the end (or to the stop)."""
+    people, players = plan.clients_per_table, plan.players
+    seats = ([{"kind": "human"}] * people + [{"kind": "bot", "bot": plan.bot}] * (players - people))
+    created = await _lobby(http, stats, stopping, "/api/tables", {
+        "game": plan.game, "players": players, "options": plan.options, "seats": seats,
+        "display_name": f"{name}-0"})
+    table_id = created["table"]["id"]
+    tokens = [created["token"]]
+    for n in range(1, people):
+        joined = await _lobby(http, stats, stopping, f"/api/tables/{table_id}/join",
+                              {"display_name": f"{name}-{n}"})
+        tokens.append(joined["token"])
+    if stopping.is_set():
+        return
+    async with contextlib.AsyncExitStack() as stack:
+        clients = []
+        for token in tokens:
+            ws = await stack.enter_async_context(connect(
+                f"{plan.ws_url}/ws/tables/{table_id}", compression=None, proxy=None,
+                open_timeout=15, max_size=2**22))
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+            clients.append(SeatClient(ws, CHOOSERS[plan.game], stats, pacer,
+                                      random.Random(rng.random()), stopping))
+        readers = [asyncio.create_task(client.read()) for client in clients]
+        movers = [asyncio.create_task(client.play()) for client in clients]
+        waits = [asyncio.create_task(stopping.wait()),
+                 asyncio.create_task(_all(client.finished.wait() for client in clients))]
+        try:
+            await _lobby(http, stats, stopping, f"/api/tables/{table_id}/start",
+                         token=tokens[0])
+            stats.tables_started += 1
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if any(client.status == "finished" for client in clients):
+                stats.games_finished += 1
+            for client in clients:
+                client.changed.set()  # wakes a mover waiting for a view, so it sees the end
+            await asyncio.wait(movers, timeout=ANSWER_TIMEOUT_S + 1)
+        finally:
+            for task in (*movers, *waits):
+                task.cancel()
+            for client in clients:
+                client.leaving = True
+                await client.ws.close()
+            await asyncio.wait(readers, timeout=5)
+            for task in readers:
+                task.cancel()
+
+
+async def _all(waits: Any) -> None:
+    await asyncio.gather(*waits)
+
+
+async def table_slot(plan: LoadPlan, slot: int, http: httpx2.AsyncClient, stats: Stats,
+                     pacer: Pacer, rng: random.Random, stopping: asyncio.Event) -> None:
+    """Tables one after another in one slot until the stop."""
+    # Spread the first tables over a second so the lobby is not hit all at once.
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stopping.wait(), rng.uniform(0, 1))
+    game = 0
+    while not stopping.is_set():
+        game += 1
+        try:
+            await play_one_table(plan, f"load{slot}g{game}", http, stats, pacer, rng, stopping)
+        except LobbyRefused as refused:
+            stats.errors[f"lobby.{refused.code}"] += 1
+        except (httpx2.HTTPError, OSError, ConnectionClosed, TimeoutError) as error:
+            stats.errors[f"connection.{type(error).__name__}"] += 1
+        except Exception as error:  # counted and reported; the slot opens another table
+            stats.errors[f"client.{type(error).__name__}"] += 1
+        else:
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), 0.5)
+
+
+# -- one load process ---------------------------------------------------------------
+async def run_process(plan: LoadPlan, index: int, queue: Queue[Any],
+                      stop: ProcessEvent) -> Stats:
+    """This process's share of the tables and of the rate, until ``stop`` or the end."""
+    stats = Stats()
+    stopping = asyncio.Event()
+    slots = range(index, plan.tables, plan.processes)
+    pacer = Pacer(plan.rate * len(slots) / plan.tables)
+    rng = random.Random(plan.seed * 1_000_003 + index)
+    deadline = time.monotonic() + plan.duration_s
+    limits = httpx2.Limits(max_connections=max(10, len(slots)))
+    # No certificate store to load for a plain http:// server (a tenth of a second each).
+    verify = plan.url.startswith("https:")
+    # Straight to the server under test, like the WebSockets (``proxy=None``).
+    async with httpx2.AsyncClient(base_url=plan.url, timeout=15, limits=limits,
+                                  verify=verify, trust_env=False) as http:
+        tasks = [asyncio.create_task(table_slot(plan, slot, http, stats, pacer,
+                                                random.Random(rng.random()), stopping))
+                 for slot in slots]
+        next_report = time.monotonic()
+        while not stop.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            if time.monotonic() >= next_report:
+                queue.put(("stats", index, stats.snapshot()))
+                next_report += STATS_EVERY_S
+        stopping.set()
+        # Moves in flight get their answers; then every table closes its connections.
+        await asyncio.wait(tasks, timeout=ANSWER_TIMEOUT_S + 5)
+        for task in tasks:
+            task.cancel()
+    return stats
+
+
+def process_main(plan: LoadPlan, index: int, queue: Queue[Any], start: ProcessEvent,
+                 stop: ProcessEvent) -> None:
+    """A load process: says it is ready, waits for the common start, plays, reports."""
+    # Ctrl-C reaches the whole process group: the harness alone decides when to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    queue.put(("ready", index, None))
+    start.wait()
+    try:
+        import uvloop
+        runner = asyncio.Runner(loop_factory=uvloop.new_event_loop)
+    except ImportError:
+        runner = asyncio.Runner()
+    with runner:
+        stats = runner.run(run_process(plan, index, queue, stop))
+    queue.put(("done", index, stats.snapshot()))
