@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.client import app_client, create_table, hello, play_to_end, start
+from tests.server.client import Player, app_client, create_table, hello, start
 from twintable.games.timo import bots as timo_bots
 from twintable.games.timo.bots import REFLEXES, Reflexes
 from twintable.games.timo.rules import CALL, CATCH, TimoGame
@@ -33,18 +33,26 @@ def test_a_person_catches_a_bot_that_forgot_timo(sqlite_url: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(REFLEXES, "random", FORGETFUL)
     # A tenth of people's pace: the bot's turn takes about 150 ms, the person is faster.
+    # A long game, watched until the first catch: the bot reaches one card in most rounds.
     with app_client(sqlite_url, bot_delay_ms=70) as client:
-        joined = create_table(client, "timo", 2, {"target": 20},
+        joined = create_table(client, "timo", 2, {"target": 500},
                               seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
         table_id, token = joined["table"]["id"], joined["token"]
         start(client, table_id, token)
+        events: list[dict[str, Any]] = []
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, token)
-            frames = play_to_end(ws, careful)
-    events = [e for f in frames if f["type"] == "event" for e in f["events"]]
+            player = Player(ws.send_json, careful)
+            while not any(e["kind"] == "caught" for e in events):
+                frame = ws.receive_json()
+                if frame["type"] == "table" and frame["table"]["status"] == "finished":
+                    break
+                if frame["type"] == "event":
+                    events += frame["events"]
+                player.feed(frame)
     caught = [e for e in events if e["kind"] == "caught"]
     assert caught, "the bot always forgets TIMO!: the person must have caught it"
-    assert all(e["data"] == {"seat": 1, "by": 0} for e in caught)
+    assert caught[0]["data"] == {"seat": 1, "by": 0}
     assert not any(e["kind"] == "timo_called" and e["data"]["seat"] == 1 for e in events)
 
 
@@ -86,9 +94,9 @@ def test_bots_take_a_persons_time_to_call_and_to_catch() -> None:
 def test_at_peoples_pace_a_bots_turn_takes_a_persons_time(
         sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """At the default pace the table waits for the bot's drawn thinking time (here its
-    median is set to 400 ms to keep the test short) before the bot moves."""
+    median is set to 600 ms to keep the test short) before the bot moves."""
     monkeypatch.setitem(REFLEXES, "random", Reflexes(
-        forget=0.0, recall=0.0, recall_ms=400, notice=0.0, catch_ms=400, turn_ms=400,
+        forget=0.0, recall=0.0, recall_ms=600, notice=0.0, catch_ms=600, turn_ms=600,
         spread=0.01))
     drawn: list[int] = []
     original = timo_bots.turn_delay
@@ -105,19 +113,17 @@ def test_at_peoples_pace_a_bots_turn_takes_a_persons_time(
         start(client, table_id, token)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             welcome = hello(ws, token)
-            frame = ws.receive_json()
-            while frame["type"] != "snapshot":
-                frame = ws.receive_json()
-            view = frame["view"]
-            if view["turn"] == 0:  # the person moves first: play so that the bot's turn comes
-                action = careful(view)
-                ws.send_json({"type": "action", "id": "p1", "version": frame["version"],
-                              "kind": action["kind"], "payload": action["payload"]})
-            sent = time.monotonic()
+            player = Player(ws.send_json, careful)
+            bots_turn_since: float | None = None
             while True:
                 frame = ws.receive_json()
-                if frame["type"] == "event" and frame["seat"] == 1:
+                if frame["type"] == "event" and frame["seat"] == 1 and bots_turn_since:
                     break
-            waited = time.monotonic() - sent
+                # The bot's turn, as the person's move hands it over.
+                if frame["type"] == "event" and frame["seat"] == 0 \
+                        and bots_turn_since is None and frame["view"]["turn"] == 1:
+                    bots_turn_since = time.monotonic()
+                player.feed(frame)  # the person plays until the bot's turn comes
+            waited = time.monotonic() - bots_turn_since
     assert welcome["seat"] == 0 and drawn
     assert waited >= 0.35, f"the bot moved {waited:.3f} s after its turn came"
