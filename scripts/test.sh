@@ -10,8 +10,14 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
     && [ "$(id -u)" -eq 0 ]; then
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
+# Two test processes (pytest-xdist), a test file each at a time: many tests wait on
+# servers, browsers and timers, so the second one uses the idle time (TWINTABLE_TEST_WORKERS=0
+# runs in one process).
+workers="${TWINTABLE_TEST_WORKERS:-2}"
+parallel=()
+if [ "$workers" != "0" ]; then parallel=(-n "$workers" --dist loadfile); fi
 set +e
-.venv/bin/pytest "$@"
+.venv/bin/pytest "${parallel[@]}" "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

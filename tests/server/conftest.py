@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,35 +27,49 @@ def postgres_reachable() -> bool:
         return False
 
 
-def reset_postgres() -> None:
-    """Drop every table in the test database so migrations start from nothing."""
+def _admin(sql: str) -> None:
     import asyncio
 
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    async def reset() -> None:
-        engine = create_async_engine(POSTGRES_URL)
-        async with engine.begin() as connection:
-            await connection.exec_driver_sql("DROP SCHEMA public CASCADE")
-            await connection.exec_driver_sql("CREATE SCHEMA public")
+    async def run() -> None:
+        engine = create_async_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+        async with engine.connect() as connection:
+            await connection.exec_driver_sql(sql)
         await engine.dispose()
 
-    asyncio.run(reset())
+    asyncio.run(run())
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A database URL for one test: a new SQLite file, or the emptied PostgreSQL `test`."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'twintable.sqlite3'}"
-        return
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test (dropped after it), so tests running
+    side by side (pytest -n) never share tables."""
+    name = f"tt_{secrets.token_hex(6)}"
+    _admin(f"CREATE DATABASE {name}")
+    try:
+        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def require_postgres() -> None:
     if not postgres_reachable():
         if services_required():
             pytest.fail("PostgreSQL at 127.0.0.1:5432 is required "
                         "(TWINTABLE_REQUIRE_SERVICES=1) but unreachable")
         pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    reset_postgres()
-    yield POSTGRES_URL
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database URL for one test: a new SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'twintable.sqlite3'}"
+        return
+    require_postgres()
+    with fresh_postgres() as url:
+        yield url
 
 
 @pytest.fixture

@@ -9,8 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.server.client import (
     app_client,
     auth,
@@ -22,7 +20,7 @@ from tests.server.client import (
     running_server,
     start,
 )
-from tests.server.conftest import reset_postgres
+from tests.server.conftest import fresh_postgres, require_postgres
 from twintable.server.storage.store import Store
 from twintable.server.tables import Connection
 
@@ -106,18 +104,12 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> N
 def test_on_postgresql_a_table_is_run_by_the_server_holding_its_lease() -> None:
     """Two servers on one PostgreSQL database: the one that made a table runs it; after
     a restart of the other, that table is not replayed there (not in its memory)."""
-    from tests.server.conftest import POSTGRES_URL, postgres_reachable, services_required
-
-    if not postgres_reachable():
-        if services_required():
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    reset_postgres()
-    with app_client(POSTGRES_URL) as owner:
+    require_postgres()
+    with fresh_postgres() as url, app_client(url) as owner:
         joined = create_table(owner, "timo", 2)
         table_id = joined["table"]["id"]
         start(owner, table_id, joined["token"])
-        with app_client(POSTGRES_URL) as other:
+        with app_client(url) as other:
             assert other.get("/readyz").json()["tables"] == 0
             with other.websocket_connect(f"/ws/tables/{table_id}") as ws:
                 assert ws.receive_json()["code"] == "table.unknown"

@@ -62,7 +62,10 @@ def serve_on(port: int, db: Path) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running in the
+# main thread while it is open, and tests of other folders that call asyncio.run may run
+# in the same process between two browser modules (pytest -n).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     required = os.environ.get("TWINTABLE_REQUIRE_SERVICES") == "1"
     try:

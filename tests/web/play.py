@@ -89,9 +89,10 @@ def twins_move(tab: Tab) -> None:
         return
     cards = page.locator(".hand button.card:not([disabled])")
     if page.locator("#commit").count() and cards.count() >= 2:
-        if page.locator(".hand button.card.picked").count() < 2:
-            tap(cards.nth(0))
-            tap(cards.nth(1))
+        # Tap only cards not picked yet: tapping a picked one puts it back, and on a slow
+        # machine a redraw between two taps used to leave one card picked for ever.
+        for _ in range(2 - page.locator(".hand button.card.picked").count()):
+            tap(page.locator(".hand button.card:not([disabled]):not(.picked)").first)
         tap(page.locator("#commit"))
 
 

@@ -80,7 +80,7 @@ def test_each_games_table(axe: Any, tab: Tab, second_tab: Tab, game: str, player
 
 
 @pytest.mark.parametrize(("game", "players", "options"),
-                         [("timo", 2, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
+                         [("timo", 2, {"target": "1"}), ("twins", 3, {"max_hands": "1"}),
                           ("twinit", 2, {"sets_to_win": "1"})],
                          ids=["timo", "twins", "twinit"])
 def test_the_results_and_the_replay(axe: Any, tab: Tab, second_tab: Tab, game: str,

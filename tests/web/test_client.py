@@ -47,7 +47,7 @@ def test_twin_it_plays_by_keyboard(tab: Tab) -> None:
 
 
 def test_two_browsers_play_one_table(tab: Tab, second_tab: Tab) -> None:
-    table_id = create_table(tab, "timo", 2, {"target": "20"}, open_seats=(1,))
+    table_id = create_table(tab, "timo", 2, {"target": "1"}, open_seats=(1,))
     join_as(second_tab, table_id, "Bea")
     tab.page.wait_for_selector("#start:not([disabled])")
     tab.page.click("#start")
