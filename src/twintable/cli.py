@@ -102,7 +102,7 @@ def serve(
     import uvicorn
 
     from twintable.server import logs
-    from twintable.server.app import create_app
+    from twintable.server.app import create_app, tune_collector_for_serving
     from twintable.server.settings import (
         SETTINGS_ENV,
         Settings,
@@ -140,7 +140,7 @@ def serve(
                     timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
         return
     asgi_app = create_app(settings)
-    _tune_collector_for_serving()
+    tune_collector_for_serving()
     uvicorn.run(asgi_app, host=host, port=port, log_level=log_level,
                 timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
 
@@ -154,19 +154,6 @@ def _require_redis(url: str) -> None:
     except (redis_client.RedisError, OSError, ValueError) as error:
         raise _fail(f"Redis at {url} is unreachable ({error}); several workers need it") \
             from None
-
-
-def _tune_collector_for_serving() -> None:
-    """Keep the cycle collector's pauses short under load (bench/server_timo.py's p99)."""
-    import gc
-
-    # What is loaded by now (modules, schemas, the app) lives as long as the process;
-    # out of the collector's sight, a full collection takes milliseconds, not ~100 ms.
-    gc.collect()
-    gc.freeze()
-    # Moves in flight live for milliseconds; with the default 700-allocation young
-    # generation they get promoted, and full collections come every second or so.
-    gc.set_threshold(50_000, 20, 20)
 
 
 def _async_url(url: str) -> str:
