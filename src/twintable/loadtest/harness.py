@@ -18,7 +18,7 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +28,7 @@ from twintable.loadtest.clients import (
     GAMES,
     SHORT_GAME_OPTIONS,
     LoadPlan,
+    Stats,
     bucket_ms,
     process_main,
 )
@@ -148,18 +149,8 @@ def prepare(url: str, game: str, tables: int, clients_per_table: int, rate: floa
 
 # -- running it ----------------------------------------------------------------------
 @dataclass
-class Totals:
-    """Every process's latest totals, added up."""
-
-    sent: int = 0
-    acks: int = 0
-    refusals: Counter[str] = field(default_factory=Counter)
-    errors: Counter[str] = field(default_factory=Counter)
-    tables_started: int = 0
-    games_finished: int = 0
-    lobby_retries: int = 0
-    latency_buckets: Counter[int] = field(default_factory=Counter)
-    max_latency_s: float = 0.0
+class Totals(Stats):
+    """Every process's latest totals (its :class:`Stats` snapshots), added up."""
 
     @classmethod
     def of(cls, snapshots: list[dict[str, Any]]) -> Totals:
