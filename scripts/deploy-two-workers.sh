@@ -5,7 +5,7 @@
 #
 # Starts two `twintable serve` workers on 127.0.0.1:8101 and :8102 sharing one PostgreSQL
 # database and one Redis, and nginx on 127.0.0.1:8100 in front of them (WebSocket upgrade
-# headers set). Installs nginx with apt-get when it is missing. Ctrl-C stops all three.
+# headers set; /w1/ and /w2/ reach one worker each, where clients of its tables are sent). Installs nginx with apt-get when it is missing. Ctrl-C stops all three.
 set -euo pipefail
 
 DB_URL=${1:-postgresql://postgres@127.0.0.1:5432/test}
@@ -37,18 +37,22 @@ http {
         server 127.0.0.1:$((PORT + 1)) max_fails=1 fail_timeout=2s;
         server 127.0.0.1:$((PORT + 2)) max_fails=1 fail_timeout=2s;
     }
+    proxy_http_version 1.1;
+    proxy_set_header Upgrade \$http_upgrade;
+    proxy_set_header Connection \$connection_upgrade;
+    # With its port: a worker sends a client to /wN/ on the very address it reached.
+    proxy_set_header Host \$http_host;
+    proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+    proxy_read_timeout 1h;
     server {
         listen 127.0.0.1:$PORT;
         location / {
             proxy_pass http://twintable;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade \$http_upgrade;
-            proxy_set_header Connection \$connection_upgrade;
-            proxy_set_header Host \$host;
-            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            proxy_read_timeout 1h;
             proxy_next_upstream error timeout http_502 http_503;
         }
+        # Each worker's own path: clients of its tables are sent there (moved).
+        location /w1/ { proxy_pass http://127.0.0.1:$((PORT + 1))/; }
+        location /w2/ { proxy_pass http://127.0.0.1:$((PORT + 2))/; }
     }
 }
 CONF
@@ -62,7 +66,7 @@ trap cleanup EXIT INT TERM
 
 for n in 1 2; do
     "$TWINTABLE" serve --host 127.0.0.1 --port $((PORT + n)) --db "$DB_URL" \
-        --redis "$REDIS_URL" > "$RUN/worker$n.log" 2>&1 &
+        --redis "$REDIS_URL" --advertise-url "/w$n" > "$RUN/worker$n.log" 2>&1 &
     pids+=($!)
 done
 for n in 1 2; do

@@ -97,6 +97,15 @@ def serve(
         help="Prefix of this platform's Redis keys.")] = "twintable:",
     lease_ttl_ms: Annotated[int, typer.Option(
         help="With Redis: how soon a dead worker's tables are taken over (ms).")] = 10_000,
+    worker_ports: Annotated[str | None, typer.Option(
+        help="With --workers N: the range (8101-8104) where each worker also listens on a "
+             "port of its own, where clients are sent to the worker running their table "
+             "(default: the N ports after --port; off: none, clients are served through "
+             "the table's worker).")] = None,
+    advertise_url: Annotated[str | None, typer.Option(
+        help="With Redis: where clients reach this worker directly (ws://host:8001, or "
+             "/w1: the path on the shared address where a proxy sends to this worker); "
+             "clients of its tables are sent there.")] = None,
 ) -> None:
     """Run the game server (lobby, tables, WebSocket protocol)."""
     import uvicorn
@@ -115,9 +124,17 @@ def serve(
     settings = Settings(db_url=_async_url(db) if db else default_db_url(),
                         public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms,
                         realtime_bot_pace=realtime_bot_pace, redis_url=redis,
-                        redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms)
+                        redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms,
+                        worker_host=host, advertise_url=advertise_url,
+                        ws_compression=ws_compression)
     if workers < 1:
         raise _fail("--workers takes 1 or more")
+    if workers > 1:
+        if advertise_url is not None:
+            raise _fail("--advertise-url names one worker's address: with --workers, each "
+                        "worker has a port of its own (--worker-ports)")
+        if worker_ports != "off":
+            settings.worker_ports = _port_range(worker_ports, port + 1, port + workers)
     if workers > 1 and redis is None:
         raise _fail("several workers need Redis: give --redis redis://127.0.0.1:6379/0")
     if redis is not None:
@@ -143,6 +160,19 @@ def serve(
     tune_collector_for_serving()
     uvicorn.run(asgi_app, host=host, port=port, log_level=log_level,
                 timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
+
+
+def _port_range(text: str | None, first: int, last: int) -> list[int]:
+    """``--worker-ports`` (``8101-8104``), or ``first..last`` when it is not given."""
+    if text is not None:
+        low, _, high = text.partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError:
+            raise _fail("--worker-ports takes a range of ports: 8101-8104") from None
+    if not 0 < first <= last < 65536:
+        raise _fail(f"no such range of ports: {first}-{last}")
+    return [first, last]
 
 
 def _require_redis(url: str) -> None:

@@ -1,19 +1,23 @@
 """``twintable serve --workers N``: N worker processes on one port serve one platform (a
-client's connection lands on either, tables are served through their owner), and the
-command refuses what cannot work with one line before starting anything."""
+client's connection lands on either; new tables are shared between them; a client that
+follows redirects is sent to the table's worker's own port, any other is served through
+it), and the command refuses what cannot work with one line before starting anything."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx2
 from typer.testing import CliRunner
+from websockets.asyncio.client import connect
 
 from tests.server.client import free_port
 from tests.server.test_cluster_faults import (
@@ -25,11 +29,41 @@ from tests.server.test_cluster_faults import (
     services,  # noqa: F401 (a fixture)
 )
 from twintable.cli import app
+from twintable.loadtest.harness import prepare, run_load
 
 
 def children(pid: int) -> list[int]:
     found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     return [int(child) for child in found]
+
+
+async def first_answer(url: str, token: str) -> dict[str, str]:
+    """The first frame a hello that follows redirects gets at ``url``."""
+    async with connect(url, proxy=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "redirects": True}))
+        return json.loads(await ws.recv())  # type: ignore[no-any-return]
+
+
+async def where_tables_run(port: int, own_ports: list[int],
+                           tables: list[dict[str, Any]]) -> list[int]:
+    """Each table's worker, by its own port. From the shared port or from a worker's own
+    port, a client that follows redirects is served at once or sent (``moved``) to the
+    table's worker's own port, and served there."""
+    found = []
+    for table in tables:
+        owner = None
+        for start in (port, own_ports[0]):
+            url = f"ws://127.0.0.1:{start}/ws/tables/{table['id']}"
+            answer = await first_answer(url, table["token"])
+            if answer["type"] == "moved":
+                url = answer["url"]
+                answer = await first_answer(url, table["token"])
+            assert answer["type"] == "welcome", answer
+            if start != port:
+                owner = int(url.split(":")[2].split("/")[0])
+        assert owner in own_ports
+        found.append(owner)
+    return found
 
 
 def test_two_workers_on_one_port_play_every_table_to_its_end(
@@ -51,6 +85,13 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
             time.sleep(0.2)
         workers = children(process.pid)
         tables = open_tables([server], 6, people=4)
+        # Each worker has its own port (the two after the shared one), which the page's
+        # policy lets it reach; the tables were shared between the workers.
+        own_ports = [port + 1, port + 2]
+        policy = httpx2.get(f"{server.base}/").headers["content-security-policy"]
+        assert all(f"ws://127.0.0.1:{own}" in policy for own in own_ports), policy
+        owners = asyncio.run(where_tables_run(port, own_ports, tables))
+        assert sorted(owners) == [port + 1] * 3 + [port + 2] * 3, owners
         clients = asyncio.run(play_all(tables, [port], 40))
         assert all(client.done for client in clients)
         # Every request went to the one port; both workers ran tables or served clients.
@@ -60,6 +101,13 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         assert len({line.split("]")[0] for line in text.splitlines()
                     if "Started server process" in line}) >= 2, text[-2000:]
         assert len(workers) >= 2  # and multiprocessing's resource tracker
+        # The load harness's people follow redirects: about half their sockets land on
+        # the other worker and are sent on, and they play without an error.
+        report = run_load(prepare(server.base, "timo", tables=4, clients_per_table=2,
+                                  rate=200, duration_s=3, processes=1,
+                                  options={"target": 1}))
+        assert report["errors"] == {} and report["moves_acknowledged"] > 0, report
+        assert report["redirects"] > 0, report
     finally:
         process.send_signal(signal.SIGINT)
         try:

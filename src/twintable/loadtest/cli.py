@@ -122,6 +122,7 @@ def print_report(result: dict[str, Any]) -> None:
         ("refusals (races)", _counts(result["refusals"])),
         ("errors", _counts(result["errors"])),
         ("lobby retries (429/503)", str(result["lobby_retries"])),
+        ("sent to the table's worker", str(result["redirects"])),
     ]
     for name, value in rows:
         summary.add_row(name, value)

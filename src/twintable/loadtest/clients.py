@@ -103,6 +103,7 @@ class Stats:
     tables_started: int = 0
     games_finished: int = 0
     lobby_retries: int = 0
+    redirects: int = 0
     latency_buckets: Counter[int] = field(default_factory=Counter)
     max_latency_s: float = 0.0
 
@@ -121,6 +122,7 @@ class Stats:
         return {"sent": self.sent, "acks": self.acks, "refusals": dict(self.refusals),
                 "errors": dict(self.errors), "tables_started": self.tables_started,
                 "games_finished": self.games_finished, "lobby_retries": self.lobby_retries,
+                "redirects": self.redirects,
                 "latency_buckets": dict(self.latency_buckets),
                 "max_latency_s": self.max_latency_s}
 
@@ -247,6 +249,9 @@ CHOOSERS: dict[str, Chooser] = {"timo": choose_turn_based, "twins": choose_turn_
                                 "twinit": choose_twinit, "twinz": choose_twinz}
 VIEW_FRAMES = ('{"type":"event"', '{"type":"snapshot"')
 NO_MOVES = '"legal":[]'
+MOVED = '{"type":"moved"'
+#: Redirects a seat follows in a row before it gives up (a table changing owner twice).
+MAX_REDIRECTS = 4
 #: Moves that race without a version (docs/protocol.md: every touch names its picture).
 UNVERSIONED = frozenset({"touch", "turn_over"})
 
@@ -447,12 +452,12 @@ async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, st
     async with contextlib.AsyncExitStack() as stack:
         clients = []
         for token in tokens:
-            ws = await stack.enter_async_context(connect(
-                f"{plan.ws_url}/ws/tables/{table_id}", compression=None, proxy=None,
-                open_timeout=15, max_size=2**22))
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
-            clients.append(SeatClient(ws, CHOOSERS[plan.game], stats, pacer,
-                                      random.Random(rng.random()), stopping))
+            ws, first = await open_seat(f"{plan.ws_url}/ws/tables/{table_id}", token, stats)
+            stack.push_async_exit(ws)
+            client = SeatClient(ws, CHOOSERS[plan.game], stats, pacer,
+                                random.Random(rng.random()), stopping)
+            client.dispatch(first)
+            clients.append(client)
         readers = [asyncio.create_task(client.read()) for client in clients]
         movers = [asyncio.create_task(client.play()) for client in clients]
         waits = [asyncio.create_task(stopping.wait()),
@@ -476,6 +481,28 @@ async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, st
             await asyncio.wait(readers, timeout=5)
             for task in readers:
                 task.cancel()
+
+
+async def open_seat(url: str, token: str, stats: Stats) -> tuple[ClientConnection, str]:
+    """A seat's connection, said hello on, and its first frame. The hello says this
+    client follows redirects: a worker that does not run the table answers ``moved`` with
+    the address of the one that does, and the seat goes there (as docs/protocol.md asks)."""
+    hello = json.dumps({"type": "hello", "protocol": 1, "token": token, "redirects": True})
+    for _ in range(MAX_REDIRECTS):
+        ws = await connect(url, compression=None, proxy=None, open_timeout=15,
+                           max_size=2**22)
+        await ws.send(hello)
+        try:
+            first = await asyncio.wait_for(ws.recv(decode=True), ANSWER_TIMEOUT_S)
+        except BaseException:
+            await ws.close()
+            raise
+        if not first.startswith(MOVED):
+            return ws, first
+        await ws.close()
+        url = json.loads(first)["url"]
+        stats.redirects += 1
+    raise LobbyRefused("table.redirect_loop")
 
 
 async def _all(waits: Any) -> None:

@@ -156,7 +156,8 @@ class Totals(Stats):
     def of(cls, snapshots: list[dict[str, Any]]) -> Totals:
         totals = cls()
         for shot in snapshots:
-            for name in ("sent", "acks", "tables_started", "games_finished", "lobby_retries"):
+            for name in ("sent", "acks", "tables_started", "games_finished", "lobby_retries",
+                         "redirects"):
                 setattr(totals, name, getattr(totals, name) + shot[name])
             totals.refusals.update(shot["refusals"])
             totals.errors.update(shot["errors"])
@@ -287,6 +288,7 @@ def report(plan: LoadPlan, totals: Totals, elapsed_s: float, interrupted: bool,
         "tables_started": totals.tables_started,
         "games_finished": totals.games_finished,
         "lobby_retries": totals.lobby_retries,
+        "redirects": totals.redirects,
     }
 
 

@@ -35,9 +35,10 @@ from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.server.cluster import ClusterUnavailable, RemoteSocket
-from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json
+from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json, request_host
 from twintable.server.metrics import Metrics
 from twintable.server.moves import check_version, checked_payload
+from twintable.server.own_port import OwnPort
 from twintable.server.protocol import (
     PROTOCOL_VERSION,
     ActionMessage,
@@ -49,6 +50,7 @@ from twintable.server.protocol import (
     Joined,
     JoinTable,
     LeaderboardRow,
+    Moved,
     Ping,
     Pong,
     Profile,
@@ -105,15 +107,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.clustered and store.engine.dialect.name != "postgresql":
             raise RuntimeError("several workers need PostgreSQL: give --db postgresql://...")
         claim_sqlite(settings.db_url)  # DatabaseBusy if another server runs on this file
+        own_port: OwnPort | None = None
         try:
             await store.migrate()
             if server.cluster is not None:
                 server.cluster.on_message = on_bus_message
                 server.cluster.on_reset = on_bus_reset
                 in_background(watch_peers())
+                if settings.worker_ports:
+                    first, last = settings.worker_ports
+                    own_port = OwnPort(app, settings.worker_host, first, last,
+                                       ws_compression=settings.ws_compression)
+                    if (port := await own_port.start()) is not None:
+                        server.cluster.address = f":{port}"
+                if settings.advertise_url:
+                    server.cluster.address = settings.advertise_url.rstrip("/")
             await server.recover()
             yield
             await server.shutdown()
+            if own_port is not None:
+                await own_port.stop()
             for task in list(background):
                 task.cancel()
             await server.leases.close()
@@ -123,7 +136,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Twin Table", version="1", lifespan=lifespan)
     app.state.server = server
-    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
+                       worker_ports=settings.worker_ports)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
@@ -212,9 +226,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable, http: Request) -> Joined:
+        client = http.client.host if http.client else "unknown"
+        if server.cluster is not None and server.accepting:
+            # Several workers: the table is made on the one running the fewest.
+            try:
+                elsewhere = await server.cluster.place()
+                if elsewhere is not None:
+                    answer = await server.cluster.call(elsewhere, "create", "", {
+                        "request": request.model_dump(mode="json"), "client": client})
+                    if "error" in answer:
+                        raise LobbyError(**answer["error"])
+                    return Joined.model_validate(answer["ok"])
+            except (RedisError, OSError, TimeoutError):
+                pass  # that worker cannot be asked now: the table is made here
+        return await create_here(request, client)
+
+    async def create_here(request: CreateTable, client: str) -> Joined:
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
-        client = http.client.host if http.client else "unknown"
         server.check_capacity(client)
         await server.check_profile(request.player_id, request.player_secret)
         kinds: list[tuple[str, str | None]] = (
@@ -354,10 +383,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request = json.loads(body)
         table = server.tables.get(request["table"])
         try:
-            if table is None:
+            if request["op"] == "create":
+                made = await create_here(CreateTable.model_validate(request["args"]["request"]),
+                                         request["args"]["client"])
+                result: dict[str, Any] = {"ok": made.model_dump(mode="json")}
+            elif table is None:
                 raise LobbyError(503, "table.moving", "the table moved to another server; retry")
-            result: dict[str, Any] = {"ok": await table_op(table, request["op"],
-                                                           request["args"])}
+            else:
+                result = {"ok": await table_op(table, request["op"], request["args"])}
         except LobbyError as error:
             result = {"error": {"status": error.status, "code": error.code,
                                 "message": error.message}}
@@ -520,7 +553,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await websocket.close(code=1013)  # try again later
                 return
             if isinstance(found, str):
-                await forward(websocket, found, table_id)
+                await redirect_or_forward(websocket, found, table_id)
                 return
             table = found
         if table is None and server.accepting:
@@ -551,10 +584,58 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await session.close()
 
-    # -- several workers: clients served through the table's owner -----------------
-    async def forward(websocket: WebSocket, owner: str, table_id: str) -> None:
-        """Serve a client whose table runs on worker ``owner``: its frames go there,
-        the owner's come back, until either side closes or the owner changes."""
+    # -- several workers: clients sent to the table's owner, or served through it ---
+    async def redirect_or_forward(websocket: WebSocket, owner: str, table_id: str) -> None:
+        """A client whose table runs on worker ``owner``: a hello that follows redirects
+        is answered ``moved`` with the owner's own address; any other client is served
+        through the owner (its hello goes there first)."""
+        try:
+            first = await asyncio.wait_for(websocket.receive_text(),
+                                           timeout=settings.send_timeout_s)
+        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+            with contextlib.suppress(RuntimeError):
+                await websocket.close(code=1000)
+            return
+        if follows_redirects(first[:settings.max_frame_bytes]):
+            with contextlib.suppress(RedisError, OSError):
+                if (url := await owner_url(websocket, owner, table_id)) is not None:
+                    await websocket.send_text(Moved(url=url).model_dump_json())
+                    await websocket.close(code=MOVED_CLOSE_CODE)
+                    return
+        await forward(websocket, owner, table_id, first)
+
+    def follows_redirects(frame: str) -> bool:
+        try:
+            hello = bounded_json(frame)
+        except BadJson:
+            return False
+        return (isinstance(hello, dict) and hello.get("type") == "hello"
+                and hello.get("redirects") is True)
+
+    async def owner_url(websocket: WebSocket, owner: str, table_id: str) -> str | None:
+        """The table's socket at its owner's own address, if the owner has one."""
+        assert server.cluster is not None
+        address = await server.cluster.address_of(owner)
+        if address is None:
+            return None
+        if address.startswith((":", "/")):
+            # ":port": a port of its own on the host this client reached; "/path": a
+            # proxy's path to it on the very address this client reached.
+            host_header = websocket.headers.get("host", "")
+            host = request_host(host_header)
+            if host is None:
+                return None
+            if address.startswith("/"):
+                host = host_header.strip()
+            scheme = "wss" if websocket.url.scheme in ("wss", "https") else "ws"
+            address = f"{scheme}://{host}{address}"
+        query = f"?{websocket.url.query}" if websocket.url.query else ""
+        return f"{address}/ws/tables/{table_id}{query}"
+
+    async def forward(websocket: WebSocket, owner: str, table_id: str, first: str) -> None:
+        """Serve a client whose table runs on worker ``owner``: its frames (``first``,
+        then the rest) go there, the owner's come back, until either side closes or the
+        owner changes."""
         cluster = server.cluster
         assert cluster is not None
         ident = secrets.token_hex(8)
@@ -564,6 +645,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cluster.send(owner, "o", ident, json.dumps({"table": table_id,
                                                     "from": cluster.worker_id,
                                                     "client": client}))
+        cluster.send(owner, "f", ident, first)
 
         async def to_client() -> None:
             while (item := await inbox.get()) is not None:

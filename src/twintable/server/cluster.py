@@ -15,8 +15,15 @@
   Publishing goes through one task, so frames keep their order. Pub/sub delivers at most
   once: when the subscription breaks, every forwarded connection is closed and its
   client reconnects and resumes (the protocol's hello), as after any network drop.
+- **Addresses.** A worker may have an address of its own (``serve --workers`` gives each
+  a port of its own; ``--advertise-url`` names one behind a proxy), kept in its heartbeat
+  key. A client whose hello says it follows redirects is sent there (``moved``) instead
+  of being served through Redis: the frames of a move then cross no worker.
 - **The lobby.** Each owner keeps its tables' public descriptions in one hash, so any
   worker lists every table; a heartbeat key per worker says which workers are alive.
+- **Placement.** Each worker reports how many tables it runs; a new table is made on the
+  live worker that runs the fewest (a lobby call when that is another worker), so the
+  workers share the play whichever of them the lobby requests reach.
 
 No consensus of our own: leases are Redis keys, safety is PostgreSQL's row lock.
 """
@@ -68,6 +75,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+#: A live worker's heartbeat value when it has no address of its own.
+NO_ADDRESS = "-"
 #: How long a lobby call to another worker may take before it is given up.
 CALL_TIMEOUT_S = 5.0
 
@@ -88,6 +97,10 @@ class Cluster:
             url, decode_responses=True, socket_timeout=max(1.0, lease_ttl_ms / 3000),
             socket_connect_timeout=1.0, retry=Retry(ConstantBackoff(0.05), 1),
             health_check_interval=0)
+        self.address: str | None = None
+        """Where clients reach this worker directly: ``:port`` (the host the client used,
+        this port), ``/path`` (under the address the client used) or a WebSocket base
+        URL; None: only through the shared address."""
         self.held: dict[str, int] = {}
         """Tables whose lease this worker holds, with their fencing tokens."""
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
@@ -95,7 +108,10 @@ class Cluster:
         """Called with (kind, connection or call id, body) for each message received."""
         self.on_reset: Callable[[], None] | None = None
         """Called when the subscription broke: messages may have been lost."""
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self.load: Callable[[], int] = lambda: len(self.held)
+        """How many tables this worker runs, reported with each heartbeat."""
+        self._outbox: asyncio.Queue[tuple[str, ...]] = asyncio.Queue()
+        """Redis commands to send in order: (command, key, arguments...)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._renewed_at = time.monotonic()
@@ -116,6 +132,10 @@ class Cluster:
     @property
     def _lobby_key(self) -> str:
         return f"{self.prefix}lobby"
+
+    @property
+    def _load_key(self) -> str:
+        return f"{self.prefix}load"
 
     # -- life -----------------------------------------------------------------------
     async def ping(self) -> None:
@@ -140,6 +160,7 @@ class Cluster:
             for table_id in list(self.held):
                 await self.release(table_id)
             await self.redis.delete(self._alive_key(self.worker_id))
+            await self.redis.hdel(self._load_key, self.worker_id)
         await self.redis.aclose()
 
     # -- leases ---------------------------------------------------------------------
@@ -179,8 +200,35 @@ class Cluster:
     async def alive(self, worker_id: str) -> bool:
         return bool(await self.redis.exists(self._alive_key(worker_id)))
 
+    async def address_of(self, worker_id: str) -> str | None:
+        """A live worker's own address (see :attr:`address`), if it has one."""
+        value = await self.redis.get(self._alive_key(worker_id))
+        return None if value in (None, NO_ADDRESS) else str(value)
+
     async def _beat(self) -> None:
-        await self.redis.set(self._alive_key(self.worker_id), "1", px=self.ttl_ms)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
+                     px=self.ttl_ms)
+            pipe.hset(self._load_key, self.worker_id, self.load())
+            await pipe.execute()
+
+    # -- placement ------------------------------------------------------------------
+    async def place(self) -> str | None:
+        """The live worker that should make a new table: another worker's id when it runs
+        fewer tables than this one, else None (here). The choice is counted at once, so
+        tables opened in a burst spread before the next heartbeats."""
+        loads = {str(worker): int(count)
+                 for worker, count in (await self.redis.hgetall(self._load_key)).items()}
+        others = [worker for worker in loads if worker != self.worker_id]
+        if others:
+            alive = await self.redis.mget([self._alive_key(w) for w in others])
+            others = [w for w, beat in zip(others, alive, strict=True) if beat is not None]
+        mine = loads.get(self.worker_id, self.load())
+        chosen = min(others, key=lambda worker: loads[worker], default=None)
+        if chosen is None or loads[chosen] >= mine:
+            chosen = self.worker_id
+        self._outbox.put_nowait(("hincrby", self._load_key, chosen, "1"))
+        return None if chosen == self.worker_id else chosen
 
     async def _keep_leases(self) -> None:
         """Renew every lease a few times per time to live; hand the lost ones over."""
@@ -209,13 +257,14 @@ class Cluster:
     # -- the bus --------------------------------------------------------------------
     def send(self, worker_id: str, kind: str, ident: str, body: str) -> None:
         """Queue one message for a worker (kept in order with every other one sent)."""
-        self._outbox.put_nowait((self._channel(worker_id), f"{kind}:{ident}:{body}"))
+        self._outbox.put_nowait(("publish", self._channel(worker_id), f"{kind}:{ident}:{body}"))
 
     def put_info(self, table_id: str, created_ms: int, info_json: str) -> None:
-        self._outbox.put_nowait(("", f"{table_id} {created_ms} {info_json}"))
+        self._outbox.put_nowait(("hset", self._lobby_key, table_id,
+                                 f"{created_ms} {info_json}"))
 
     def drop_info(self, table_id: str) -> None:
-        self._outbox.put_nowait(("", table_id))
+        self._outbox.put_nowait(("hdel", self._lobby_key, table_id))
 
     async def infos(self) -> list[tuple[int, str]]:
         """Every listed table's creation time and description."""
@@ -253,15 +302,8 @@ class Cluster:
                 batch.append(self._outbox.get_nowait())
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, message in batch:
-                        if channel:
-                            pipe.publish(channel, message)
-                        else:
-                            table_id, _, value = message.partition(" ")
-                            if value:
-                                pipe.hset(self._lobby_key, table_id, value)
-                            else:
-                                pipe.hdel(self._lobby_key, table_id)
+                    for command, *arguments in batch:
+                        pipe.execute_command(command.upper(), *arguments)
                     await pipe.execute()
             except (RedisError, OSError) as error:
                 log.warning("could not publish to the other workers",

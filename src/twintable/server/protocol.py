@@ -63,6 +63,10 @@ class Hello(Strict):
     token: Token | None = None
     key: InviteKey | None = None
     """A private table's invite secret: a spectator needs it (a seat token is enough)."""
+    redirects: bool = False
+    """The client follows a ``moved`` answer: with several workers, a client that reached
+    a worker other than its table's is then sent to that worker's own address rather than
+    served through it (each frame crossing Redis twice)."""
 
 
 class ActionMessage(Strict):
@@ -180,8 +184,16 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
+class Moved(BaseModel):
+    """The answer to a hello with ``redirects`` on a worker that does not run the table:
+    the connection closes (1012); connect to ``url`` and say the same hello there."""
+
+    type: Literal["moved"] = "moved"
+    url: str
+
+
 ServerMessage = Annotated[Welcome | Snapshot | EventFrame | Ack | ErrorMessage | TableUpdate
-                          | Pong, Field(discriminator="type")]
+                          | Pong | Moved, Field(discriminator="type")]
 
 
 # -- the lobby over HTTP ------------------------------------------------------------

@@ -54,6 +54,16 @@ class Settings:
     lease_ttl_ms: int = 10_000
     """How long a table's lease outlives a worker that stopped renewing it: a dead
     worker's tables are taken over this long after it died."""
+    worker_ports: list[int] | None = None
+    """``[first, last]``: with several workers, each also listens on the first free port
+    of this range on ``worker_host``, its own address, where clients of its tables are
+    sent (``serve --workers N --port P`` gives P+1..P+N)."""
+    worker_host: str = "127.0.0.1"
+    advertise_url: str | None = None
+    """A worker's own address as clients reach it, when it is not a port of its own on
+    the shared host: a WebSocket base URL (``wss://w1.example.org``) or a path on the
+    shared address where a proxy sends to this worker (``/w1``)."""
+    ws_compression: bool = False
 
     @property
     def clustered(self) -> bool:

@@ -825,6 +825,7 @@ class GameServer:
             self.cluster = Cluster(settings.redis_url, settings.redis_prefix,
                                    settings.lease_ttl_ms)
             self.cluster.on_lost = self.lose
+            self.cluster.load = self.tables_in_play
         self._retiring: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._scanner: asyncio.Task[None] | None = None
@@ -1174,6 +1175,10 @@ class GameServer:
                 row.secret_hash, hash_token(secret)):
             raise LobbyError(403, "profile.invalid",
                              "that player id needs its secret key (make a profile first)")
+
+    def tables_in_play(self) -> int:
+        """Tables open or running here (finished ones only wait to leave memory)."""
+        return sum(1 for table in self.tables.values() if table.status != "finished")
 
     def check_capacity(self, client: str) -> None:
         """Refuse a new table past the server's bound or the client's share of it."""

@@ -842,6 +842,10 @@ async function tablePage(tableId) {
   let socket = null;
   let closed = false;
   let retry = 500;
+  // With several workers the server may send this page to its table's worker (moved);
+  // when that address cannot be reached, the shared one serves the table through it.
+  let followRedirects = true;
+  let redirectsInARow = 0;
   let sent = 0;
   let acting = [];
   let celebrated = false;
@@ -1175,16 +1179,21 @@ async function tablePage(tableId) {
     }
   }
 
-  function connect() {
-    socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${tableId}`);
+  function connect(sentTo = null) {
+    const shared = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${tableId}`;
+    socket = new WebSocket(sentTo || shared);
+    let movedTo = null;
+    let welcomed = false;
     socket.onopen = () => {
       retry = 500;
       status("");
-      socket.send(JSON.stringify({ type: "hello", protocol: 1, token: mine ? mine.token : null, key: inviteKey(tableId) }));
+      socket.send(JSON.stringify({ type: "hello", protocol: 1, token: mine ? mine.token : null, key: inviteKey(tableId), redirects: followRedirects }));
     };
     socket.onmessage = (message) => {
       const frame = JSON.parse(message.data);
-      if (frame.type === "snapshot" || frame.type === "event") {
+      if (frame.type === "moved") {
+        movedTo = frame.url;  // the server closes this socket next
+      } else if (frame.type === "snapshot" || frame.type === "event") {
         const wasMine = acting.includes(me());
         view = frame.view;
         version = frame.version;
@@ -1205,12 +1214,20 @@ async function tablePage(tableId) {
       } else if (frame.type === "error") {
         flash.textContent = errorText(frame);
       } else if (frame.type === "welcome") {
+        welcomed = true;
+        redirectsInARow = 0;
         info = frame.table;
         drawSeats(); drawWaiting(); drawResults();
       }
     };
     socket.onclose = () => {
       if (closed) return;
+      if (movedTo && redirectsInARow < 3) {
+        redirectsInARow += 1;
+        connect(movedTo);
+        return;
+      }
+      if (movedTo || (sentTo && !welcomed)) followRedirects = false;
       // A finished game sends nothing more, and its table leaves the server's memory.
       if (info.status === "finished") return;
       status(t("table.reconnecting"));
