@@ -275,6 +275,18 @@ class Cluster:
             listed.append((int(created), info))
         return listed
 
+    async def prune_lobby(self, mine: set[str]) -> int:
+        """Drop the lobby entries of tables that no worker holds (``mine``: this worker's
+        tables): a worker that died took its finished tables' entries with it, and the
+        tables still in play are listed again by whoever takes them over. How many went."""
+        listed = [str(table_id) for table_id in await self.redis.hkeys(self._lobby_key)]
+        others = [table_id for table_id in listed if table_id not in mine]
+        held = await self.leased(others)
+        stale = [table_id for table_id in others if table_id not in held]
+        if stale:
+            await self.redis.hdel(self._lobby_key, *stale)
+        return len(stale)
+
     async def info(self, table_id: str) -> str | None:
         value = await self.redis.hget(self._lobby_key, table_id)
         return str(value).partition(" ")[2] if value else None

@@ -960,7 +960,8 @@ class GameServer:
 
     async def scan(self) -> None:
         """Take over every table in play that no worker holds (a worker died, or Redis
-        forgot the leases), a few times per lease time to live."""
+        forgot the leases), and drop the lobby entries of tables nobody holds, a few
+        times per lease time to live."""
         assert self.cluster is not None
         while True:
             try:
@@ -970,6 +971,7 @@ class GameServer:
                 for table_id in free:
                     if table_id not in held:
                         await self.take_over(table_id)
+                await self.cluster.prune_lobby(set(self.tables))
             except Exception as error:
                 log.warning("could not look for tables to take over",
                             extra={"error": repr(error)})
