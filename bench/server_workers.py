@@ -7,17 +7,26 @@ protocol and start new tables when games end. For each server it reports acknowl
 moves per second, p50/p99 from sending a move to its ack, server CPU per acknowledged
 move (user + system time of the server's whole process tree, read from /proc, over the
 run: lobby and play), the load processes' own CPU per move and that of PostgreSQL and
-Redis (machine-wide: on a shared machine others' queries count too); then the ratios of
+Redis (machine-wide: on a shared machine others' queries count too), the Redis commands
+per move (what crossing workers costs: leases, lobby, forwarded frames), how busy the whole
+machine was (every process, the kernel's own work included); then the ratios of
 2 workers to 1, against the targets (throughput >= 1.4x, CPU per move within 15%).
 
-The default rate is far above what one worker acknowledges, so each server runs flat out
-and the throughput ratio is a capacity ratio. On a 2-core machine the load processes
-share the cores with the workers: their CPU per move is printed so that the ratios can
-be read against it. Each server gets a scratch PostgreSQL database of its own (made on
-the server given by --db, dropped afterwards; --no-scratch-db uses --db as it is) and a
-Redis key prefix of its own, so runs neither see each other's tables nor other users'.
-Usage: python bench/server_workers.py [--tables 40] [--clients-per-table 4] [--rate 5000]
-       [--seconds 15] [--game timo] [--option key=value] [--processes 2] [--workers 1 2]
+The default rate is far above what one worker acknowledges, and there are enough tables
+that the people's own pace (each seat waits for its answer, and sends at most 20 moves a
+second) does not cap it either: each server runs flat out and the throughput ratio is a
+capacity ratio. On a 2-core machine the load processes share the cores with the workers:
+their CPU per move is printed so that the ratios can be read against it, with the most
+that 2 workers could do on this machine if crossing workers cost nothing: all its cores
+divided by the 1-worker run's CPU per move of the servers, the load and the services
+together (one worker alone can use one core only).
+
+Each server gets a scratch PostgreSQL database of its own (made on the server given by
+--db, dropped afterwards; --no-scratch-db uses --db as it is) and a Redis key prefix of
+its own, so runs neither see each other's tables nor other users'.
+Usage: python bench/server_workers.py [--tables 100] [--clients-per-table 4] [--rate 5000]
+       [--seconds 15] [--game timo] [--option key=value] [--processes 1] [--workers 1 2]
+       [--rounds 3]
        [--db postgresql+asyncpg://postgres@127.0.0.1:5432/test]
        [--redis redis://127.0.0.1:6379/0] [--json out.json] [--logs DIR]
 """
@@ -29,6 +38,7 @@ import asyncio
 import json
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -91,6 +101,24 @@ def cpu_since(before: dict[int, float], after: dict[int, float]) -> dict[int, fl
     """CPU seconds each process used between two readings (a process that ended in
     between is left out: its time is gone from /proc)."""
     return {pid: cpu - before.get(pid, 0.0) for pid, cpu in after.items()}
+
+
+def machine_ticks() -> tuple[int, int]:
+    """Busy and total clock ticks of every core since boot (/proc/stat's first line)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and waiting for I/O
+    return sum(fields) - idle, sum(fields)
+
+
+def redis_commands(url: str) -> int:
+    """Commands the Redis server has run since it started (every client's)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("stats")["total_commands_processed"])
+    finally:
+        client.close()
 
 
 def load_cpu_s() -> float:
@@ -177,7 +205,11 @@ def one_server(args: argparse.Namespace, workers: int, scratch: str) -> dict[str
                            args.seconds, args.processes, options=table_options(args.option))
             server_before, load_before = tree_cpu_s(server.pid), load_cpu_s()
             services_before = services_cpu_s()
+            busy_before, total_before = machine_ticks()
+            commands_before = redis_commands(args.redis)
             report = run_load(plan)
+            commands = redis_commands(args.redis) - commands_before
+            busy_after, total_after = machine_ticks()
             server_after = tree_cpu_s(server.pid)
             load_cpu = load_cpu_s() - load_before
             services_cpu = sum(cpu_since(services_before, services_cpu_s()).values())
@@ -191,7 +223,10 @@ def one_server(args: argparse.Namespace, workers: int, scratch: str) -> dict[str
                      "server_cpu_ms_per_move": round(1000 * server_cpu / acks, 4),
                      "load_cpu_s": round(load_cpu, 3),
                      "load_cpu_ms_per_move": round(1000 * load_cpu / acks, 4),
-                     "postgres_redis_cpu_ms_per_move": round(1000 * services_cpu / acks, 4)}
+                     "postgres_redis_cpu_ms_per_move": round(1000 * services_cpu / acks, 4),
+                     "redis_commands_per_move": round(commands / acks, 3),
+                     "machine_busy": round((busy_after - busy_before)
+                                           / max(total_after - total_before, 1), 3)}
 
 
 def table_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -205,21 +240,40 @@ def table_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
+def throughput_bound(base: dict[str, Any], workers: int) -> float | None:
+    """The most ``workers`` workers could acknowledge, as a multiple of ``base`` (one
+    worker), if each move cost the whole machine what it did in the base run: the cores
+    (as many as the workers at most) over the CPU per move of the servers, the load and
+    PostgreSQL + Redis."""
+    per_move_ms = (base["server_cpu_ms_per_move"] + base["load_cpu_ms_per_move"]
+                   + base["postgres_redis_cpu_ms_per_move"])
+    cores = os.cpu_count() or 1
+    # The load and the services need their share even when the workers alone could use
+    # every core; the workers themselves can use at most one core each.
+    bound = min(cores * 1000 / per_move_ms,
+                workers * 1000 / base["server_cpu_ms_per_move"])
+    return ratio(bound, base["moves_per_s"])
+
+
 def ratio(new: float | None, base: float | None) -> float | None:
     return None if not new or not base else round(new / base, 3)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--clients-per-table", type=int, default=4)
     parser.add_argument("--rate", type=float, default=5000.0)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--game", default="timo")
     parser.add_argument("--option", action="append",
                         help="A table option, key=value (default: the harness's).")
-    parser.add_argument("--processes", type=int, default=2)
+    # One load process: it keeps up with two workers here and costs less CPU per move
+    # than two (it is busier), which leaves more of the cores to the servers.
+    parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="Runs of every server, alternating; the ratios' medians too.")
     parser.add_argument("--db", default=os.environ.get(
         "TWINTABLE_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
@@ -231,38 +285,66 @@ def main() -> None:
           f"{args.rate:g} moves/s asked, {args.seconds:g} s, {args.processes} load processes, "
           f"{os.cpu_count()} cores", flush=True)
     runs = []
+    summary: dict[str, Any] = {"runs": runs, "ratios": [], "medians": {}}
     with tempfile.TemporaryDirectory() as scratch:
-        for workers in args.workers:
-            run = one_server(args, workers, scratch)
-            runs.append(run)
-            latency = run["latency_ms"]
-            print(f"{workers} worker(s): {run['moves_per_s']:8.1f} acked moves/s  "
-                  f"p50 {latency['p50']} ms  p99 {latency['p99']} ms  "
-                  f"server CPU {run['server_cpu_ms_per_move']:.3f} ms/move  "
-                  f"load CPU {run['load_cpu_ms_per_move']:.3f} ms/move  "
-                  f"PostgreSQL+Redis CPU {run['postgres_redis_cpu_ms_per_move']:.3f} ms/move  "
-                  f"games {run['games_finished']}  errors {run['errors'] or 'none'}  "
-                  f"server CPU s by process {run['server_cpu_s_by_process']}",
-                  flush=True)
-    base, *others = runs
-    summary: dict[str, Any] = {"runs": runs, "ratios": []}
-    for run in others:
-        ratios = {
-            "workers": f"{run['workers']} vs {base['workers']}",
-            "throughput": ratio(run["moves_per_s"], base["moves_per_s"]),
-            "p99": ratio(run["latency_ms"]["p99"], base["latency_ms"]["p99"]),
-            "server_cpu_per_move": ratio(run["server_cpu_ms_per_move"],
-                                         base["server_cpu_ms_per_move"]),
-        }
-        summary["ratios"].append(ratios)
-        print(f"{ratios['workers']}: throughput x{ratios['throughput']} "
-              f"(target >= {TARGET_THROUGHPUT_RATIO}), p99 x{ratios['p99']}, "
-              f"server CPU per move x{ratios['server_cpu_per_move']} "
-              f"(target <= {TARGET_CPU_RATIO})")
+        # Rounds alternate the servers, so that a noisy neighbour slows both alike.
+        for round_number in range(1, args.rounds + 1):
+            in_round = []
+            for workers in args.workers:
+                run = one_server(args, workers, scratch) | {"round": round_number}
+                in_round.append(run)
+                print_run(run)
+            runs.extend(in_round)
+            base, *others = in_round
+            for run in others:
+                ratios = compare(run, base)
+                summary["ratios"].append(ratios)
+                print_ratios(ratios)
+    if args.rounds > 1:
+        for workers in args.workers[1:]:
+            mine = [r for r in summary["ratios"] if r["workers"].startswith(f"{workers} ")]
+            medians = {name: statistics.median(r[name] for r in mine if r[name] is not None)
+                       for name in ("throughput", "throughput_bound", "p99",
+                                    "server_cpu_per_move")}
+            summary["medians"][mine[0]["workers"]] = medians
+            print_ratios({"workers": f"median of {args.rounds} rounds, {mine[0]['workers']}",
+                          **medians})
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
     if any(run["errors"] for run in runs):
         sys.exit(1)
+
+
+def print_run(run: dict[str, Any]) -> None:
+    latency = run["latency_ms"]
+    print(f"{run['workers']} worker(s): {run['moves_per_s']:8.1f} acked moves/s  "
+          f"p50 {latency['p50']} ms  p99 {latency['p99']} ms  "
+          f"server CPU {run['server_cpu_ms_per_move']:.3f} ms/move  "
+          f"load CPU {run['load_cpu_ms_per_move']:.3f} ms/move  "
+          f"PostgreSQL+Redis CPU {run['postgres_redis_cpu_ms_per_move']:.3f} ms/move  "
+          f"Redis commands {run['redis_commands_per_move']:.2f}/move  "
+          f"machine busy {run['machine_busy']:.0%}  "
+          f"games {run['games_finished']}  errors {run['errors'] or 'none'}  "
+          f"server CPU s by process {run['server_cpu_s_by_process']}", flush=True)
+
+
+def compare(run: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "workers": f"{run['workers']} vs {base['workers']}",
+        "throughput": ratio(run["moves_per_s"], base["moves_per_s"]),
+        "throughput_bound": throughput_bound(base, run["workers"]),
+        "p99": ratio(run["latency_ms"]["p99"], base["latency_ms"]["p99"]),
+        "server_cpu_per_move": ratio(run["server_cpu_ms_per_move"],
+                                     base["server_cpu_ms_per_move"]),
+    }
+
+
+def print_ratios(ratios: dict[str, Any]) -> None:
+    print(f"{ratios['workers']}: throughput x{ratios['throughput']:.3g} "
+          f"(target >= {TARGET_THROUGHPUT_RATIO}; at most x{ratios['throughput_bound']:.3g} "
+          f"on {os.cpu_count()} cores if crossing workers cost nothing), "
+          f"p99 x{ratios['p99']:.3g}, server CPU per move "
+          f"x{ratios['server_cpu_per_move']:.3g} (target <= {TARGET_CPU_RATIO})", flush=True)
 
 
 if __name__ == "__main__":
