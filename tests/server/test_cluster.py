@@ -1,5 +1,6 @@
-"""server/cluster.py against the real Redis: the shared lobby forgets a dead worker's
-tables, and new tables go to the live worker that runs the fewest."""
+"""server/cluster.py against the real Redis: the shared lobby lists a page of every
+worker's public tables and forgets a dead worker's, and new tables go to the live worker
+that runs the fewest."""
 
 from __future__ import annotations
 
@@ -32,15 +33,15 @@ def test_the_lobby_forgets_tables_that_no_worker_holds(services: None) -> None: 
         try:
             for cluster, table_id in ((alive, "kept"), (dead, "orphan"), (dead, "moved")):
                 assert await cluster.acquire(table_id)
-                cluster.put_info(table_id, 1, json.dumps({"id": table_id}))
+                cluster.put_info(table_id, 1, json.dumps({"id": table_id}), "running")
             await _flushed(dead)
             await _flushed(alive)
             # The dead worker's leases go (expired); "moved" was taken over meanwhile.
             await dead.redis.delete(*(dead._lease_key(t) for t in ("orphan", "moved")))
             assert await alive.acquire("moved")
             assert await alive.prune_lobby({"kept", "moved"}) == 1
-            assert sorted(json.loads(info)["id"] for _, info in await alive.infos()) == [
-                "kept", "moved"]
+            assert sorted(json.loads(info)["id"]
+                          for info in await alive.listed("running", 0, 10)) == ["kept", "moved"]
         finally:
             await dead.close()
             await alive.close()
@@ -68,5 +69,39 @@ def test_new_tables_go_to_the_live_worker_that_runs_fewest(services: None) -> No
         finally:
             await there.close()
             await here.close()
+
+    asyncio.run(run())
+
+
+def test_the_lobby_lists_a_page_of_public_tables_by_status_newest_first(
+        services: None) -> None:  # noqa: F811
+    async def run() -> None:
+        prefix = f"tt-test-{secrets.token_hex(4)}:"
+        one, two = Cluster(REDIS, prefix, 2000), Cluster(REDIS, prefix, 2000)
+        for cluster in (one, two):
+            await cluster.start()
+        try:
+            # Tables of both workers; t3 is private; t4 started after it was made.
+            for n, cluster in enumerate((one, two, one, two, one)):
+                cluster.put_info(f"t{n}", 100 + n, json.dumps({"id": f"t{n}"}),
+                                 None if n == 3 else "open")
+            one.put_info("t4", 104, json.dumps({"id": "t4", "started": True}), "running")
+            for cluster in (one, two):
+                await _flushed(cluster)
+
+            async def ids(status: str, offset: int = 0, limit: int = 10) -> list[str]:
+                return [json.loads(info)["id"]
+                        for info in await two.listed(status, offset, limit)]
+
+            assert await ids("open") == ["t2", "t1", "t0"]
+            assert await ids("open", 1, 1) == ["t1"]
+            assert await ids("running") == ["t4"]
+            assert await ids("finished") == [] and await ids("nonsense") == []
+            one.drop_info("t2")
+            await _flushed(one)
+            assert await ids("open") == ["t1", "t0"]
+        finally:
+            await two.close()
+            await one.close()
 
     asyncio.run(run())

@@ -85,6 +85,9 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
             time.sleep(0.2)
         workers = children(process.pid)
         tables = open_tables([server], 6, people=4)
+        # Either worker lists the tables of both.
+        running = httpx2.get(f"{server.base}/api/tables?status=running").json()
+        assert sorted(info["id"] for info in running) == sorted(t["id"] for t in tables)
         # Each worker has its own port (the two after the shared one), which the page's
         # policy lets it reach; the tables were shared between the workers.
         own_ports = [port + 1, port + 2]

@@ -288,15 +288,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit, offset = max(1, min(limit, 100)), max(0, offset)
         if server.cluster is not None:  # every worker's tables, from the shared lobby
             try:
-                entries = await server.cluster.infos()
+                page = await server.cluster.listed(status, offset, limit)
             except (RedisError, OSError):
                 raise LobbyError(503, "server.unavailable",
                                  "the lobby cannot be read just now; retry") from None
-            listed = [(created, TableInfo.model_validate_json(info))
-                      for created, info in entries]
-            shown = [info for _, info in sorted(listed, key=lambda entry: -entry[0])
-                     if info.status == status and not info.private]
-            return shown[offset:offset + limit]
+            return [TableInfo.model_validate_json(info) for info in page]
         chosen = [table for table in server.tables.values()
                   if table.status == status and not table.private]
         chosen.sort(key=lambda table: table.row.created_ms, reverse=True)

@@ -19,8 +19,10 @@
   a port of its own; ``--advertise-url`` names one behind a proxy), kept in its heartbeat
   key. A client whose hello says it follows redirects is sent there (``moved``) instead
   of being served through Redis: the frames of a move then cross no worker.
-- **The lobby.** Each owner keeps its tables' public descriptions in one hash, so any
-  worker lists every table; a heartbeat key per worker says which workers are alive.
+- **The lobby.** Each owner keeps its tables' descriptions in one hash, and its public
+  tables' ids in one sorted set per status (by creation time), so any worker lists a page
+  of every worker's tables reading only that page; a heartbeat key per worker says which
+  workers are alive.
 - **Placement.** Each worker reports how many tables it runs; a new table is made on the
   live worker that runs the fewest (a lobby call when that is another worker), so the
   workers share the play whichever of them the lobby requests reach.
@@ -75,6 +77,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+#: The statuses the lobby lists public tables under (a sorted set each).
+LISTED_STATUSES = ("open", "running", "finished", "abandoned")
 #: A live worker's heartbeat value when it has no address of its own.
 NO_ADDRESS = "-"
 #: How long a lobby call to another worker may take before it is given up.
@@ -132,6 +136,9 @@ class Cluster:
     @property
     def _lobby_key(self) -> str:
         return f"{self.prefix}lobby"
+
+    def _listed_key(self, status: str) -> str:
+        return f"{self.prefix}lobby:{status}"
 
     @property
     def _load_key(self) -> str:
@@ -259,32 +266,51 @@ class Cluster:
         """Queue one message for a worker (kept in order with every other one sent)."""
         self._outbox.put_nowait(("publish", self._channel(worker_id), f"{kind}:{ident}:{body}"))
 
-    def put_info(self, table_id: str, created_ms: int, info_json: str) -> None:
+    def put_info(self, table_id: str, created_ms: int, info_json: str,
+                 listed_as: str | None) -> None:
+        """A table's description, listed under the status ``listed_as`` (None: never
+        listed, a private table)."""
         self._outbox.put_nowait(("hset", self._lobby_key, table_id,
                                  f"{created_ms} {info_json}"))
+        for status in LISTED_STATUSES:
+            if status == listed_as:
+                self._outbox.put_nowait(("zadd", self._listed_key(status), str(created_ms),
+                                         table_id))
+            else:
+                self._outbox.put_nowait(("zrem", self._listed_key(status), table_id))
 
     def drop_info(self, table_id: str) -> None:
         self._outbox.put_nowait(("hdel", self._lobby_key, table_id))
+        for status in LISTED_STATUSES:
+            self._outbox.put_nowait(("zrem", self._listed_key(status), table_id))
 
-    async def infos(self) -> list[tuple[int, str]]:
-        """Every listed table's creation time and description."""
-        entries = await self.redis.hgetall(self._lobby_key)
-        listed = []
-        for value in entries.values():
-            created, _, info = str(value).partition(" ")
-            listed.append((int(created), info))
-        return listed
+    async def listed(self, status: str, offset: int, limit: int) -> list[str]:
+        """A page of the public tables in ``status``, newest first: their descriptions."""
+        if status not in LISTED_STATUSES:
+            return []
+        ids = [str(table_id) for table_id in await self.redis.zrevrange(
+            self._listed_key(status), offset, offset + limit - 1)]
+        if not ids:
+            return []
+        values = await self.redis.hmget(self._lobby_key, ids)
+        return [str(value).partition(" ")[2] for value in values if value is not None]
 
     async def prune_lobby(self, mine: set[str]) -> int:
         """Drop the lobby entries of tables that no worker holds (``mine``: this worker's
         tables): a worker that died took its finished tables' entries with it, and the
         tables still in play are listed again by whoever takes them over. How many went."""
-        listed = [str(table_id) for table_id in await self.redis.hkeys(self._lobby_key)]
+        listed = {str(table_id) for table_id in await self.redis.hkeys(self._lobby_key)}
+        for status in LISTED_STATUSES:  # and ids whose description went
+            listed.update(str(t) for t in await self.redis.zrange(self._listed_key(status), 0, -1))
         others = [table_id for table_id in listed if table_id not in mine]
         held = await self.leased(others)
         stale = [table_id for table_id in others if table_id not in held]
         if stale:
-            await self.redis.hdel(self._lobby_key, *stale)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hdel(self._lobby_key, *stale)
+                for status in LISTED_STATUSES:
+                    pipe.zrem(self._listed_key(status), *stale)
+                await pipe.execute()
         return len(stale)
 
     async def info(self, table_id: str) -> str | None:

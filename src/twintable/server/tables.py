@@ -522,7 +522,8 @@ class Table:
         # TableUpdate's JSON, around the description made once for frames and the lobby.
         frame = f'{{"type":"table","table":{info_json}}}'
         if self.server.cluster is not None:
-            self.server.cluster.put_info(self.id, self.row.created_ms, info_json)
+            self.server.cluster.put_info(self.id, self.row.created_ms, info_json,
+                                         None if self.private else self.status)
         for connection in self.connections:
             if connection is not skip:
                 connection.send(frame)
