@@ -5,7 +5,6 @@ port, under the server's Content-Security-Policy, and plays there to the end."""
 from __future__ import annotations
 
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -14,12 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
 
 from tests.server.client import free_port
 from tests.server.conftest import POSTGRES_URL
 from tests.server.test_cluster_faults import (
+    Worker,
     _admin,
     services,  # noqa: F401 (a fixture)
 )
@@ -49,30 +48,18 @@ def two_workers(services: None, tmp_path: Path) -> Iterator[tuple[str, list[int]
          "redis://127.0.0.1:6379/13", "--redis-prefix", f"tt-web-{secrets.token_hex(4)}:",
          "--bot-delay-ms", "40", "--log-level", "warning"],
         stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
     own_ports = [port + 1, port + 2]
+    server = Worker(port, log, process)
     try:
         deadline = time.monotonic() + 40
-        while not all(_answers(f"http://127.0.0.1:{own}") for own in own_ports):
+        while not all(Worker(own, log, process).ready() for own in own_ports):
             assert process.poll() is None, log.read_text()[-2000:]
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.2)
-        yield url, own_ports
+        yield server.base, own_ports
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        server.stop()
         _admin_elsewhere(f"DROP DATABASE {name} WITH (FORCE)")
-
-
-def _answers(url: str) -> bool:
-    try:
-        return httpx2.get(f"{url}/readyz", timeout=1).status_code == 200
-    except httpx2.HTTPError:
-        return False
 
 
 def test_a_table_page_is_sent_to_its_worker_and_plays_there(
