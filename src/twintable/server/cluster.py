@@ -267,11 +267,15 @@ class Cluster:
         self._outbox.put_nowait(("publish", self._channel(worker_id), f"{kind}:{ident}:{body}"))
 
     def put_info(self, table_id: str, created_ms: int, info_json: str,
-                 listed_as: str | None) -> None:
+                 listed_as: str | None, relist: bool = True) -> None:
         """A table's description, listed under the status ``listed_as`` (None: never
-        listed, a private table)."""
+        listed, a private table). ``relist``: its status changed, or this is the worker's
+        first word on the table (it made it or took it over): the table leaves every other
+        status's list. Without it only the description is written."""
         self._outbox.put_nowait(("hset", self._lobby_key, table_id,
                                  f"{created_ms} {info_json}"))
+        if not relist:
+            return
         for status in LISTED_STATUSES:
             if status == listed_as:
                 self._outbox.put_nowait(("zadd", self._listed_key(status), str(created_ms),

@@ -64,6 +64,8 @@ NO_CREATOR = -1
 REFUSED_RETRY_S = 0.05
 #: Pause before an automatic move tries again after the database failed to save one.
 STORAGE_RETRY_S = 0.5
+#: A table this worker has not yet described to the shared lobby (no status is empty).
+NOT_LISTED_YET = ""
 #: WebSocket close code telling a client its table moved to another worker: reconnect.
 MOVED_CLOSE_CODE = 1012
 #: Names for bot seats: short, easy to say in the four languages of the client, and
@@ -172,6 +174,8 @@ class Table:
         self.server = server
         self.row = row
         self.id = row.id
+        self._listed_as: str | None = NOT_LISTED_YET
+        """The status the shared lobby lists this table under (several workers)."""
         self.game: Game[Any] = server.registry.get(row.game)
         self.seats = seats
         self.state: Any = None
@@ -522,8 +526,10 @@ class Table:
         # TableUpdate's JSON, around the description made once for frames and the lobby.
         frame = f'{{"type":"table","table":{info_json}}}'
         if self.server.cluster is not None:
-            self.server.cluster.put_info(self.id, self.row.created_ms, info_json,
-                                         None if self.private else self.status)
+            listed_as = None if self.private else self.status
+            self.server.cluster.put_info(self.id, self.row.created_ms, info_json, listed_as,
+                                         relist=listed_as != self._listed_as)
+            self._listed_as = listed_as
         for connection in self.connections:
             if connection is not skip:
                 connection.send(frame)
