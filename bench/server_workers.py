@@ -21,12 +21,18 @@ that 2 workers could do on this machine if crossing workers cost nothing: all it
 divided by the 1-worker run's CPU per move of the servers, the load and the services
 together (one worker alone can use one core only).
 
+Flat out, each of two workers does half the work of one, and a process that does less
+batches less (fewer moves per database statement and per wake-up), so its CPU per move
+is higher whatever crossing workers costs. The last two runs separate the two: one
+worker at 40 % of its flat-out throughput and two workers at twice that rate, the same
+load per worker, so their CPU per move differs only by what crossing workers costs.
+
 Each server gets a scratch PostgreSQL database of its own (made on the server given by
 --db, dropped afterwards; --no-scratch-db uses --db as it is) and a Redis key prefix of
 its own, so runs neither see each other's tables nor other users'.
 Usage: python bench/server_workers.py [--tables 100] [--clients-per-table 4] [--rate 5000]
        [--seconds 15] [--game timo] [--option key=value] [--processes 1] [--workers 1 2]
-       [--rounds 3]
+       [--rounds 3] [--no-same-load]
        [--db postgresql+asyncpg://postgres@127.0.0.1:5432/test]
        [--redis redis://127.0.0.1:6379/0] [--json out.json] [--logs DIR]
 """
@@ -54,6 +60,8 @@ from serving import serving
 from twintable.loadtest.harness import prepare, run_load
 
 TARGET_THROUGHPUT_RATIO, TARGET_CPU_RATIO = 1.4, 1.15
+#: The same-load runs give each worker this share of one worker's flat-out throughput.
+SAME_LOAD_SHARE = 0.4
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -274,6 +282,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--rounds", type=int, default=3,
                         help="Runs of every server, alternating; the ratios' medians too.")
+    parser.add_argument("--same-load", action=argparse.BooleanOptionalAction, default=True,
+                        help="Then 1 worker and N workers at the same load per worker.")
     parser.add_argument("--db", default=os.environ.get(
         "TWINTABLE_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
@@ -300,6 +310,8 @@ def main() -> None:
                 ratios = compare(run, base)
                 summary["ratios"].append(ratios)
                 print_ratios(ratios)
+        if args.same_load and len(args.workers) > 1:
+            summary["same_load_per_worker"] = same_load_per_worker(args, runs, scratch)
     if args.rounds > 1:
         for workers in args.workers[1:]:
             mine = [r for r in summary["ratios"] if r["workers"].startswith(f"{workers} ")]
@@ -313,6 +325,27 @@ def main() -> None:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
     if any(run["errors"] for run in runs):
         sys.exit(1)
+
+
+def same_load_per_worker(args: argparse.Namespace, runs: list[dict[str, Any]],
+                         scratch: str) -> dict[str, Any]:
+    """One worker at a rate it carries easily, and N workers at N times that rate: the
+    same load per worker, so the CPU per move differs only by what crossing workers
+    costs (flat out, each of N workers also does 1/N of the work of one, and a process
+    that does less batches less: fewer moves per database statement, per wake-up)."""
+    one = statistics.median(r["moves_per_s"] for r in runs if r["workers"] == 1)
+    rate = round(SAME_LOAD_SHARE * one)
+    paced = []
+    for workers in (1, args.workers[-1]):
+        run = one_server(argparse.Namespace(**{**vars(args), "rate": rate * workers}),
+                         workers, scratch)
+        print_run(run)
+        paced.append(run)
+    ratios = compare(paced[1], paced[0])
+    print(f"the same load per worker ({rate} moves/s each): server CPU per move "
+          f"x{ratios['server_cpu_per_move']:.3g} (the cost of crossing workers; target <= "
+          f"{TARGET_CPU_RATIO}), p99 x{ratios['p99']:.3g}", flush=True)
+    return {"rate_per_worker": rate, "runs": paced, "ratios": ratios}
 
 
 def print_run(run: dict[str, Any]) -> None:
