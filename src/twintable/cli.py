@@ -146,8 +146,10 @@ def serve(
     except DatabaseBusy as busy:
         console.print(f"[red]{busy}[/red]")
         raise typer.Exit(1) from None
+    own_ports = (f", their own ports {settings.worker_ports[0]}-{settings.worker_ports[1]}"
+                 if settings.worker_ports else "")
     console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url}"
-                  + (f", {workers} workers, Redis {redis})" if redis else ")"))
+                  + (f", {workers} workers{own_ports}, Redis {redis})" if redis else ")"))
     if workers > 1:
         # Each worker process imports the app factory and reads these settings.
         os.environ[SETTINGS_ENV] = settings_to_env(settings)

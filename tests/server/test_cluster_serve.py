@@ -130,6 +130,9 @@ def test_several_workers_need_redis_and_postgresql() -> None:
         (["serve", "--workers", "2", "--db", "postgresql://127.0.0.1/test", "--redis",
           "redis://127.0.0.1:1/0"], "unreachable"),
         (["serve", "--workers", "0"], "1 or more"),
+        (["serve", "--workers", "2", "--advertise-url", "/w1"], "port of its own"),
+        (["serve", "--workers", "2", "--worker-ports", "many"], "range of ports"),
+        (["serve", "--workers", "2", "--worker-ports", "9000-8000"], "no such range"),
     ]
     for args, said in cases:
         result = runner.invoke(app, args, env={"TWINTABLE_REDIS_URL": None})
