@@ -1,6 +1,7 @@
-"""The browser client on several workers (`serve --workers 2`, PostgreSQL and Redis): a
-table page whose socket reached the other worker is sent to its table's worker's own
-port, under the server's Content-Security-Policy, and plays there to the end."""
+"""The browser client on several workers (PostgreSQL and Redis): a table page whose socket
+reached the other worker of `serve --workers 2` is sent to its table's worker's own port,
+under the server's Content-Security-Policy, and plays there to the end; a page sent to an
+address it cannot reach is served through the shared one instead."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from tests.server.client import free_port
@@ -36,30 +38,47 @@ def _admin_elsewhere(sql: str) -> None:
 
 
 @pytest.fixture
-def two_workers(services: None, tmp_path: Path) -> Iterator[tuple[str, list[int]]]:  # noqa: F811
-    """`serve --workers 2` on a database of its own: its URL and the workers' own ports."""
+def database(services: None) -> Iterator[str]:  # noqa: F811
+    """A PostgreSQL database of this test's own."""
     name = f"tt_web_cluster_{secrets.token_hex(4)}"
     _admin_elsewhere(f"CREATE DATABASE {name}")
-    port = free_port()
-    log = tmp_path / "serve.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "twintable.cli", "serve", "--workers", "2", "--port",
-         str(port), "--db", POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}", "--redis",
-         "redis://127.0.0.1:6379/13", "--redis-prefix", f"tt-web-{secrets.token_hex(4)}:",
-         "--bot-delay-ms", "40", "--log-level", "warning"],
-        stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    own_ports = [port + 1, port + 2]
-    server = Worker(port, log, process)
     try:
-        deadline = time.monotonic() + 40
-        while not all(Worker(own, log, process).ready() for own in own_ports):
-            assert process.poll() is None, log.read_text()[-2000:]
-            assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.2)
+        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        _admin_elsewhere(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def serve(database: str, prefix: str, log: Path, *options: str) -> Worker:
+    """`twintable serve` on a free port of one platform (``prefix`` in Redis)."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
+         database, "--redis", "redis://127.0.0.1:6379/13", "--redis-prefix", prefix,
+         "--bot-delay-ms", "40", "--log-level", "warning", *options],
+        stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    return Worker(port, log, process)
+
+
+def wait_until_ready(*servers: Worker) -> None:
+    deadline = time.monotonic() + 40
+    while not all(server.ready() for server in servers):
+        for server in servers:
+            assert server.process.poll() is None, server.log.read_text()[-2000:]
+        assert time.monotonic() < deadline, "the workers did not start"
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def two_workers(database: str, tmp_path: Path) -> Iterator[tuple[str, list[int]]]:
+    """`serve --workers 2`: its URL and the workers' own ports."""
+    server = serve(database, f"tt-web-{secrets.token_hex(4)}:", tmp_path / "serve.log",
+                   "--workers", "2")
+    own_ports = [server.port + 1, server.port + 2]
+    try:
+        wait_until_ready(*(Worker(own, server.log, server.process) for own in own_ports))
         yield server.base, own_ports
     finally:
         server.stop()
-        _admin_elsewhere(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def test_a_table_page_is_sent_to_its_worker_and_plays_there(
@@ -87,3 +106,36 @@ def test_a_table_page_is_sent_to_its_worker_and_plays_there(
     play_to_results(tab, "timo")
     assert tab.page.locator("#results").is_visible()
     next(opened, None)  # closes the page, checking it logged no error
+
+
+def test_a_page_sent_where_it_cannot_connect_is_served_through_the_shared_address(
+        browser: Any, database: str, tmp_path: Path) -> None:
+    # Worker "away" advertises an address where nothing listens (a proxy misconfigured).
+    prefix, nowhere = f"tt-web-{secrets.token_hex(4)}:", free_port()
+    away = serve(database, prefix, tmp_path / "away.log", "--advertise-url",
+                 f"ws://127.0.0.1:{nowhere}")
+    here = serve(database, prefix, tmp_path / "here.log")
+    try:
+        wait_until_ready(away, here)
+        # "here" already runs a table, so the page's table is made on "away".
+        made = httpx2.post(f"{here.base}/api/tables", json={"game": "timo", "players": 2,
+                                                            "display_name": "Bo"})
+        assert made.status_code == 201, made.text
+        opened = _open_tab(browser, here.base, 1200, 900)
+        tab = next(opened)
+        sockets: list[str] = []
+        tab.page.on("websocket", lambda ws: sockets.append(ws.url))
+        table_id = create_table(tab, "timo", 2, {"target": "1"})
+        tab.page.click("#start")
+        tab.page.wait_for_selector("#board > *")
+        shared = f"ws://127.0.0.1:{here.port}/ws/tables/{table_id}"
+        assert sockets[:3] == [shared, f"ws://127.0.0.1:{nowhere}/ws/tables/{table_id}",
+                               shared]
+        play_to_results(tab, "timo")
+        # The one console error allowed: the browser's word on the address it could not
+        # reach.
+        tab.errors = [error for error in tab.errors if f":{nowhere}/" not in error]
+        next(opened, None)
+    finally:
+        here.stop()
+        away.stop()
