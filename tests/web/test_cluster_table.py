@@ -9,7 +9,7 @@ import secrets
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,10 +18,9 @@ import httpx2
 import pytest
 
 from tests.server.client import free_port
-from tests.server.conftest import POSTGRES_URL
+from tests.server.conftest import fresh_postgres
 from tests.server.test_cluster_faults import (
     Worker,
-    _admin,
     services,  # noqa: F401 (a fixture)
 )
 from tests.web.conftest import _open_tab
@@ -30,22 +29,22 @@ from tests.web.play import create_table, play_to_results
 pytestmark = pytest.mark.services
 
 
-def _admin_elsewhere(sql: str) -> None:
-    # Playwright's sync API keeps an event loop running in this thread: the database is
-    # made and dropped from another one (asyncio.run needs a thread without a loop).
+def elsewhere(call: Callable[..., Any], *args: Any) -> Any:
+    """``call`` in another thread: Playwright's sync API keeps an event loop running in
+    this one, and the database is made and dropped with asyncio.run."""
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(_admin, sql).result()
+        return pool.submit(call, *args).result()
 
 
 @pytest.fixture
 def database(services: None) -> Iterator[str]:  # noqa: F811
     """A PostgreSQL database of this test's own."""
-    name = f"tt_web_cluster_{secrets.token_hex(4)}"
-    _admin_elsewhere(f"CREATE DATABASE {name}")
+    made = fresh_postgres()
+    url: str = elsewhere(made.__enter__)
     try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+        yield url
     finally:
-        _admin_elsewhere(f"DROP DATABASE {name} WITH (FORCE)")
+        elsewhere(made.__exit__, None, None, None)
 
 
 def serve(database: str, prefix: str, log: Path, *options: str) -> Worker:
