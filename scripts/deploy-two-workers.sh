@@ -43,6 +43,7 @@ http {
     # With its port: a worker sends a client to /wN/ on the very address it reached.
     proxy_set_header Host \$http_host;
     proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto \$scheme;
     proxy_read_timeout 1h;
     server {
         listen 127.0.0.1:$PORT;
