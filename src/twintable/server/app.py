@@ -602,11 +602,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def follows_redirects(frame: str) -> bool:
         try:
-            hello = bounded_json(frame)
-        except BadJson:
-            return False
-        return (isinstance(hello, dict) and hello.get("type") == "hello"
-                and hello.get("redirects") is True)
+            return Hello.model_validate(bounded_json(frame)).redirects
+        except (BadJson, ValidationError):
+            return False  # the table's worker answers what is wrong with it
 
     async def owner_url(websocket: WebSocket, owner: str, table_id: str) -> str | None:
         """The table's socket at its owner's own address, if the owner has one."""

@@ -228,8 +228,10 @@ class Cluster:
                  for worker, count in (await self.redis.hgetall(self._load_key)).items()}
         others = [worker for worker in loads if worker != self.worker_id]
         if others:
-            alive = await self.redis.mget([self._alive_key(w) for w in others])
-            others = [w for w, beat in zip(others, alive, strict=True) if beat is not None]
+            beats = await self.redis.mget([self._alive_key(w) for w in others])
+            for gone in [w for w, beat in zip(others, beats, strict=True) if beat is None]:
+                others.remove(gone)  # a worker that died without saying so
+                self._outbox.put_nowait(("hdel", self._load_key, gone))
         mine = loads.get(self.worker_id, self.load())
         chosen = min(others, key=lambda worker: loads[worker], default=None)
         if chosen is None or loads[chosen] >= mine:
