@@ -7,6 +7,7 @@ clue or a wrong guess arrives (mid-word), and never reads a secret from the serv
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import threading
@@ -25,6 +26,10 @@ from tests.web.play import finished
 pytestmark = pytest.mark.browser
 
 Choose = Callable[[dict[str, Any]], dict[str, Any] | None]
+
+
+class NoViewYet(AssertionError):
+    """A remote person's view was read before the server sent any."""
 
 
 class Remote:
@@ -57,7 +62,8 @@ class Remote:
     def view(self) -> dict[str, Any]:
         with self.lock:
             frame = self.player.latest
-        assert frame is not None, "no view yet"
+        if frame is None:
+            raise NoViewYet("no view yet")
         return frame["view"]  # type: ignore[no-any-return]
 
     def act(self, kind: str, **payload: Any) -> None:
@@ -74,9 +80,9 @@ class Remote:
     def wait(self, test: Callable[[], Any], timeout: float = 15, what: str = "") -> Any:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            result = test()
-            if result:
-                return result
+            with contextlib.suppress(NoViewYet):  # the first frame is still on its way
+                if result := test():
+                    return result
             time.sleep(0.03)
         raise AssertionError(f"timed out waiting for {what or test}")
 
