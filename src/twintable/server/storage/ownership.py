@@ -11,6 +11,7 @@ connection ends, however the server died). Scaling out across workers builds on 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -104,5 +105,11 @@ class TableLeases:
 
     async def close(self) -> None:
         if self._connection is not None:
+            # Given back before the connection goes: PostgreSQL frees a closed session's
+            # locks only once its backend has ended, which a server started right after
+            # this one (a restart) could beat, and then it would not run the tables.
+            with contextlib.suppress(Exception):  # a database gone frees them anyway
+                await self._connection.execute(text("SELECT pg_advisory_unlock_all()"))
+                await self._connection.commit()
             await self._connection.close()
             self._connection = None
