@@ -33,7 +33,12 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.server.client import free_port
-from tests.server.conftest import POSTGRES_URL, postgres_reachable, services_required
+from tests.server.conftest import (
+    _admin,
+    fresh_postgres,
+    postgres_reachable,
+    services_required,
+)
 from twintable.core.replay import Replay
 from twintable.core.types import Action
 from twintable.games import default_registry
@@ -65,26 +70,12 @@ def services() -> None:
         pytest.skip(message)
 
 
-def _admin(sql: str) -> None:
-    async def run() -> None:
-        engine = create_async_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-        async with engine.connect() as connection:
-            await connection.exec_driver_sql(sql)
-        await engine.dispose()
-
-    asyncio.run(run())
-
-
 @pytest.fixture
 def database(services: None) -> Iterator[str]:
-    """A fresh PostgreSQL database of this test's own."""
-    name = f"tt_cluster_{secrets.token_hex(4)}"
-    _admin(f"CREATE DATABASE {name}")
-    try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        _admin(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
-        _admin(f"DROP DATABASE {name} WITH (FORCE)")
+    """A fresh PostgreSQL database of this test's own (dropped with FORCE, even while a
+    test refuses connections to it)."""
+    with fresh_postgres() as url:
+        yield url
 
 
 @dataclass
