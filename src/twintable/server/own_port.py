@@ -17,6 +17,7 @@ from starlette.types import ASGIApp
 
 log = logging.getLogger("twintable.server")
 
+
 def bind_first_free(host: str, first: int, last: int) -> socket.socket | None:
     """A TCP socket bound to the first port of ``first..last`` that is free on ``host``."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -48,7 +49,6 @@ class OwnPort:
                  ws_compression: bool = False):
         self.app, self.host, self.first, self.last = app, host, first, last
         self.ws_compression = ws_compression
-        self.port: int | None = None
         self._server: _SecondListener | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -72,8 +72,7 @@ class OwnPort:
                 self._task.result()  # raises what stopped it
                 return None
             await asyncio.sleep(0.01)
-        self.port = int(sock.getsockname()[1])
-        return self.port
+        return int(sock.getsockname()[1])
 
     async def stop(self) -> None:
         if self._server is None or self._task is None:
