@@ -236,7 +236,9 @@ class Cluster:
         chosen = min(others, key=lambda worker: loads[worker], default=None)
         if chosen is None or loads[chosen] >= mine:
             chosen = self.worker_id
-        self._outbox.put_nowait(("hincrby", self._load_key, chosen, "1"))
+        # Counted before the table is made, not queued: the next request, on whichever
+        # worker, must see it (tables opened one after another, or in a burst).
+        await self.redis.hincrby(self._load_key, chosen, 1)
         return None if chosen == self.worker_id else chosen
 
     async def _keep_leases(self) -> None:
