@@ -96,7 +96,9 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         owners = asyncio.run(where_tables_run(port, own_ports, tables))
         assert sorted(owners) == [port + 1] * 3 + [port + 2] * 3, owners
         clients = asyncio.run(play_all(tables, [port], 40))
-        assert all(client.done for client in clients)
+        assert all(client.done for client in clients), [
+            (client.table_id, client.done, client.reconnects, len(client.acks),
+             client.errors) for client in clients]
         # Every request went to the one port; both workers ran tables or served clients.
         listed = httpx2.get(f"{server.base}/api/tables?status=running").json()
         assert listed == []
