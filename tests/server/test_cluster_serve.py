@@ -78,8 +78,12 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         stdout=log.open("wb"), stderr=subprocess.STDOUT)
     server = Worker(port, log, process)
     try:
+        # Both workers answer on their own ports (the shared one answers as soon as one
+        # of them is up, and tables made then would all go to it).
+        own_ports = [port + 1, port + 2]
         deadline = time.monotonic() + 40
-        while not (server.ready() and len(children(process.pid)) >= 2):
+        while not (server.ready() and len(children(process.pid)) >= 2
+                   and all(Worker(own, log, process).ready() for own in own_ports)):
             assert process.poll() is None, log.read_text()[-2000:]
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.2)
@@ -90,7 +94,6 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         assert sorted(info["id"] for info in running) == sorted(t["id"] for t in tables)
         # Each worker has its own port (the two after the shared one), which the page's
         # policy lets it reach; the tables were shared between the workers.
-        own_ports = [port + 1, port + 2]
         policy = httpx2.get(f"{server.base}/").headers["content-security-policy"]
         assert all(f"ws://127.0.0.1:{own}" in policy for own in own_ports), policy
         owners = asyncio.run(where_tables_run(port, own_ports, tables))
