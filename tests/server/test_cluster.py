@@ -60,17 +60,76 @@ def test_new_tables_go_to_the_live_worker_that_runs_fewest(services: None) -> No
         try:
             # A worker that died without a word: its count stays, its heartbeat went.
             await here.redis.hset(here._load_key, "gone", 0)
-            # Tables go to the other worker, each counted at once, until it runs as many
+            await here.redis.zadd(here._placing_key("gone"), {"old": 2**50})
+            # Tables go to the other worker, each reserved at once, until it runs as many
             # as this one (2, 3, 4 -> 5): then here.
-            chosen = []
-            for _ in range(4):
-                chosen.append(await here.place())
-                await _flushed(here)
+            chosen = [(await here.place()).worker for _ in range(4)]
             assert chosen == [there.worker_id] * 3 + [None]
             assert "gone" not in await here.redis.hkeys(here._load_key)
+            assert not await here.redis.exists(here._placing_key("gone"))
         finally:
             await there.close()
             await here.close()
+
+    asyncio.run(run())
+
+
+def test_a_reservation_counts_until_the_heartbeat_that_counts_its_table(
+        services: None) -> None:  # noqa: F811
+    async def run() -> None:
+        prefix = f"tt-test-{secrets.token_hex(4)}:"
+        here, there = Cluster(REDIS, prefix, 2000), Cluster(REDIS, prefix, 2000)
+        counts = {here: 0, there: 0}
+        for cluster in counts:
+            cluster.load = lambda cluster=cluster: counts[cluster]
+            await cluster.start()
+        try:
+            first = await here.place()
+            assert first.worker is None  # a tie: here
+            # A heartbeat written before the table is made (still 0 tables) does not
+            # erase the reservation: the next table goes to the other worker.
+            await here._beat()
+            second = await here.place()
+            assert second.worker == there.worker_id
+            # Both made; their workers' heartbeats count them and drop the reservations
+            # (one table each, not two), so the next goes to the first again.
+            counts[here] = counts[there] = 1
+            here.made(first.reservation)
+            there.made(second.reservation)
+            await here._beat()
+            await there._beat()
+            assert await here.redis.zcard(here._placing_key(here.worker_id)) == 0
+            assert await here.redis.zcard(here._placing_key(there.worker_id)) == 0
+            third = await there.place()
+            assert third.worker is None
+            # A table that could not be made gives its reservation back.
+            there.not_made(third.reservation)
+            await _flushed(there)
+            assert (await here.place()).worker is None
+        finally:
+            await there.close()
+            await here.close()
+
+    asyncio.run(run())
+
+
+def test_tables_opened_at_once_on_both_workers_are_shared_evenly(
+        services: None) -> None:  # noqa: F811
+    async def run() -> None:
+        prefix = f"tt-test-{secrets.token_hex(4)}:"
+        workers = [Cluster(REDIS, prefix, 2000) for _ in range(3)]
+        for cluster in workers:
+            cluster.load = lambda: 0
+            await cluster.start()
+        try:
+            asking = [workers[n % 2] for n in range(30)]  # the third is only chosen
+            placed = await asyncio.gather(*(cluster.place() for cluster in asking))
+            chosen = [p.worker or asker.worker_id
+                      for p, asker in zip(placed, asking, strict=True)]
+            assert sorted(chosen.count(c.worker_id) for c in workers) == [10, 10, 10]
+        finally:
+            for cluster in workers:
+                await cluster.close()
 
     asyncio.run(run())
 

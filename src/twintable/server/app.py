@@ -227,19 +227,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable, http: Request) -> Joined:
         client = http.client.host if http.client else "unknown"
+        reservation = None
         if server.cluster is not None and server.accepting:
             # Several workers: the table is made on the one running the fewest.
             try:
-                elsewhere = await server.cluster.place()
-                if elsewhere is not None:
-                    answer = await server.cluster.call(elsewhere, "create", "", {
-                        "request": request.model_dump(mode="json"), "client": client})
+                placed = await server.cluster.place()
+                if placed.worker is None:
+                    reservation = placed.reservation
+                else:
+                    answer = await server.cluster.call(placed.worker, "create", "", {
+                        "request": request.model_dump(mode="json"), "client": client,
+                        "reservation": placed.reservation})
                     if "error" in answer:
                         raise LobbyError(**answer["error"])
                     return Joined.model_validate(answer["ok"])
             except (RedisError, OSError, TimeoutError):
                 pass  # that worker cannot be asked now: the table is made here
-        return await create_here(request, client)
+        return await create_placed(request, client, reservation)
+
+    async def create_placed(request: CreateTable, client: str,
+                            reservation: str | None) -> Joined:
+        """A table made here, its placement's reservation turned into this worker's count
+        (or dropped, when it could not be made)."""
+        if reservation is None or server.cluster is None:
+            return await create_here(request, client)
+        try:
+            made = await create_here(request, client)
+        except BaseException:
+            server.cluster.not_made(reservation)
+            raise
+        server.cluster.made(reservation)
+        return made
 
     async def create_here(request: CreateTable, client: str) -> Joined:
         if not server.accepting:
@@ -380,8 +398,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = server.tables.get(request["table"])
         try:
             if request["op"] == "create":
-                made = await create_here(CreateTable.model_validate(request["args"]["request"]),
-                                         request["args"]["client"])
+                args = request["args"]
+                made = await create_placed(CreateTable.model_validate(args["request"]),
+                                           args["client"], args.get("reservation"))
                 result: dict[str, Any] = {"ok": made.model_dump(mode="json")}
             elif table is None:
                 raise LobbyError(503, "table.moving", "the table moved to another server; retry")

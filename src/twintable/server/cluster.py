@@ -25,7 +25,11 @@
   workers are alive.
 - **Placement.** Each worker reports how many tables it runs; a new table is made on the
   live worker that runs the fewest (a lobby call when that is another worker), so the
-  workers share the play whichever of them the lobby requests reach.
+  workers share the play whichever of them the lobby requests reach. The choice is one
+  script (read every count, pick, reserve), so requests reaching two workers at once do
+  not both pick the same one; a reservation counts as a table until the heartbeat that
+  reports the table made removes it, in the same transaction (a count written before the
+  table was made can never erase it), or until it expires (the create never happened).
 
 No consensus of our own: leases are Redis keys, safety is PostgreSQL's row lock.
 """
@@ -39,6 +43,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as redis
@@ -76,6 +81,39 @@ _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+# KEYS: the counts; ARGV: this worker, its count when it has none there yet, the keys'
+# prefix, the reservation's id, how long it holds (ms). The chosen worker: the live one
+# whose count plus unexpired reservations is lowest, this one on a tie. Dead workers'
+# counts and reservations go.
+_PLACE = """
+local clock = redis.call('TIME')
+local now = clock[1] * 1000 + math.floor(clock[2] / 1000)
+local me, prefix = ARGV[1], ARGV[3]
+local workers, counts = {me}, {}
+local listed = redis.call('HGETALL', KEYS[1])
+for i = 1, #listed, 2 do
+  local worker = listed[i]
+  if worker == me then
+    counts[me] = tonumber(listed[i + 1])
+  elseif redis.call('EXISTS', prefix .. 'alive:' .. worker) == 1 then
+    workers[#workers + 1] = worker
+    counts[worker] = tonumber(listed[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], worker)
+    redis.call('DEL', prefix .. 'placing:' .. worker)
+  end
+end
+counts[me] = counts[me] or tonumber(ARGV[2])
+local chosen, fewest = nil, nil
+for _, worker in ipairs(workers) do
+  local placing = prefix .. 'placing:' .. worker
+  redis.call('ZREMRANGEBYSCORE', placing, '-inf', now)
+  local count = counts[worker] + redis.call('ZCARD', placing)
+  if fewest == nil or count < fewest then chosen, fewest = worker, count end
+end
+redis.call('ZADD', prefix .. 'placing:' .. chosen, now + tonumber(ARGV[5]), ARGV[4])
+return chosen
+"""
 
 #: The statuses the lobby lists public tables under (a sorted set each).
 LISTED_STATUSES = ("open", "running", "finished", "abandoned")
@@ -83,6 +121,15 @@ LISTED_STATUSES = ("open", "running", "finished", "abandoned")
 NO_ADDRESS = "-"
 #: How long a lobby call to another worker may take before it is given up.
 CALL_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a new table is to be made, and the reservation that counts it until then."""
+
+    worker: str | None
+    """Another worker's id, or None: here."""
+    reservation: str
 
 
 class ClusterUnavailable(RuntimeError):
@@ -122,6 +169,9 @@ class Cluster:
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._place = self.redis.register_script(_PLACE)
+        self._made: list[str] = []
+        """Reservations of tables made here, to remove with the next reported count."""
 
     # -- keys -----------------------------------------------------------------------
     def _lease_key(self, table_id: str) -> str:
@@ -143,6 +193,9 @@ class Cluster:
     @property
     def _load_key(self) -> str:
         return f"{self.prefix}load"
+
+    def _placing_key(self, worker_id: str) -> str:
+        return f"{self.prefix}placing:{worker_id}"
 
     # -- life -----------------------------------------------------------------------
     async def ping(self) -> None:
@@ -168,6 +221,7 @@ class Cluster:
                 await self.release(table_id)
             await self.redis.delete(self._alive_key(self.worker_id))
             await self.redis.hdel(self._load_key, self.worker_id)
+            await self.redis.delete(self._placing_key(self.worker_id))
         await self.redis.aclose()
 
     # -- leases ---------------------------------------------------------------------
@@ -213,33 +267,46 @@ class Cluster:
         return None if value in (None, NO_ADDRESS) else str(value)
 
     async def _beat(self) -> None:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
-                     px=self.ttl_ms)
-            pipe.hset(self._load_key, self.worker_id, self.load())
-            await pipe.execute()
+        # The count and the removal of the reservations it now includes in one
+        # transaction: placement never sees a table counted twice, or not at all.
+        made, self._made = self._made, []
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
+                         px=self.ttl_ms)
+                pipe.hset(self._load_key, self.worker_id, self.load())
+                if made:
+                    pipe.zrem(self._placing_key(self.worker_id), *made)
+                await pipe.execute()
+        except BaseException:
+            self._made[:0] = made
+            raise
 
     # -- placement ------------------------------------------------------------------
-    async def place(self) -> str | None:
-        """The live worker that should make a new table: another worker's id when it runs
-        fewer tables than this one, else None (here). The choice is counted at once, so
-        tables opened in a burst spread before the next heartbeats."""
-        loads = {str(worker): int(count)
-                 for worker, count in (await self.redis.hgetall(self._load_key)).items()}
-        others = [worker for worker in loads if worker != self.worker_id]
-        if others:
-            beats = await self.redis.mget([self._alive_key(w) for w in others])
-            for gone in [w for w, beat in zip(others, beats, strict=True) if beat is None]:
-                others.remove(gone)  # a worker that died without saying so
-                self._outbox.put_nowait(("hdel", self._load_key, gone))
-        mine = loads.get(self.worker_id, self.load())
-        chosen = min(others, key=lambda worker: loads[worker], default=None)
-        if chosen is None or loads[chosen] >= mine:
-            chosen = self.worker_id
-        # Counted before the table is made, not queued: the next request, on whichever
-        # worker, must see it (tables opened one after another, or in a burst).
-        await self.redis.hincrby(self._load_key, chosen, 1)
-        return None if chosen == self.worker_id else chosen
+    async def place(self) -> Placement:
+        """Where a new table should be made: on the live worker running the fewest, this
+        one on a tie. The choice holds a reservation there at once, so tables opened in a
+        burst, on whichever worker, spread before the next heartbeats; the worker that
+        makes the table reports it with :meth:`made`, or :meth:`not_made`."""
+        reservation = secrets.token_hex(8)
+        chosen = str(await self._place(
+            keys=[self._load_key],
+            args=[self.worker_id, self.load(), self.prefix, reservation,
+                  self._reservation_ms]))
+        return Placement(None if chosen == self.worker_id else chosen, reservation)
+
+    @property
+    def _reservation_ms(self) -> int:
+        # Outlives a create and the heartbeat after it (a third of the time to live).
+        return max(10_000, 2 * self.ttl_ms)
+
+    def made(self, reservation: str) -> None:
+        """A table placed here was made: the next heartbeat counts it instead."""
+        self._made.append(reservation)
+
+    def not_made(self, reservation: str) -> None:
+        """A table placed here could not be made: its reservation goes."""
+        self._outbox.put_nowait(("zrem", self._placing_key(self.worker_id), reservation))
 
     async def _keep_leases(self) -> None:
         """Renew every lease a few times per time to live; hand the lost ones over."""
