@@ -41,7 +41,8 @@ def start(tab: Tab, game: str, players: int, options: dict[str, str],
 
 
 def board_text(tab: Tab) -> str:
-    return str(tab.page.locator("#board").inner_text())
+    """What the game draws: the board, and its centre on the felt between the seats."""
+    return "\n".join(tab.page.locator("#board, .felt.holds").all_inner_texts())
 
 
 # -- bug 2: after the end the board says so, and nothing else -------------------------------

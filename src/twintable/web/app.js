@@ -830,8 +830,14 @@ async function tablePage(tableId) {
   const render = RENDERERS[info.game];
   const gameAssets = await assets(info.game);
   // Focusable: on a phone the seats are a strip that scrolls sideways (by keyboard too).
-  const seatsBox = el("div", { class: "seats ring", id: "seats", role: "list", "aria-label": t("table.seats"), tabindex: 0 });
+  // The seats are a list; the felt between them is not one of its items.
+  const seatsBox = el("div", { class: "seats ring", id: "seats", role: "group", "aria-label": t("table.seats"), tabindex: 0 });
   const board = el("div", { id: "board" });
+  // The table between the seats. On a wide screen it holds what the game lays on the
+  // table (the part of the board marked data-felt: Timo's piles, Twins' picks), so the
+  // seats sit around the play; otherwise it only says whose turn it is.
+  const felt = el("div", { class: "felt" });
+  const feltLine = el("span", { class: "felt-line", id: "felt-turn" });
   const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
   const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
   const waiting = el("section", { class: "panel", id: "waiting" });
@@ -898,11 +904,12 @@ async function tablePage(tableId) {
     const layout = tableLayout(n);
     const byPlace = (place) => boxes[(place + offset) % n];
     seatsBox.replaceChildren(
-      el("div", { class: "ring-row ring-top" }, layout.top.map(byPlace)),
-      el("div", { class: "ring-side ring-left" }, layout.left.map(byPlace)),
-      el("div", { class: "felt", "aria-hidden": "true" }, el("span", { class: "felt-line", id: "felt-turn" }, turnLine())),
-      el("div", { class: "ring-side ring-right" }, layout.right.map(byPlace)),
-      el("div", { class: "ring-row ring-bottom" }, layout.bottom.map(byPlace)));
+      el("div", { class: "ring-seats", role: "list" },
+        el("div", { class: "ring-row ring-top" }, layout.top.map(byPlace)),
+        el("div", { class: "ring-side ring-left" }, layout.left.map(byPlace)),
+        el("div", { class: "ring-side ring-right" }, layout.right.map(byPlace)),
+        el("div", { class: "ring-row ring-bottom" }, layout.bottom.map(byPlace))),
+      drawFelt());
     tickSeats();
     // In the phone's strip of seats, keep the seat whose move it is in sight.
     // (Only there: measuring forces a layout, which costs a desktop frame several ms.)
@@ -913,6 +920,22 @@ async function tablePage(tableId) {
         seatsBox.scrollLeft = Math.max(0, left - 8);
       }
     }
+  }
+
+  function drawFelt() {
+    const centre = phoneWidth.matches ? null
+      : felt.querySelector(":scope > [data-felt]") || board.querySelector("[data-felt]");
+    feltLine.textContent = turnLine();
+    if (centre) {
+      if (centre.parentNode !== felt) felt.replaceChildren(centre);
+    } else if (feltLine.parentNode !== felt) {
+      felt.replaceChildren(feltLine);
+    }
+    felt.classList.toggle("holds", Boolean(centre));
+    // The turn line repeats what the seats say (hidden from screen readers); the game's
+    // centre is the board itself.
+    if (centre) felt.removeAttribute("aria-hidden"); else felt.setAttribute("aria-hidden", "true");
+    return felt;
   }
 
   function turnLine() {
@@ -1101,9 +1124,12 @@ async function tablePage(tableId) {
     // User timings (tt:render, tt:seats, tt:log) show where a frame's time goes
     // (bench/web_smoothness.py reports them).
     const started = performance.now();
+    felt.querySelector(":scope > [data-felt]")?.remove();  // the last frame's centre
     board.replaceChildren(render(view, ctx));
+    drawFelt();
     if (focused) {
-      const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+      const again = (felt.querySelector(`[data-key="${CSS.escape(focused)}"]`)
+        || board.querySelector(`[data-key="${CSS.escape(focused)}"]`));
       if (again) again.focus();
     }
     const drawn = performance.now();
@@ -1252,7 +1278,14 @@ async function tablePage(tableId) {
     if (view && render.tick) render.tick(board, view, ctx);
     tickSeats();
   }, 250);
-  leaving = () => { closed = true; clearInterval(ticker); document.removeEventListener("keydown", keys); if (socket) socket.close(); };
+  // Crossing the phone width moves the game's centre between the felt and the board.
+  const refold = () => { drawBoard(); drawSeats(); };
+  phoneWidth.addEventListener("change", refold);
+  leaving = () => {
+    closed = true; clearInterval(ticker); document.removeEventListener("keydown", keys);
+    phoneWidth.removeEventListener("change", refold);
+    if (socket) socket.close();
+  };
 }
 
 // -- the replay ------------------------------------------------------------------------------

@@ -149,7 +149,7 @@ function flyChips(view, local) {
   const moves = view.chips.map((chips, seat) => chips - (before.chips[seat] ?? chips));
   if (!moves.some(Boolean)) return;
   requestAnimationFrame(() => {
-    const bank = document.querySelector("#board .tw2-bank");
+    const bank = document.querySelector(".tw2-bank");
     if (!bank) return;
     moves.forEach((delta, seat) => {
       const box = document.querySelector(`.seat[data-seat="${seat}"]`);
@@ -188,7 +188,8 @@ export function renderTwins(view, ctx) {
     el("ol", {}, [t("twins.cash.round1", cash.round1), t("twins.cash.round2", cash.round2), t("twins.cash.round3", cash.round3), t("twins.cash.round4")]
       .map((text, i) => el("li", { class: i + 1 === current ? "now" : "", "aria-current": i + 1 === current ? "step" : null }, text))));
   const bankLabel = t("twins.bank", { n: view.bank });
-  const felt = el("section", { class: "tw2-felt", "aria-label": t("twins.table") },
+  // On a wide screen this lies on the table between the seats (the chips fly there).
+  const felt = el("section", { class: "tw2-felt", "data-felt": "", "aria-label": t("twins.table") },
     status(view, ctx),
     el("div", { class: "tw2-bank" }, chipStacks(ctx, view.bank, bankLabel), el("span", {}, bankLabel)));
 
