@@ -204,7 +204,11 @@ class Client:
                             view = frame["view"]
                             if view["legal"] and not view.get("over"):
                                 counter += 1
-                                choice = rng.choice(view["legal"])
+                                # A card when one can be played, as people do: drawing
+                                # at random as often as playing makes some games
+                                # last minutes.
+                                plays = [a for a in view["legal"] if a["kind"] == "play"]
+                                choice = rng.choice(plays or view["legal"])
                                 pending = {"type": "action", "id": f"{nonce}-{counter}",
                                            "version": frame["version"],
                                            "kind": choice["kind"],
