@@ -174,3 +174,59 @@ def test_mute_is_remembered_and_nothing_sounds_before_a_gesture(tab: Tab, second
     tab.page.reload()
     tab.page.wait_for_selector("#mute")
     assert tab.page.locator("#mute").get_attribute("aria-pressed") == "false"
+
+
+def _between_seats(tab: Tab, selector: str) -> bool:
+    """Whether ``selector`` lies on the felt and the felt lies between the top and bottom
+    seats, on screen."""
+    return bool(tab.page.evaluate("""(selector) => {
+      const found = document.querySelector(`#seats .felt.holds ${selector}`);
+      const top = document.querySelector('#seats .ring-top .seat');
+      const me = document.querySelector('#seats .seat.me');
+      if (!found || !top || !me) return false;
+      const box = found.getBoundingClientRect();
+      return box.height > 0 && top.getBoundingClientRect().top < box.top
+        && box.bottom < me.getBoundingClientRect().bottom; }""", selector))
+
+
+def test_the_game_lies_on_the_felt_between_the_seats_on_a_wide_screen(tab: Tab) -> None:
+    create_table(tab, "timo", 3, {"target": "500"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#seats .felt.holds .tm-piles")
+    # One table: Timo's piles and the colour to follow lie between the seats, and the
+    # board below holds the hand only.
+    assert _between_seats(tab, ".tm-drawpile") and _between_seats(tab, ".tm-follow")
+    assert tab.page.locator("#board .tm-felt").count() == 0
+    assert tab.page.locator("#board .tm-hand").count() == 1
+    # The pile works from there: the first time Ann has to draw, a tap on it draws.
+    drawable = tab.page.locator("#seats .felt .tm-drawpile.tm-can")
+    deadline = time.monotonic() + 90
+    while not drawable.count():
+        assert time.monotonic() < deadline and not finished(tab)
+        legal = tab.page.locator(".hand button.card.legal:not([disabled])")
+        if tab.page.locator("[data-colour]").count() or legal.count():
+            timo_move(tab)  # plays a card (and picks a colour)
+        time.sleep(0.2)
+    cards = tab.page.locator(".tm-hand .card").count()
+    drawable.click()
+    tab.page.wait_for_function(
+        f"() => document.querySelectorAll('.tm-hand .card').length > {cards}")
+    # On a phone's width the seats are a strip and the piles go back above the hand.
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.page.wait_for_selector("#board .tm-felt .tm-piles")
+    assert tab.page.locator("#seats .tm-felt").count() == 0
+    assert not tab.page.locator("#seats .felt").is_visible()
+    tab.page.set_viewport_size({"width": 1200, "height": 900})
+    tab.page.wait_for_selector("#seats .felt.holds .tm-piles")
+    assert tab.page.locator("#board .tm-felt").count() == 0
+
+
+def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab) -> None:
+    create_table(tab, "twins", 4, {"max_hands": "1"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#seats .felt.holds .tw2-bank")
+    assert _between_seats(tab, ".tw2-bank")
+    assert tab.page.locator("#board .tw2-reveals").count() == 1
+    assert tab.page.locator("#board #cash-card").count() == 1
+    play_to_results(tab, "twins")
+    assert "Game over" in tab.page.locator("#seats .felt").inner_text()
