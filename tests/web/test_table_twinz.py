@@ -215,6 +215,10 @@ def test_a_duo_member_gets_one_instruction_at_a_time(
     tab.page.keyboard.press("Enter")
     tab.page.locator("#twinz-phase", has_text="Clue sent: POTAGER").wait_for()
     assert tab.page.locator("#clue-word").count() == 0
+    # The duo's two cards lie on the table between the seats, Ann's face up for her.
+    cards = tab.page.locator("#seats .felt.holds .tz-clues .tz-card")
+    assert cards.count() == 2
+    assert "POTAGER" in tab.page.locator("#seats .felt .tz-up").inner_text()
 
 
 def test_after_the_game_ends_nothing_says_it_is_anyones_move(

@@ -162,7 +162,8 @@ function clueCards(view, ctx) {
   const flipping = since < FLIP_MS;
   const penalties = local.tzReveal && local.tzReveal.key === key ? local.tzReveal.penalties : {};
   const contests = (view.legal || []).filter((a) => a.kind === "contest");
-  return el("section", { class: "tz-clues", "aria-label": t("twinz.clues") }, view.duo.map((seat, i) => {
+  // On a wide screen the two cards lie on the table between the seats.
+  return el("section", { class: "tz-clues", "data-felt": "", "aria-label": t("twinz.clues") }, view.duo.map((seat, i) => {
     const mine = seat === ctx.me;
     const clue = revealed ? view.clues[i] : mine ? view.my_clue : null;
     const faceUp = revealed || (mine && clue);
