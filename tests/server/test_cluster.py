@@ -5,8 +5,11 @@ that runs the fewest."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import secrets
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,6 +25,22 @@ async def _flushed(cluster: Cluster) -> None:
     while not cluster._outbox.empty():
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.05)
+
+
+@contextlib.asynccontextmanager
+async def workers_running(counts: list[int]) -> AsyncIterator[tuple[list[Cluster], list[int]]]:
+    """Started workers of one platform, each reporting its entry of ``counts`` (a list
+    the test may change) as its number of tables; closed at the end."""
+    prefix = f"tt-test-{secrets.token_hex(4)}:"
+    workers = [Cluster(REDIS, prefix, 2000) for _ in counts]
+    for n, cluster in enumerate(workers):
+        cluster.load = functools.partial(counts.__getitem__, n)
+        await cluster.start()
+    try:
+        yield workers, counts
+    finally:
+        for cluster in workers:
+            await cluster.close()
 
 
 def test_the_lobby_forgets_tables_that_no_worker_holds(services: None) -> None:  # noqa: F811
@@ -51,13 +70,7 @@ def test_the_lobby_forgets_tables_that_no_worker_holds(services: None) -> None: 
 
 def test_new_tables_go_to_the_live_worker_that_runs_fewest(services: None) -> None:  # noqa: F811
     async def run() -> None:
-        prefix = f"tt-test-{secrets.token_hex(4)}:"
-        here, there = Cluster(REDIS, prefix, 2000), Cluster(REDIS, prefix, 2000)
-        counts = {here: 5, there: 2}
-        for cluster in counts:
-            cluster.load = lambda cluster=cluster: counts[cluster]
-            await cluster.start()
-        try:
+        async with workers_running([5, 2]) as ((here, there), _):
             # A worker that died without a word: its count stays, its heartbeat went.
             await here.redis.hset(here._load_key, "gone", 0)
             await here.redis.zadd(here._placing_key("gone"), {"old": 2**50})
@@ -67,9 +80,6 @@ def test_new_tables_go_to_the_live_worker_that_runs_fewest(services: None) -> No
             assert chosen == [there.worker_id] * 3 + [None]
             assert "gone" not in await here.redis.hkeys(here._load_key)
             assert not await here.redis.exists(here._placing_key("gone"))
-        finally:
-            await there.close()
-            await here.close()
 
     asyncio.run(run())
 
@@ -77,13 +87,7 @@ def test_new_tables_go_to_the_live_worker_that_runs_fewest(services: None) -> No
 def test_a_reservation_counts_until_the_heartbeat_that_counts_its_table(
         services: None) -> None:  # noqa: F811
     async def run() -> None:
-        prefix = f"tt-test-{secrets.token_hex(4)}:"
-        here, there = Cluster(REDIS, prefix, 2000), Cluster(REDIS, prefix, 2000)
-        counts = {here: 0, there: 0}
-        for cluster in counts:
-            cluster.load = lambda cluster=cluster: counts[cluster]
-            await cluster.start()
-        try:
+        async with workers_running([0, 0]) as ((here, there), counts):
             first = await here.place()
             assert first.worker is None  # a tie: here
             # A heartbeat written before the table is made (still 0 tables) does not
@@ -93,7 +97,7 @@ def test_a_reservation_counts_until_the_heartbeat_that_counts_its_table(
             assert second.worker == there.worker_id
             # Both made; their workers' heartbeats count them and drop the reservations
             # (one table each, not two), so the next goes to the first again.
-            counts[here] = counts[there] = 1
+            counts[:] = [1, 1]
             here.made(first.reservation)
             there.made(second.reservation)
             await here._beat()
@@ -106,9 +110,6 @@ def test_a_reservation_counts_until_the_heartbeat_that_counts_its_table(
             there.not_made(third.reservation)
             await _flushed(there)
             assert (await here.place()).worker is None
-        finally:
-            await there.close()
-            await here.close()
 
     asyncio.run(run())
 
@@ -116,20 +117,12 @@ def test_a_reservation_counts_until_the_heartbeat_that_counts_its_table(
 def test_tables_opened_at_once_on_both_workers_are_shared_evenly(
         services: None) -> None:  # noqa: F811
     async def run() -> None:
-        prefix = f"tt-test-{secrets.token_hex(4)}:"
-        workers = [Cluster(REDIS, prefix, 2000) for _ in range(3)]
-        for cluster in workers:
-            cluster.load = lambda: 0
-            await cluster.start()
-        try:
+        async with workers_running([0, 0, 0]) as (workers, _):
             asking = [workers[n % 2] for n in range(30)]  # the third is only chosen
             placed = await asyncio.gather(*(cluster.place() for cluster in asking))
             chosen = [p.worker or asker.worker_id
                       for p, asker in zip(placed, asking, strict=True)]
             assert sorted(chosen.count(c.worker_id) for c in workers) == [10, 10, 10]
-        finally:
-            for cluster in workers:
-                await cluster.close()
 
     asyncio.run(run())
 
