@@ -27,6 +27,7 @@ from tests.server.test_cluster_faults import (
     open_tables,
     play_all,
     services,  # noqa: F401 (a fixture)
+    unfinished,
 )
 from twintable.cli import app
 from twintable.loadtest.harness import prepare, run_load
@@ -98,10 +99,10 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         assert all(f"ws://127.0.0.1:{own}" in policy for own in own_ports), policy
         owners = asyncio.run(where_tables_run(port, own_ports, tables))
         assert sorted(owners) == [port + 1] * 3 + [port + 2] * 3, owners
-        clients = asyncio.run(play_all(tables, [port], 40))
-        assert all(client.done for client in clients), [
-            (client.table_id, client.done, client.reconnects, len(client.acks),
-             client.errors) for client in clients]
+        # People who play a card when they can: random draws made a one-round game
+        # last 19 s on an idle machine, past 40 s under CI's load once.
+        clients = asyncio.run(play_all(tables, [port], 40, plays_first=True))
+        assert not unfinished(clients), unfinished(clients)
         # Every request went to the one port; both workers ran tables or served clients.
         listed = httpx2.get(f"{server.base}/api/tables?status=running").json()
         assert listed == []
