@@ -838,6 +838,9 @@ async function tablePage(tableId) {
   // seats sit around the play; otherwise it only says whose turn it is.
   const felt = el("div", { class: "felt" });
   const feltLine = el("span", { class: "felt-line", id: "felt-turn" });
+  // Both stay in place from frame to frame (a focused pile on the felt keeps its focus).
+  const seatList = el("div", { class: "ring-seats", role: "list" });
+  seatsBox.append(seatList, felt);
   const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
   const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
   const waiting = el("section", { class: "panel", id: "waiting" });
@@ -903,13 +906,12 @@ async function tablePage(tableId) {
       });
     const layout = tableLayout(n);
     const byPlace = (place) => boxes[(place + offset) % n];
-    seatsBox.replaceChildren(
-      el("div", { class: "ring-seats", role: "list" },
-        el("div", { class: "ring-row ring-top" }, layout.top.map(byPlace)),
-        el("div", { class: "ring-side ring-left" }, layout.left.map(byPlace)),
-        el("div", { class: "ring-side ring-right" }, layout.right.map(byPlace)),
-        el("div", { class: "ring-row ring-bottom" }, layout.bottom.map(byPlace))),
-      drawFelt());
+    seatList.replaceChildren(
+      el("div", { class: "ring-row ring-top" }, layout.top.map(byPlace)),
+      el("div", { class: "ring-side ring-left" }, layout.left.map(byPlace)),
+      el("div", { class: "ring-side ring-right" }, layout.right.map(byPlace)),
+      el("div", { class: "ring-row ring-bottom" }, layout.bottom.map(byPlace)));
+    drawFelt();
     tickSeats();
     // In the phone's strip of seats, keep the seat whose move it is in sight.
     // (Only there: measuring forces a layout, which costs a desktop frame several ms.)
@@ -935,7 +937,6 @@ async function tablePage(tableId) {
     // The turn line repeats what the seats say (hidden from screen readers); the game's
     // centre is the board itself.
     if (centre) felt.removeAttribute("aria-hidden"); else felt.setAttribute("aria-hidden", "true");
-    return felt;
   }
 
   function turnLine() {
@@ -1126,7 +1127,7 @@ async function tablePage(tableId) {
     const started = performance.now();
     felt.querySelector(":scope > [data-felt]")?.remove();  // the last frame's centre
     board.replaceChildren(render(view, ctx));
-    drawFelt();
+    drawFelt();  // before the focus comes back: moving a focused element blurs it
     if (focused) {
       const again = (felt.querySelector(`[data-key="${CSS.escape(focused)}"]`)
         || board.querySelector(`[data-key="${CSS.escape(focused)}"]`));
