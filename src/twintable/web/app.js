@@ -1127,14 +1127,13 @@ async function tablePage(tableId) {
     const started = performance.now();
     felt.querySelector(":scope > [data-felt]")?.remove();  // the last frame's centre
     board.replaceChildren(render(view, ctx));
-    drawFelt();  // before the focus comes back: moving a focused element blurs it
+    const drawn = performance.now();
+    drawSeats();  // moves the new centre onto the felt, so the focus comes back after it
     if (focused) {
       const again = (felt.querySelector(`[data-key="${CSS.escape(focused)}"]`)
         || board.querySelector(`[data-key="${CSS.escape(focused)}"]`));
       if (again) again.focus();
     }
-    const drawn = performance.now();
-    drawSeats();
     performance.measure("tt:render", { start: started, end: drawn });
     performance.measure("tt:seats", { start: drawn, end: performance.now() });
   }
