@@ -94,7 +94,9 @@ def test_a_killed_server_resumes_every_table_at_the_acknowledged_state(db_url: s
     with running_server(db_url, port) as process:
         for game, players, options in [("timo", 2, {"target": 60}), ("timo", 4, {"target": 60}),
                                        ("twins", 3, {"max_hands": 2})]:
-            table_id, token = _started_table(base, game, players, options)
+            # The person is away until the test comes back to their table, which may be
+            # minutes on a loaded machine: no stand-in may finish the game meanwhile.
+            table_id, token = _started_table(base, game, players, options, grace_s=3600)
             with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
                 ws.send(json.dumps({"type": "hello", "token": token}))
                 acked, frames = _play(ws, 3)

@@ -15,6 +15,7 @@ import pytest
 
 from tests.web.conftest import Tab
 from tests.web.play import create_table, play_to_results
+from tests.web.test_table_twinz import autoplay, seat_people
 
 pytestmark = pytest.mark.browser
 
@@ -78,6 +79,24 @@ def test_each_games_table(axe: Any, tab: Tab, second_tab: Tab, game: str, player
     problems += serious(axe, second_tab, "watching on a phone")
     assert problems == []
 
+
+def test_a_twinz_card_with_no_clue_on_it(axe: Any, tab: Tab, second_tab: Tab) -> None:
+    """A duo member who gave no clue: their card turns over showing so, on the felt and on
+    a phone (the table test above sees one only when a bot happens to be silent)."""
+    table_id, remotes = seat_people(tab, 2, {"countdown_s": 1, "grace_ms": 200,
+                                             "guess_timeout_s": 60},
+                                    {0: autoplay("dee", clue=False), 1: autoplay("eve"),
+                                     3: autoplay("fay")})
+    try:
+        tab.page.locator(".tz-card .tz-none").wait_for(timeout=20_000)
+        problems = serious(axe, tab, "the felt")
+        second_tab.go(f"/#/table/{table_id}")
+        second_tab.page.locator(".tz-card .tz-none").wait_for()
+        problems += serious(axe, second_tab, "watching on a phone")
+    finally:
+        for remote in remotes.values():
+            remote.close()
+    assert problems == []
 
 @pytest.mark.parametrize(("game", "players", "options"),
                          [("timo", 2, {"target": "1"}), ("twins", 3, {"max_hands": "1"}),
