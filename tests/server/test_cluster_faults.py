@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -168,10 +169,15 @@ class Client:
     resent: int = 0
     reconnects: int = 0
     done: bool = False
+    journal: list[str] = field(default_factory=list)
+    """What this person saw and did, a line each (shown when their table does not end)."""
     plays_first: bool = False
     """Play a card whenever one can be played (a shorter game), instead of any legal
     move at random (drawing as often as playing: long games, which the fault tests want
     to span their fault)."""
+
+    def note(self, port: int, line: str) -> None:
+        self.journal.append(f"{time.monotonic() % 1000:7.2f} :{port} {line}")
 
     async def play(self, deadline: float) -> None:
         rng = random.Random(self.table_id)
@@ -182,6 +188,8 @@ class Client:
         while time.monotonic() < deadline and not self.done:
             port = self.ports[attempt % len(self.ports)]
             attempt += 1
+            note = partial(self.note, port)
+            note("connect")
             try:
                 async with websockets.connect(
                         f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}",
@@ -190,9 +198,12 @@ class Client:
                     if pending is not None:  # the answer never came: ask again, same id
                         self.resent += 1
                         await ws.send(json.dumps(pending))
+                        note(f"resent {pending['id']}")
                     while time.monotonic() < deadline:
                         frame = json.loads(await asyncio.wait_for(ws.recv(), 3))
                         kind = frame["type"]
+                        note(" ".join(str(frame.get(key, "")) for key in
+                                      ("type", "id", "code", "seq", "version")))
                         if kind in ("table", "welcome") and \
                                 frame["table"]["status"] == "finished":
                             self.done = True
@@ -216,8 +227,10 @@ class Client:
                                            "kind": choice["kind"],
                                            "payload": choice["payload"]}
                                 await ws.send(json.dumps(pending))
+                                note(f"sent {pending['id']} {choice['kind']} v{frame['version']}")
             except (OSError, TimeoutError, websockets.ConnectionClosed,
-                    websockets.InvalidHandshake):
+                    websockets.InvalidHandshake) as error:
+                note(f"dropped: {error!r}")
                 self.reconnects += 1
                 await asyncio.sleep(0.2)
 
@@ -281,11 +294,11 @@ def check_logs(db_url: str, tables: list[dict[str, Any]], clients: list[Client])
         assert {k: v for k, v in row.result.items() if k != "names"} == outcome.to_json()
 
 
-def unfinished(clients: list[Client]) -> list[tuple[str, int, int, list[str]]]:
-    """The scripted people who did not see their table's end: table, reconnects, acks and
-    errors (what a failing test shows)."""
-    return [(client.table_id, client.reconnects, len(client.acks), client.errors)
-            for client in clients if not client.done]
+def unfinished(clients: list[Client]) -> list[tuple[str, int, int, list[str], list[str]]]:
+    """The scripted people who did not see their table's end: table, reconnects, acks,
+    errors and the end of their journal (what a failing test shows)."""
+    return [(client.table_id, client.reconnects, len(client.acks), client.errors,
+             client.journal[-40:]) for client in clients if not client.done]
 
 
 async def play_all(tables: list[dict[str, Any]], ports: list[int], seconds: float,
