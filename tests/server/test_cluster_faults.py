@@ -49,7 +49,10 @@ pytestmark = pytest.mark.services
 
 REDIS_SERVER = "/usr/bin/redis-server"
 LEASE_TTL_MS = 1500
-TIMO = {"target": 1}
+#: One round: a short game.
+ONE_ROUND = 1
+#: Several rounds: games that outlast a fault a second or two into them.
+SEVERAL_ROUNDS = 60
 
 
 def _reachable(port: int) -> bool:
@@ -135,15 +138,17 @@ def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2
             worker.stop()
 
 
-def open_tables(workers: list[Worker], count: int, people: int) -> list[dict[str, Any]]:
-    """``count`` started Timo tables made through alternating workers (and started
-    through the other one, so lobby calls cross workers). The first ``people`` tables
-    keep seat 0 for a scripted client; at the others a stand-in plays it at once."""
+def open_tables(workers: list[Worker], count: int, people: int, target: int = ONE_ROUND
+                ) -> list[dict[str, Any]]:
+    """``count`` started Timo tables (played to ``target`` points) made through
+    alternating workers (and started through the other one, so lobby calls cross
+    workers). The first ``people`` tables keep seat 0 for a scripted client; at the others
+    a stand-in plays it at once."""
     tables = []
     for n in range(count):
         made = workers[n % len(workers)]
         joined = httpx2.post(f"{made.base}/api/tables", json={
-            "game": "timo", "players": 3, "display_name": "Ann", "options": TIMO,
+            "game": "timo", "players": 3, "display_name": "Ann", "options": {"target": target},
             "grace_s": 60 if n < people else 0,
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"},
                       {"kind": "bot", "bot": "random"}]}).json()
@@ -199,6 +204,11 @@ class Client:
                         self.resent += 1
                         await ws.send(json.dumps(pending))
                         note(f"resent {pending['id']}")
+                    # The newest view, and the version last acted on: a person's own
+                    # move comes back as an event before its ack, and it may still be
+                    # their turn after it, with no further frame to wake them.
+                    latest: dict[str, Any] | None = None
+                    acted_on: int | None = None
                     while time.monotonic() < deadline:
                         frame = json.loads(await asyncio.wait_for(ws.recv(), 3))
                         kind = frame["type"]
@@ -215,19 +225,23 @@ class Client:
                                 and frame.get("id") == pending["id"]:
                             self.errors.append(frame["code"])
                             pending = None
-                        if kind in ("snapshot", "event") and pending is None:
-                            view = frame["view"]
-                            if view["legal"] and not view.get("over"):
-                                counter += 1
-                                plays = [a for a in view["legal"]
-                                         if a["kind"] == "play" and self.plays_first]
-                                choice = rng.choice(plays or view["legal"])
-                                pending = {"type": "action", "id": f"{nonce}-{counter}",
-                                           "version": frame["version"],
-                                           "kind": choice["kind"],
-                                           "payload": choice["payload"]}
-                                await ws.send(json.dumps(pending))
-                                note(f"sent {pending['id']} {choice['kind']} v{frame['version']}")
+                        elif kind in ("snapshot", "event"):
+                            latest = frame
+                        if pending is not None or latest is None \
+                                or latest["version"] == acted_on:
+                            continue
+                        view = latest["view"]
+                        if view["legal"] and not view.get("over"):
+                            counter += 1
+                            plays = [a for a in view["legal"]
+                                     if a["kind"] == "play" and self.plays_first]
+                            choice = rng.choice(plays or view["legal"])
+                            acted_on = latest["version"]
+                            pending = {"type": "action", "id": f"{nonce}-{counter}",
+                                       "version": acted_on, "kind": choice["kind"],
+                                       "payload": choice["payload"]}
+                            await ws.send(json.dumps(pending))
+                            note(f"sent {pending['id']} {choice['kind']} v{acted_on}")
             except (OSError, TimeoutError, websockets.ConnectionClosed,
                     websockets.InvalidHandshake) as error:
                 note(f"dropped: {error!r}")
@@ -322,7 +336,7 @@ def _grep(worker: Worker, message: str) -> int:
 
 def test_a_killed_worker_loses_nothing(database: str, tmp_path: Path) -> None:
     with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as (first, second):
-        tables = open_tables([first, second], 50, people=8)
+        tables = open_tables([first, second], 50, people=8, target=SEVERAL_ROUNDS)
 
         async def kill_first() -> None:
             await asyncio.sleep(1.5)
@@ -337,7 +351,7 @@ def test_a_killed_worker_loses_nothing(database: str, tmp_path: Path) -> None:
 
 def test_a_paused_worker_is_fenced_out(database: str, tmp_path: Path) -> None:
     with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as (first, second):
-        tables = open_tables([first, second], 12, people=4)
+        tables = open_tables([first, second], 12, people=4, target=SEVERAL_ROUNDS)
 
         async def pause_first() -> None:
             await asyncio.sleep(1.0)
@@ -385,7 +399,7 @@ def test_the_platform_recovers_from_a_redis_restart(database: str, tmp_path: Pat
     redis_process = start_redis()
     try:
         with workers(database, f"redis://127.0.0.1:{port}/0", tmp_path) as (first, second):
-            tables = open_tables([first, second], 12, people=6)
+            tables = open_tables([first, second], 12, people=6, target=SEVERAL_ROUNDS)
 
             async def restart_redis() -> None:
                 nonlocal redis_process
@@ -409,45 +423,49 @@ def test_dropped_database_connections_refuse_moves_then_recover(
     name = database.rsplit("/", 1)[1]
     with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as (first, second):
         tables = open_tables([first, second], 8, people=8)
+        # One more table, left to its person, who has a move due when the database goes
+        # away (the others' people may all be waiting on a bot then) and makes it then.
+        waiting = open_tables([first, second], 1, people=1)[0]
         seen: dict[str, bool] = {}
         probed: list[str] = []
 
-        async def probe_a_move() -> None:
+        async def due_move(ws: websockets.ClientConnection) -> dict[str, Any]:
+            """The first frame on which the waiting person has a move to make."""
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if frame["type"] in ("snapshot", "event") and frame["view"]["legal"]:
+                    return frame  # type: ignore[no-any-return]
+
+        async def probe_a_move(ws: websockets.ClientConnection, due: dict[str, Any]) -> None:
             """A move made while the database is away is answered with an error."""
-            for table in tables:
-                async with websockets.connect(
-                        f"ws://127.0.0.1:{first.port}/ws/tables/{table['id']}") as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
-                    while (frame := json.loads(await asyncio.wait_for(ws.recv(), 3))
-                           )["type"] != "snapshot":
-                        pass
-                    if not frame["view"]["legal"]:
-                        continue
-                    move = frame["view"]["legal"][0]
-                    await ws.send(json.dumps({
-                        "type": "action", "id": "probe", "version": frame["version"],
-                        "kind": move["kind"], "payload": move["payload"]}))
-                    while (answer := json.loads(await asyncio.wait_for(ws.recv(), 5))
-                           ).get("id") != "probe":
-                        pass
-                    probed.append(answer.get("code", answer["type"]))
-                    return
+            move = due["view"]["legal"][0]
+            await ws.send(json.dumps({
+                "type": "action", "id": "probe", "version": due["version"],
+                "kind": move["kind"], "payload": move["payload"]}))
+            while (answer := json.loads(await asyncio.wait_for(ws.recv(), 5))
+                   ).get("id") != "probe":
+                pass
+            probed.append(answer.get("code", answer["type"]))
 
         async def drop_connections() -> None:
-            await asyncio.sleep(1.0)
-            # Connections dropped and refused for a while: no worker can write.
-            await asyncio.to_thread(_admin, f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
-            await asyncio.to_thread(_admin, "SELECT pg_terminate_backend(pid) FROM"
-                                    f" pg_stat_activity WHERE datname = '{name}'")
-            async with httpx2.AsyncClient(timeout=5) as http:
-                for _ in range(20):
-                    ready = await http.get(f"{first.base}/readyz")
-                    if ready.status_code == 503:
-                        seen["not_ready"] = ready.json()["code"] == "storage.down"
-                        break
-                    await asyncio.sleep(0.1)
-            with contextlib.suppress(OSError, TimeoutError, websockets.ConnectionClosed):
-                await probe_a_move()
+            async with websockets.connect(
+                    f"ws://127.0.0.1:{first.port}/ws/tables/{waiting['id']}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": waiting["token"]}))
+                due = await due_move(ws)
+                await asyncio.sleep(1.0)
+                # Connections dropped and refused for a while: no worker can write.
+                await asyncio.to_thread(_admin, f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+                await asyncio.to_thread(_admin, "SELECT pg_terminate_backend(pid) FROM"
+                                        f" pg_stat_activity WHERE datname = '{name}'")
+                async with httpx2.AsyncClient(timeout=5) as http:
+                    for _ in range(20):
+                        ready = await http.get(f"{first.base}/readyz")
+                        if ready.status_code == 503:
+                            seen["not_ready"] = ready.json()["code"] == "storage.down"
+                            break
+                        await asyncio.sleep(0.1)
+                with contextlib.suppress(OSError, TimeoutError, websockets.ConnectionClosed):
+                    await probe_a_move(ws, due)
             await asyncio.sleep(1.0)
             await asyncio.to_thread(_admin, f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
 
@@ -456,8 +474,6 @@ def test_dropped_database_connections_refuse_moves_then_recover(
         assert not unfinished(clients), unfinished(clients)
         assert seen.get("not_ready"), "/readyz never said the database was down"
         assert first.ready() and second.ready()
-        refused = [code for client in clients for code in client.errors] + probed
-        assert "storage.failed" in refused, refused
-        assert "ack" not in probed
+        assert probed == ["storage.failed"], probed
     check_logs(database, tables, clients)
 
