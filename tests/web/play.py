@@ -138,9 +138,34 @@ MOVES: dict[str, Any] = {"timo": timo_move, "twins": twins_move, "twinit": twini
                          "twinz": twinz_move}
 
 
-def play_to_results(tab: Tab, game: str, limit_s: float = 120, **kwargs: Any) -> None:
-    deadline = time.monotonic() + limit_s
+LOG_TEXT = "() => document.getElementById('log')?.textContent ?? ''"
+
+
+class Progress:
+    """Whether a game in the browser still moves: :meth:`check` fails once the table's log
+    has not changed for ``stall_s`` seconds in any of ``tabs``, or after ``limit_s`` in
+    all. A long game on a loaded machine (people drawing card after card) is no failure;
+    a table that stands still is."""
+
+    def __init__(self, *tabs: Tab, stall_s: float = 45, limit_s: float = 360):
+        self.tabs, self.stall_s, self.limit_s = tabs, stall_s, limit_s
+        self.started = self.moved = time.monotonic()
+        self.seen: tuple[str, ...] = ()
+
+    def check(self) -> None:
+        now = time.monotonic()
+        seen = tuple(str(tab.page.evaluate(LOG_TEXT)) for tab in self.tabs)
+        if seen != self.seen:
+            self.seen, self.moved = seen, now
+        assert now - self.moved < self.stall_s, \
+            f"the table stood still for {self.stall_s:.0f} s: {seen[0][:300]!r}"
+        assert now - self.started < self.limit_s, \
+            f"the game did not reach its results in {self.limit_s:.0f} s"
+
+
+def play_to_results(tab: Tab, game: str, limit_s: float = 360, **kwargs: Any) -> None:
+    progress = Progress(tab, limit_s=limit_s)
     while not finished(tab):
-        assert time.monotonic() < deadline, "the game did not reach its results"
+        progress.check()
         MOVES[game](tab, **kwargs)
         time.sleep(0.12)

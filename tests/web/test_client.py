@@ -12,7 +12,14 @@ import pytest
 
 from tests.server.client import free_port
 from tests.web.conftest import Tab, serve_on
-from tests.web.play import create_table, finished, join_as, play_to_results, timo_move
+from tests.web.play import (
+    Progress,
+    create_table,
+    finished,
+    join_as,
+    play_to_results,
+    timo_move,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -54,9 +61,9 @@ def test_two_browsers_play_one_table(tab: Tab, second_tab: Tab) -> None:
     for each in (tab, second_tab):
         each.page.wait_for_selector(".hand")
 
-    deadline = time.monotonic() + 120
+    progress = Progress(tab, second_tab)
     while not (finished(tab) and finished(second_tab)):
-        assert time.monotonic() < deadline
+        progress.check()
         timo_move(tab)
         timo_move(second_tab)
         time.sleep(0.1)
