@@ -66,6 +66,8 @@ def test_twins_board_shows_the_game_is_over(tab: Tab) -> None:
     assert not re.search(r"round [5-9]", text, re.I), text
     assert "Pick two cards" not in text and tab.page.locator("#commit").count() == 0
     assert tab.page.locator(".seat.turn").count() == 0
+    # The cards left in a hand count for nothing then: no hand (it left an empty band).
+    assert tab.page.locator("#board .hand").count() == 0
     # Every round of the hand stays on the table with the chips it moved.
     assert tab.page.locator("#reveals [data-round]").count() == 4
     assert tab.page.locator("#reveals .tw2-move").count() >= 1

@@ -202,7 +202,8 @@ export function renderTwins(view, ctx) {
     : el("section", { class: "tw2-reveals tw2-empty" }, el("p", {}, t("twins.no_reveal")));
 
   root.append(felt);
-  if (ctx.me === null) { root.append(revealed, cashCard); return root; }
+  // Once the game is over the cards left in a hand count for nothing: no hand to show.
+  if (ctx.me === null || over) { root.append(revealed, cashCard); return root; }
 
   const buys = legal.filter((a) => a.kind === "buy");
   const picks = legal.filter((a) => a.kind === "pick");
@@ -232,7 +233,7 @@ export function renderTwins(view, ctx) {
     controls.append(el("button", { class: "primary", id: "commit", "data-key": "commit", disabled: !chosen,
       onclick: () => { local.picked = []; ctx.act("pick", chosen.payload); } }, t("twins.commit")));
   }
-  if (view.my_pick && !over) {
+  if (view.my_pick) {
     controls.append(el("span", { class: "tw2-mypick" }, t("twins.your_pick"), " ", view.my_pick.map((card) => cardFace(ctx, card, { class: "small" }))));
   }
   root.append(el("section", { class: `tw2-me${picks.length || buys.length ? " tw2-my-turn" : ""}`, "aria-label": t("twins.your_hand") }, controls, handBox));
