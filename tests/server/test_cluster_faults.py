@@ -178,8 +178,7 @@ class Client:
     """What this person saw and did, a line each (shown when their table does not end)."""
     plays_first: bool = False
     """Play a card whenever one can be played (a shorter game), instead of any legal
-    move at random (drawing as often as playing: long games, which the fault tests want
-    to span their fault)."""
+    move at random (drawing as often as playing)."""
 
     def note(self, port: int, line: str) -> None:
         self.journal.append(f"{time.monotonic() % 1000:7.2f} :{port} {line}")
