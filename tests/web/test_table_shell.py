@@ -228,6 +228,29 @@ def test_the_game_lies_on_the_felt_between_the_seats_on_a_wide_screen(tab: Tab) 
     assert tab.page.locator("#board .tm-felt").count() == 0
 
 
+EDGES = """(want) => [...document.getElementById('seats').classList]
+  .filter((c) => c.startsWith('more-')).sort().join(' ') === want"""
+FADES = "() => getComputedStyle(document.getElementById('seats')).maskImage !== 'none'"
+
+
+def test_on_a_phone_the_seat_strip_fades_where_more_seats_lie_beyond(second_tab: Tab) -> None:
+    page = second_tab.page
+    # Seats left open for people: the table waits, and no move scrolls the strip.
+    create_table(second_tab, "timo", 5, {"target": "500"}, open_seats=(1, 2, 3, 4))
+    scroll = "(left) => { document.getElementById('seats').scrollLeft = left; }"
+    page.evaluate(scroll, 0)
+    page.wait_for_function(EDGES, arg="more-right")
+    assert page.evaluate(FADES)
+    page.evaluate(scroll, 200)
+    page.wait_for_function(EDGES, arg="more-left more-right")
+    page.evaluate(scroll, 5000)
+    page.wait_for_function(EDGES, arg="more-left")
+    # On a wide screen the seats sit around the felt: nothing fades.
+    page.set_viewport_size({"width": 1200, "height": 900})
+    page.wait_for_function(EDGES, arg="")
+    assert not page.evaluate(FADES)
+
+
 def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab) -> None:
     create_table(tab, "twins", 4, {"max_hands": "1"})
     tab.page.click("#start")

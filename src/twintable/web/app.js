@@ -841,6 +841,15 @@ async function tablePage(tableId) {
   // Both stay in place from frame to frame (a focused pile on the felt keeps its focus).
   const seatList = el("div", { class: "ring-seats", role: "list" });
   seatsBox.append(seatList, felt);
+  // On a phone the seats are a sideways strip: it fades out at an edge with more seats
+  // beyond it, so a seat cut there reads as "scroll for more", not as a broken layout.
+  const markStripEdges = () => {
+    const more = phoneWidth.matches && seatsBox.scrollWidth > seatsBox.clientWidth + 4;
+    seatsBox.classList.toggle("more-left", more && seatsBox.scrollLeft > 4);
+    seatsBox.classList.toggle("more-right",
+      more && seatsBox.scrollLeft + seatsBox.clientWidth < seatsBox.scrollWidth - 4);
+  };
+  seatsBox.addEventListener("scroll", markStripEdges, { passive: true });
   const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
   const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
   const waiting = el("section", { class: "panel", id: "waiting" });
@@ -915,13 +924,18 @@ async function tablePage(tableId) {
     tickSeats();
     // In the phone's strip of seats, keep the seat whose move it is in sight.
     // (Only there: measuring forces a layout, which costs a desktop frame several ms.)
-    const turnSeat = phoneWidth.matches ? seatsBox.querySelector(".seat.turn") : null;
+    if (!phoneWidth.matches) {
+      seatsBox.classList.remove("more-left", "more-right");
+      return;
+    }
+    const turnSeat = seatsBox.querySelector(".seat.turn");
     if (turnSeat && seatsBox.scrollWidth > seatsBox.clientWidth + 4) {
       const left = turnSeat.offsetLeft - seatsBox.offsetLeft;
       if (left < seatsBox.scrollLeft || left + turnSeat.offsetWidth > seatsBox.scrollLeft + seatsBox.clientWidth) {
         seatsBox.scrollLeft = Math.max(0, left - 8);
       }
     }
+    markStripEdges();
   }
 
   function drawFelt() {
