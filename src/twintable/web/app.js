@@ -843,6 +843,7 @@ async function tablePage(tableId) {
   seatsBox.append(seatList, felt);
   // On a phone the seats are a sideways strip: it fades out at an edge with more seats
   // beyond it, so a seat cut there reads as "scroll for more", not as a broken layout.
+  // (It measures only on a phone: a desktop frame must not force a layout.)
   const markStripEdges = () => {
     const more = phoneWidth.matches && seatsBox.scrollWidth > seatsBox.clientWidth + 4;
     seatsBox.classList.toggle("more-left", more && seatsBox.scrollLeft > 4);
@@ -924,11 +925,7 @@ async function tablePage(tableId) {
     tickSeats();
     // In the phone's strip of seats, keep the seat whose move it is in sight.
     // (Only there: measuring forces a layout, which costs a desktop frame several ms.)
-    if (!phoneWidth.matches) {
-      seatsBox.classList.remove("more-left", "more-right");
-      return;
-    }
-    const turnSeat = seatsBox.querySelector(".seat.turn");
+    const turnSeat = phoneWidth.matches ? seatsBox.querySelector(".seat.turn") : null;
     if (turnSeat && seatsBox.scrollWidth > seatsBox.clientWidth + 4) {
       const left = turnSeat.offsetLeft - seatsBox.offsetLeft;
       if (left < seatsBox.scrollLeft || left + turnSeat.offsetWidth > seatsBox.scrollLeft + seatsBox.clientWidth) {
