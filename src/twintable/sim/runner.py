@@ -24,6 +24,7 @@ from twintable.bots.base import Bot
 from twintable.bots.registry import STEP_MS, bot_factories, timed_plan
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
+from twintable.core.schedule import EventKind, Plan, next_event, timer_due
 from twintable.core.types import Action
 
 MAX_STEPS = 200_000
@@ -94,8 +95,7 @@ def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
     for _ in range(MAX_STEPS):
         if game.is_over(state):
             break
-        deadline = game.deadline(state)
-        if deadline is not None and now >= deadline:
+        if timer_due(game.deadline(state), now):
             timeout = game.timeout_action(state, now)
             if timeout is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
@@ -105,10 +105,10 @@ def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
             continue
         action = _next_action(game, state, bots, rng)
         if action is None:
-            deadline = game.deadline(state)
-            if deadline is None:
+            event = next_event((), game.deadline(state))
+            if event is None:
                 raise RuntimeError(f"{game.id}: no bot acted and no deadline is set")
-            now = max(now, deadline)
+            now = max(now, int(event.at_ms))
             action = game.timeout_action(state, now)
             if action is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
@@ -143,30 +143,30 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
             break
         if refused_at != state.version:
             refused.clear()
-        best: tuple[int, int, Action] | None = None
+        plans = []
         for offset in range(players):
             seat = (step + offset) % players
             if seat in refused:
                 continue
             plan = timed_plan(bots[seat], game.view(state, seat), rng, now)
-            if plan is not None and (best is None or plan[0] < best[0]):
-                best = (plan[0], seat, plan[1])
-        deadline = game.deadline(state)
-        if deadline is not None and (best is None or deadline <= best[0]):
-            action = game.timeout_action(state, deadline)
+            plans.append(None if plan is None else Plan(plan[0], seat, plan[1]))
+        event = next_event(plans, game.deadline(state))
+        if event is None:
+            raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
+        if event.kind is EventKind.TIMER:
+            action = game.timeout_action(state, int(event.at_ms))
             if action is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
-        elif best is not None:
-            action = best[2].at(best[0])
         else:
-            raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
+            assert event.plan is not None
+            action = event.plan.action.at(int(event.at_ms))
         try:
             game.apply(state, action)
             now = max(now, action.t_ms)
         except RuleError:
             # A bot misjudged (say, a timer changed the table first): it sits this
             # version out and plans again after the next change.
-            refused.add(best[1] if best is not None else -1)
+            refused.add(event.plan.seat if event.plan is not None else -1)
             refused_at = state.version
             continue
         if actions is not None:
