@@ -35,10 +35,13 @@ from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.server.cluster import ClusterUnavailable, RemoteSocket
+from twintable.server.errors import LobbyError
+from twintable.server.game_server import GameServer
 from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json, request_host
 from twintable.server.metrics import Metrics
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.own_port import OwnPort
+from twintable.server.presence import Connection
 from twintable.server.protocol import (
     PROTOCOL_VERSION,
     ActionMessage,
@@ -62,18 +65,11 @@ from twintable.server.protocol import (
 )
 from twintable.server.ratings import conservative
 from twintable.server.rules_pages import rules_page
+from twintable.server.seating import hash_token, new_token
 from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
-from twintable.server.tables import (
-    MOVED_CLOSE_CODE,
-    Connection,
-    GameServer,
-    LobbyError,
-    Table,
-    hash_token,
-    new_token,
-)
+from twintable.server.tables import MOVED_CLOSE_CODE, Table
 
 log = logging.getLogger("twintable.server")
 
@@ -164,9 +160,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def joined(table: Table, seat: int, token: str, key: str | None = None) -> Joined:
         """The answer to a create or join; a private table's link carries its secret."""
-        key = key if table.private else None
+        key = key if table.seating.private else None
         invite = f"{settings.public_url}/?table={table.id}" + (f"&key={key}" if key else "")
-        return Joined(table=table.info(), seat=seat, token=token, invite=invite, key=key)
+        return Joined(table=table.listing.info(), seat=seat, token=token, invite=invite, key=key)
 
     def players_by_mode(game: Any) -> dict[str, list[int]] | None:
         mode = game.options_schema.options.get("mode")
@@ -211,7 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/metrics", response_class=Response)
     async def metrics_endpoint() -> Response:
         statuses = [table.status for table in server.tables.values()]
-        connections = sum(len(table.connections) for table in server.tables.values())
+        connections = sum(len(table.presence.connections) for table in server.tables.values())
         return Response(metrics.render(statuses, connections),
                         media_type="text/plain; version=0.0.4")
 
@@ -312,9 +308,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  "the lobby cannot be read just now; retry") from None
             return [TableInfo.model_validate_json(info) for info in page]
         chosen = [table for table in server.tables.values()
-                  if table.status == status and not table.private]
+                  if table.status == status and not table.seating.private]
         chosen.sort(key=lambda table: table.row.created_ms, reverse=True)
-        return [table.info() for table in chosen[offset:offset + limit]]
+        return [table.listing.info() for table in chosen[offset:offset + limit]]
 
     async def opened_table(table_id: str, key: str | None,
                            authorization: str | None) -> Table:
@@ -326,7 +322,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if loaded is None:
                 raise LobbyError(404, "table.unknown", "no such table")
             table = Table(server, *loaded)
-        if not table.admits(key) and table.seat_for_token(bearer(authorization)) is None:
+        seating = table.seating
+        if not seating.admits(key) and seating.seat_for_token(bearer(authorization)) is None:
             raise LobbyError(403, "table.private", "this table is private: use its invite link")
         return table
 
@@ -338,41 +335,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(RedisError, OSError):  # else: the database's word
                 if info := await server.cluster.info(table_id):
                     return TableInfo.model_validate_json(info)  # live, from its worker
-        return table.info()
+        return table.listing.info()
 
     async def table_op(table: Table, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """One lobby request about a table this worker runs; its answer as JSON data."""
         if op == "join":
-            if not table.admits(args["key"]):
+            if not table.seating.admits(args["key"]):
                 raise LobbyError(403, "table.private",
                                  "this table is private: use its invite link")
             await server.check_profile(args["player_id"], args["player_secret"])
-            seat, token = await table.join(args["display_name"], args["player_id"],
+            seat, token = await table.seating.join(args["display_name"], args["player_id"],
                                            args["seat"])
             return joined(table, seat, token, args["key"]).model_dump(mode="json")
         if op == "leave":
-            leaving = table.seat_for_token(args["token"])
+            leaving = table.seating.seat_for_token(args["token"])
             if leaving is None:
                 raise LobbyError(401, "auth.invalid", "a seat token is needed")
-            await table.leave(leaving)
+            await table.seating.leave(leaving)
             return {}
         if op == "rematch":
-            player = table.seat_for_token(args["token"])
+            player = table.seating.seat_for_token(args["token"])
             if player is None:
                 raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
             new, token = await server.rematch(table, player)
             return joined(new, player, token).model_dump(mode="json")
-        if not table.is_creator(args["token"]):
+        if not table.seating.is_creator(args["token"]):
             raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
         if op == "start":
             await table.start()
         elif op == "bot":
-            if args["seat"] == table.creator_seat:
+            if args["seat"] == table.seating.creator_seat:
                 raise LobbyError(409, "seat.creator", "that seat is the creator's")
-            await table.set_bot(args["seat"], args["bot"])
+            await table.seating.set_bot(args["seat"], args["bot"])
         else:
             raise LobbyError(400, "request.unknown", f"no such request: {op}")
-        return table.info().model_dump(mode="json")
+        return table.listing.info().model_dump(mode="json")
 
     async def on_owner(table_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """Run ``op`` where the table runs: here, or on the worker that owns it."""
@@ -550,8 +547,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not isinstance(hello, dict) or hello.get("type") != "hello":
             return False
         key, token = hello.get("key"), hello.get("token")
-        return ((isinstance(key, str) and table.admits(key))
-                or (isinstance(token, str) and table.seat_for_token(token) is not None))
+        return ((isinstance(key, str) and table.seating.admits(key))
+                or (isinstance(token, str) and table.seating.seat_for_token(token) is not None))
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -576,14 +573,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             loaded = await store.load_table(table_id)
             if loaded is not None and loaded[0].status == "finished":
                 finished = Table(server, *loaded)
-                if finished.private and not await finished_hello_admits(websocket, finished):
+                if (finished.seating.private
+                        and not await finished_hello_admits(websocket, finished)):
                     await websocket.send_text(ErrorMessage(
                         code="table.private",
                         message="this table is private: use its invite link").model_dump_json())
                     await websocket.close(code=4403)
                     return
                 await websocket.send_text(
-                    Welcome(table=finished.info(), seat=None).model_dump_json())
+                    Welcome(table=finished.listing.info(), seat=None).model_dump_json())
                 await websocket.close(code=1000)
                 return
         if table is None or not server.accepting:
@@ -870,15 +868,15 @@ class SocketSession:
             return ErrorMessage(code="protocol.unsupported",
                                 message=f"this server speaks protocol {PROTOCOL_VERSION}",
                                 details={"protocol": PROTOCOL_VERSION})
-        seat = self.table.seat_for_token(message.token)
+        seat = self.table.seating.seat_for_token(message.token)
         if message.token is not None and seat is None:
             return ErrorMessage(code="auth.invalid", message="that token holds no seat here")
-        if seat is None and not self.table.admits(message.key):
+        if seat is None and not self.table.seating.admits(message.key):
             return ErrorMessage(code="table.private",
                                 message="this table is private: use its invite link")
-        self.connection = self.table.connect(self.websocket, seat)
-        self.connection.send(Welcome(table=self.table.info(), seat=seat).model_dump_json())
-        self.table.catch_up(self.connection)
+        self.connection = self.table.presence.connect(self.websocket, seat)
+        self.connection.send(Welcome(table=self.table.listing.info(), seat=seat).model_dump_json())
+        self.table.presence.catch_up(self.connection)
         return None
 
     async def act(self, message: ActionMessage) -> Any:
@@ -908,4 +906,4 @@ class SocketSession:
 
     async def close(self) -> None:
         if self.connection is not None:
-            await self.table.disconnect(self.connection)
+            await self.table.presence.disconnect(self.connection)
