@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import inspect
 import json
 import logging
 import os
@@ -222,7 +223,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                          max_players=g.max_players, options=g.options_schema.to_json(),
                          bots=sorted(bot_factories(g)),
                          default_bot=_default_bot(g.id),
-                         players_by_mode=players_by_mode(g)) for g in registry]
+                         players_by_mode=players_by_mode(g),
+                         unversioned_kinds=sorted(g.unversioned_kinds)) for g in registry]
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable, http: Request) -> Joined:
@@ -751,6 +753,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 remotes.pop(ident, None)
                                 remote.gone()
 
+    for game in registry:  # each game's own client, from the folder beside its rules
+        game_web = Path(inspect.getfile(type(game))).parent / "web"
+        if game_web.is_dir():
+            app.mount(f"/static/games/{game.id}", StaticFiles(directory=game_web))
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 
