@@ -17,7 +17,7 @@ export function tools(gameId, who, extra = {}) {
 export function gameOverLine(event, use) {
   const data = event.data || {};
   const won = data.winners || (data.winner !== undefined && data.winner !== null ? [data.winner] : []);
-  return won.length ? tNodes("event.won", { names: listOf(won.map(use.who)), n: won.length }) : use.line("game_over");
+  return won.length ? use.tNodes("event.won", { names: use.listOf(won.map(use.who)), n: won.length }) : use.line("game_over");
 }
 
 // [event, line] for each event of one move that is worth a line (a line: a list of
