@@ -205,7 +205,8 @@ TIMO_DECISION = """(priority) => {
   const legal = [...document.querySelectorAll('.hand button.card.legal:not([disabled])')];
   if (legal.length) {
     const worth = (card) => {
-      const rank = [...card.classList].find((k) => k.startsWith('r-')).slice(2).replace('plus', '+');
+      const rank = [...card.classList].find((k) => k.startsWith('r-')).slice(2)
+        .replace('plus', '+');
       return rank in priority ? priority[rank] : /^\\d+$/.test(rank) ? Number(rank) : 0;
     };
     const best = legal.reduce((a, b) => (worth(b) > worth(a) ? b : a));
