@@ -7,6 +7,7 @@ Without Node the test skips, except when TWINTABLE_REQUIRE_SERVICES=1, where it 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -28,3 +29,21 @@ def test_the_clients_pure_parts_pass_under_node() -> None:
                          check=False)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout
+
+
+def test_the_shell_names_no_game() -> None:
+    """Everything about one game lives in its own client (games/<id>/web): the shell's
+    modules, page and styles never name a game."""
+    from twintable.games import default_registry
+
+    web = Path(__file__).parents[2] / "src" / "twintable" / "web"
+    ids = [game.id for game in default_registry()]
+    assert ids
+    named = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
+    files = [path for pattern in ("*.js", "*/*.js", "*.html", "*.css")
+             for path in web.glob(pattern)]
+    assert len(files) > 10
+    found = [f"{path.relative_to(web)}:{number}: {line.strip()}"
+             for path in files for number, line in enumerate(path.read_text().splitlines(), 1)
+             if named.search(line)]
+    assert found == []
