@@ -28,7 +28,7 @@ export async function loadStyles() {
   const sheets = await Promise.all(list.map(async (game) => {
     const web = webOf(game);
     if (web.styles) return web.styles;
-    const own = (await client(game.id)).styles || [];
+    const own = (await client(game.id).catch(() => ({}))).styles || [];
     return own.map((file) => new URL(file, new URL(web.module, location.href)).pathname);
   }));
   await Promise.all(sheets.flat().map((href) => new Promise((resolve) => {

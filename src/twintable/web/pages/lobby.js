@@ -20,7 +20,8 @@ export function playNowSeats(game, facts) {
 
 export async function lobbyPage() {
   const list = await games();
-  const clients = Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await client(g.id)])));
+  // A game whose client cannot load still gets its card (without a picture).
+  const clients = Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await client(g.id).catch(() => ({}))])));
   const factsOf = (game) => clients[game.id].facts || {};
   const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
     oninput: (e) => setDisplayName(e.target.value.trim()) });
