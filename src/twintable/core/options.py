@@ -31,6 +31,11 @@ class Option:
     modes: tuple[str, ...] = ()
     """The values of the game's ``mode`` option this one applies to (empty: every mode),
     so a client shows only the options that matter for the chosen mode."""
+    unit: str | None = None
+    """What the number counts ("ms", "s", "points", "cards", "chips"), so a client shows
+    it in the unit people read (seconds for "ms"); None: a plain number."""
+    names_seats: bool = False
+    """The values are seat numbers (counted from 0; people count from 1)."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -85,6 +90,8 @@ class Option:
             data["max_items"] = self.max_items
         if self.modes:
             data["modes"] = list(self.modes)
+        data["unit"] = self.unit
+        data["names_seats"] = self.names_seats
         return data
 
 

@@ -8,6 +8,7 @@ lobby, profiles, replay, leaderboard, socket) and the browser client.
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -101,6 +102,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for part in (health, games, lobby, profiles, replay, leaderboard, socket):
         app.include_router(part.router)
+    for game in registry:  # each game's own client, from the folder beside its rules
+        game_web = Path(inspect.getfile(type(game))).parent / "web"
+        if game_web.is_dir():
+            app.mount(f"/static/games/{game.id}", StaticFiles(directory=game_web))
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 

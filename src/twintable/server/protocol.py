@@ -273,6 +273,8 @@ class GameInfo(BaseModel):
     default_bot: str = "random"
     players_by_mode: dict[str, list[int]] | None = None
     """For a game with a ``mode`` option: the [fewest, most] players of each mode."""
+    unversioned_kinds: list[str] = Field(default_factory=list)
+    """Kinds a client sends without a state version (they race by nature)."""
 
 
 class LeaderboardRow(BaseModel):

@@ -29,7 +29,8 @@ async def games(lobby: LobbyDep) -> list[GameInfo]:
                      max_players=g.max_players, options=g.options_schema.to_json(),
                      bots=sorted(bot_factories(g)),
                      default_bot=lobby.default_bot(g.id),
-                     players_by_mode=players_by_mode(g)) for g in lobby.registry]
+                     players_by_mode=players_by_mode(g),
+                     unversioned_kinds=sorted(g.unversioned_kinds)) for g in lobby.registry]
 
 
 @router.get("/api/games/{game_id}/rules", responses=ERRORS)
