@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for part in (health, games, lobby, profiles, replay, leaderboard, socket):
         app.include_router(part.router)
-    for game in registry:  # each game's own client, from the folder beside its rules
+    for game in server.registry:  # each game's own client, from the folder beside its rules
         game_web = Path(inspect.getfile(type(game))).parent / "web"
         if game_web.is_dir():
             app.mount(f"/static/games/{game.id}", StaticFiles(directory=game_web))
