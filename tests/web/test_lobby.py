@@ -46,6 +46,27 @@ def test_play_now_starts_a_game_against_bots_in_one_click(tab: Tab, game: str) -
     assert tab.page.locator("#start").count() == 0
 
 
+def test_play_now_offers_the_bots_level_and_remembers_the_choice(tab: Tab) -> None:
+    lobby(tab)
+    games = json.loads(tab.page.evaluate("fetch('/api/games').then((r) => r.text())"))
+    twinit = next(game for game in games if game["id"] == "twinit")
+    level = tab.page.locator("#level-twinit")
+    # The game's default level is chosen until a person picks another.
+    assert level.input_value() == twinit["default_bot"]
+    options = level.locator("option").all_inner_texts()
+    assert len(options) >= 2 and not any("." in text for text in options), options
+    other = next(bot for bot in level.locator("option").evaluate_all(
+        "(os) => os.map((o) => o.value)") if bot != twinit["default_bot"])
+    level.select_option(other)
+    lobby(tab)  # a fresh lobby: the browser remembers the level chosen
+    assert tab.page.locator("#level-twinit").input_value() == other
+    tab.page.click("#play-twinit")
+    tab.page.wait_for_selector("#board > *", timeout=30_000)
+    info = table_info(tab, tab.page.url.rsplit("/", 1)[1])
+    assert [seat["bot"] for seat in info["seats"][1:]] == [other] * (len(info["seats"]) - 1)
+    tab.page.evaluate("localStorage.removeItem('tt.bot.twinit')")
+
+
 def test_the_player_count_stays_within_the_game_and_mode(tab: Tab) -> None:
     lobby(tab)
     page = tab.page

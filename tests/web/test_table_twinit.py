@@ -178,6 +178,28 @@ def test_after_the_end_nobody_is_asked_to_flip(tab: Tab) -> None:
     assert ("Ann wins!" if winners == [0] else "wins!") in board
 
 
+def test_on_a_wide_screen_the_centre_cards_lie_on_the_felt(tab: Tab) -> None:
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    create_table(tab, "twinit", 3, {"sets_to_win": "20"})
+    tab.page.click("#start")
+    deadline = time.monotonic() + 15
+    while tab.page.locator(".tw-centre .tw-card").count() < 4:
+        assert time.monotonic() < deadline, "the centre did not fill"
+        if tab.page.locator("#flip").count():
+            tap(tab.page.locator("#flip"))
+        tab.page.wait_for_timeout(150)
+    placed = tab.page.evaluate("""() => {
+      const felt = document.querySelector('.felt').getBoundingClientRect();
+      // The centre's box, not its cards' (a card may be mid-flip, turned in 3D).
+      const c = document.querySelector('.tw-centre').getBoundingClientRect();
+      return { inFelt: !!document.querySelector('.felt .tw-centre'),
+        inside: c.left >= felt.left && c.right <= felt.right && c.top >= felt.top
+          && c.bottom <= felt.bottom, felt: [felt.left, felt.top, felt.right, felt.bottom],
+        centre: [c.left, c.top, c.right, c.bottom], bottom: c.bottom }; }""")
+    assert placed["inFelt"] and placed["inside"], placed
+    assert placed["bottom"] <= 800, placed
+
+
 def test_on_a_phone_the_centre_fills_the_width_with_large_enough_cards(
         second_tab: Tab) -> None:
     """Twin It at the size of the screen: every card at least 44 px, the centre as wide

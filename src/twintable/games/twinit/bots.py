@@ -55,6 +55,9 @@ class Level:
 
 
 LEVELS = {
+    # A newcomer reacting in 1.5-3 s wins about one game in two against two of these
+    # (tests/games/twinit/test_newcomer.py): the level "Play now" seats by default.
+    "relaxed": Level(2400, 0.5, 0.08, 1500, 300),
     "beginner": Level(1700, 0.5, 0.07, 1300, 240),
     "casual": Level(1300, 0.5, 0.045, 1000, 180),
     "sharp": Level(1000, 0.5, 0.025, 800, 140),

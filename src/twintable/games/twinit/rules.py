@@ -122,7 +122,7 @@ class TwinItGame(Game[TwinItState]):
     min_players = 1
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "casual"
+    default_bot = "relaxed"
     realtime = True
     payloads: ClassVar[ActionPayloads] = {
         FLIP: {}, START: {},

@@ -52,6 +52,9 @@ export async function games() {
   gameList = gameList || await api("GET", "/api/games");
   return gameList;
 }
+// The games once loaded (app.js loads them before any page is drawn), for code that
+// must answer at once; empty before.
+export const knownGames = () => gameList || [];
 
 const assetsOf = {};
 export async function assets(gameId) {

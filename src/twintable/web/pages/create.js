@@ -2,6 +2,7 @@
 // (only those of the chosen mode), the seats (open or a bot), private or not.
 import { api, errorText, identity } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { botChoices, levelLabel } from "../lib/levels.js";
 import { t } from "../lib/i18n.js";
 import { saveKey, saveToken } from "../lib/store.js";
 import { differs, initialText, inMode, playerBounds, readOption, scaleOf, seatCount, shown } from "./options.js";
@@ -66,7 +67,7 @@ export function tableForm(game, facts, box, message, who) {
       seatsBox.append(el("label", { class: "field" }, t("lobby.seat", { n: seat + 1 }), " ",
         el("select", { "data-seat": seat },
           el("option", { value: "", selected: chosen === "" }, t("lobby.seat_open")),
-          game.bots.map((bot) => el("option", { value: bot, selected: bot === chosen }, t("lobby.bot", { level: t(`bot.${bot}`) }))))));
+          botChoices(game, chosen).map((bot) => el("option", { value: bot, selected: bot === chosen }, t("lobby.bot", { level: levelLabel(game.id, bot) }))))));
     }
   }
   // Only the options of the chosen mode are shown (and sent); the others keep what was

@@ -23,7 +23,7 @@ export async function joinPage(arg) {
   page(t("join.title", { game: t(`game.${info.game}`) }),
     el("section", { class: "panel lb-join" },
       el("h2", {}, tableName(info)),
-      el("p", {}, info.seats.map((s) => (s.reserved ? t("table.kept_for", { name: s.display_name }) : seatName(s))).join(" · ")),
+      el("p", {}, info.seats.map((s) => (s.reserved ? t("table.kept_for", { name: s.display_name }) : seatName(s, info.game))).join(" · ")),
       locked ? el("p", { class: "error" }, t("error.table.private")) : "",
       el("label", { class: "field", for: "join-name" }, t("lobby.name"), " ", name),
       el("div", { class: "row" },

@@ -4,6 +4,7 @@ import { api, assets, errorText, games, identity } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { client } from "../lib/games.js";
+import { botChoices, chooseBot, chosenBot, levelLabel } from "../lib/levels.js";
 import { displayName, saveToken, setDisplayName } from "../lib/store.js";
 import { seatName, tableName } from "../table/names.js";
 import { tableForm } from "./create.js";
@@ -12,10 +13,11 @@ const PAGE = 8;
 const REFRESH_MS = 4000;
 const who = () => displayName() || t("lobby.anonymous");
 
-// The seats "Play now" fills: you, then the game's default bot (`players` from its facts).
-export function playNowSeats(game, facts) {
+// The seats "Play now" fills: you, then bots of the chosen level (the game's default
+// unless this browser chose another; `players` from its facts).
+export function playNowSeats(game, facts, bot = game.default_bot) {
   const players = Math.max(game.min_players, Math.min(facts.players || game.min_players, game.max_players));
-  return { players, seats: [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: game.default_bot }))] };
+  return { players, seats: [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot }))] };
 }
 
 export async function lobbyPage() {
@@ -35,10 +37,10 @@ export async function lobbyPage() {
     tableForm(game, factsOf(game), form, message, who);
   };
 
-  async function playNow(game, button) {
+  async function playNow(game, button, bot) {
     playMessage.textContent = "";
     button.disabled = true;
-    const { players, seats } = playNowSeats(game, factsOf(game));
+    const { players, seats } = playNowSeats(game, factsOf(game), bot);
     try {
       const joined = await api("POST", "/api/tables", { game: game.id, players, options: {}, seats,
         display_name: who(), ...(await identity()) });
@@ -56,8 +58,12 @@ export async function lobbyPage() {
     const picture = el("div", { class: `lb-pic lb-pic-${game.id}`, "aria-hidden": "true" });
     // The game's picture, drawn by its own card code.
     Promise.resolve(clients[game.id].picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
+    // The bots' level for "Play now", remembered by this browser for the game.
+    const level = el("select", { id: `level-${game.id}`, class: "lb-level", "data-level-for": game.id,
+      onchange: () => chooseBot(game, level.value) },
+    botChoices(game, chosenBot(game)).map((bot) => el("option", { value: bot, selected: bot === chosenBot(game) }, levelLabel(game.id, bot))));
     const play = el("button", { class: "primary", id: `play-${game.id}`, "data-play-now": game.id,
-      onclick: () => playNow(game, play) }, t("lobby.play_now"));
+      onclick: () => playNow(game, play, level.value) }, t("lobby.play_now"));
     return el("li", { class: "lb-game", "data-game": game.id },
       picture,
       el("div", { class: "lb-game-text" },
@@ -66,7 +72,8 @@ export async function lobbyPage() {
         el("p", { class: "lb-facts" },
           el("span", {}, t("lobby.players_range", { min: game.min_players, max: game.max_players })),
           facts.minutes ? el("span", {}, t("lobby.minutes", { n: facts.minutes })) : ""),
-        el("div", { class: "lb-actions" }, play,
+        el("div", { class: "lb-actions" },
+          el("label", { class: "lb-level-field" }, t("lobby.level"), " ", level), play,
           el("button", { class: "lb-setup", onclick: () => {
             gameSelect.value = game.id;
             drawForm();
@@ -96,7 +103,7 @@ export async function lobbyPage() {
               el("strong", {}, tableName(table)), " ",
               el("span", { class: "lb-badge" }, t(`game.${table.game}`)),
               el("small", {}, t("lobby.seated", { n: seated, total: table.players }), " · ",
-                table.seats.filter((s) => s.kind !== "empty" || s.reserved).map(seatName).join(", "))),
+                table.seats.filter((s) => s.kind !== "empty" || s.reserved).map((seat) => seatName(seat, table.game)).join(", "))),
             action(table));
         })) : el("p", { class: "lb-none" }, t("lobby.none")),
         pager];

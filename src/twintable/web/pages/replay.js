@@ -7,7 +7,7 @@ import { copyLine, el, page } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
 import { client } from "../lib/games.js";
 import { inviteKey, saveKey, saveSetting, setting } from "../lib/store.js";
-import { seatChip, seatName } from "../table/names.js";
+import { levelBadge, seatChip, seatName } from "../table/names.js";
 import { describeEvents, tools } from "../table/narration.js";
 
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
@@ -24,10 +24,10 @@ export async function replayPage(tableArg, moveArg) {
   const game = await client(info.game);
   const gameAssets = await assets(info.game);
   const last = steps.length - 1;
-  const who = (seat) => seatChip(info.seats, seat);
+  const who = (seat) => seatChip(info.seats, seat, info.game);
   // A spectator's board; `replay` tells a renderer that nobody plays here (Twin It draws
   // its cards as pictures, not as buttons that cannot be pressed).
-  const ctx = { t, el, local: {}, assets: gameAssets, me: null, replay: true, names: info.seats.map(seatName),
+  const ctx = { t, el, local: {}, assets: gameAssets, me: null, replay: true, names: info.seats.map((seat) => seatName(seat, info.game)),
     act() {}, flash() {}, redraw() {} };
   const memory = {};  // what the game remembers of the whole game (every card, to name one played)
   if (game.remember) for (const step of steps) for (const view of [step.view, ...(step.views || [])]) game.remember(view, memory);
@@ -119,7 +119,7 @@ export async function replayPage(tableArg, moveArg) {
     if (timer !== null) play(true);
   });
   page(t("replay.title", { game: t(`game.${info.game}`) }),
-    el("p", { class: "replay-seats" }, info.seats.map((seat, index) => who(index)).flatMap((node, i) => (i ? [" ", node] : [node]))),
+    el("p", { class: "replay-seats" }, info.seats.map((seat, index) => el("span", { class: "replay-seat" }, who(index), levelBadge(seat, info.game))).flatMap((node, i) => (i ? [" ", node] : [node]))),
     el("div", { class: "row replay-controls", role: "group", "aria-label": t("replay.controls") },
       el("button", { id: "first", type: "button", onclick: () => show(0) }, t("replay.first")),
       el("button", { id: "prev", type: "button", onclick: () => show(current - 1) }, t("replay.back")),

@@ -35,7 +35,7 @@ export async function tablePage(tableId) {
     clock: { received: Date.now(), lastMove: Date.now() } };
   const memory = {};  // what the game keeps between frames (cards seen, rounds won...)
   const local = {};  // the board's own UI state (a pending pick, a chosen colour...)
-  const who = (seat) => seatChip(s.info.seats, seat);
+  const who = (seat) => seatChip(s.info.seats, seat, s.info.game);
   const me = () => (mine ? mine.seat : null);
   const use = (extra = {}) => tools(s.info.game, who, { seats: s.info.seats, memory, ...extra });
   let socket = null;
@@ -43,7 +43,7 @@ export async function tablePage(tableId) {
   const ctx = {
     t, el, local, assets: gameAssets,
     get me() { return me(); },
-    get names() { return s.info.seats.map(seatName); },
+    get names() { return s.info.seats.map((seat) => seatName(seat, s.info.game)); },
     act(kind, payload = {}) { socket.act(kind, payload, s.version, unversioned); },
     flash(text) { flash.textContent = text; },
     redraw() { drawBoard(); },

@@ -8,7 +8,7 @@ import { t, tNodes } from "../lib/i18n.js";
 import { confetti, seatColour } from "../lib/motion.js";
 import { inviteKey, saveKey, saveToken, tokens } from "../lib/store.js";
 import { ranking } from "./ranking.js";
-import { seatName } from "./names.js";
+import { nameWithBadge } from "./names.js";
 
 const SUMMARY_MOVES = 12;  // a round's summary stays this many moves into the next one
 
@@ -74,7 +74,7 @@ export function resultNodes(game, s) {
     el("table", { class: "grid ranking" },
       el("tr", {}, el("th", {}, "#"), el("th", {}, t("table.player")), el("th", {}, t("table.score")), el("th", {}, t("table.detail")), el("th", {}, "")),
       order.map((seat) => el("tr", { class: winners.includes(seat) ? "won" : "" },
-        el("td", {}, rank(seat)), el("td", {}, el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, seatName(info.seats[seat])),
+        el("td", {}, rank(seat)), el("td", {}, el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, ...nameWithBadge(info.seats[seat], info.game)),
           mine && mine.seat === seat ? ` (${t("table.you")})` : ""),
         el("td", {}, scores[seat]), el("td", {}, breakdown(seat)),
         el("td", { class: "winner-mark" }, winners.includes(seat) && !together ? ["★ ", el("span", {}, t("table.winner"))] : "")))),

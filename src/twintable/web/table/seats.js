@@ -4,7 +4,7 @@
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { phoneWidth, pulse, seatColour } from "../lib/motion.js";
-import { seatName } from "./names.js";
+import { levelBadge, seatName } from "./names.js";
 import { actingSeats, seatDeadline, tableLayout, timeLeft, turnLine } from "./layout.js";
 
 // `state()` gives { info, view, mine, lastActor, clock }; `ctx` is the game's context.
@@ -55,8 +55,7 @@ export function seatRing(game, state, ctx) {
       el("span", { class: `avatar${deadline ? " timed" : ""}`, "aria-hidden": "true",
         "data-end": deadline ? deadline[0] : null, "data-total": deadline ? deadline[1] : null }, el("span", {}, initial)),
       el("span", { class: "seat-name" },
-        el("strong", {}, seat.kind === "bot" && seat.display_name ? seat.display_name : seatName(seat)),
-        seat.kind === "bot" ? el("small", { class: "level" }, ` · ${t(`bot.${seat.bot}`)}`) : "",
+        el("strong", {}, seatName(seat, info.game)), levelBadge(seat, info.game),
         isMe ? ` (${t("table.you")})` : "")),
     el("div", { class: "badges" }, badges),
     // What the others can see of this seat (a fan of card backs, chips, a pile...).
@@ -67,7 +66,7 @@ export function seatRing(game, state, ctx) {
     const { info, mine } = state();
     const centre = phoneWidth().matches ? null
       : felt.querySelector(":scope > [data-felt]") || board.querySelector("[data-felt]");
-    feltLine.textContent = turnLine(t, { status: info.status, acting, me: mine ? mine.seat : null, names: info.seats.map(seatName) });
+    feltLine.textContent = turnLine(t, { status: info.status, acting, me: mine ? mine.seat : null, names: info.seats.map((seat) => seatName(seat, info.game)) });
     if (centre) {
       if (centre.parentNode !== felt) felt.replaceChildren(centre);
     } else if (feltLine.parentNode !== felt) {

@@ -2,6 +2,7 @@
 // to a bot, and the start button.
 import { api, errorText } from "../lib/api.js";
 import { el } from "../lib/dom.js";
+import { botChoices, levelLabel } from "../lib/levels.js";
 import { t } from "../lib/i18n.js";
 import { inviteKey } from "../lib/store.js";
 
@@ -22,7 +23,7 @@ export function waitingNodes({ info, mine, tableId, game, flash }) {
         } catch (error) { flash(errorText(error)); }
       } },
       el("option", { value: "", selected: seat.kind !== "bot" }, openLabel),
-      game.bots.map((bot) => el("option", { value: bot, selected: seat.bot === bot }, t("lobby.bot", { level: t(`bot.${bot}`) })))));
+      botChoices(game, seat.bot).map((bot) => el("option", { value: bot, selected: seat.bot === bot }, t("lobby.bot", { level: levelLabel(game.id, bot) })))));
   })) : "";
   return [
     el("h2", {}, t("table.waiting")),

@@ -182,7 +182,8 @@ export function renderTwinIt(view, ctx) {
 
   const sized = measure(memory, view.centre.length);
   hookResize(memory);
-  const centre = el("div", { class: "tw-centre ti-centre", role: "group", "aria-label": t("twinit.centre"),
+  // On a wide screen the shell lays the centre on the felt, between the seats.
+  const centre = el("div", { class: `tw-centre ti-centre${over ? " ti-ended" : ""}`, "data-felt": "", role: "group", "aria-label": t("twinit.centre"),
     "data-slots": view.centre.length, style: `--ti-size:${sized.size}px;--ti-cols:${sized.cols}` });
   view.centre.forEach((pictureId, slot) => {
     centre.append(pictureId === null ? el("div", { class: "tw-empty", "data-slot": `c${slot}`, "aria-hidden": "true" }) : table.card(`c${slot}`, pictureId));

@@ -93,7 +93,8 @@ export function measure(memory, n) {
   const top = seen && seen.top !== null ? seen.top : 220;
   // The rest of the screen below the centre's top: the whole centre in sight without
   // scrolling, unless the seats leave it less than a fifth of the screen.
-  const height = Math.max((window.innerHeight || 800) * 0.2, (window.innerHeight || 800) - top - 12);
+  const below = seen && seen.below ? Math.min(seen.below, 220) : 0;
+  const height = Math.max((window.innerHeight || 800) * 0.2, (window.innerHeight || 800) - top - below - 12);
   const key = `${n}|${width}|${Math.round(height)}`;
   if (!memory.fit || memory.fit.key !== key) memory.fit = { key, n, ...fit(n, width - 16, height) };
   memory.fit.stamp = stamp;
@@ -107,7 +108,7 @@ export function hookResize(memory) {
   if (resizeHooked || typeof window === "undefined") return;
   resizeHooked = true;
   window.addEventListener("resize", () => {
-    const centre = document.querySelector(".twinit .tw-centre");
+    const centre = document.querySelector(".ti-centre");
     if (!centre || !shown) return;
     const memory = shown;
     memory.fit = null;
@@ -157,9 +158,13 @@ export function noteLayout(memory) {
       places.set(key, (sets && sets.getBoundingClientRect().width ? sets : node).getBoundingClientRect());
     }
     const board = document.getElementById("board");
-    const centre = board && board.querySelector(".tw-centre");
-    memory.layout = { rects, places, width: board ? board.clientWidth : 0,
-      top: centre ? centre.getBoundingClientRect().top + window.scrollY : null };
+    const centre = document.querySelector(".ti-centre");
+    // On the felt (a wide screen) the centre has the felt's width, and the seats below
+    // the felt take their share of the screen's height.
+    const felt = centre && centre.closest(".felt");
+    const below = felt ? felt.parentNode.getBoundingClientRect().bottom - centre.getBoundingClientRect().bottom : 0;
+    memory.layout = { rects, places, width: felt ? felt.clientWidth - 80 : board ? board.clientWidth : 0,
+      top: centre ? centre.getBoundingClientRect().top + window.scrollY : null, below };
   }, 0));
 }
 

@@ -1,0 +1,39 @@
+// Bot levels as people see them: one scale for every game (Easy, Medium, Hard, Expert),
+// from what /api/games declares (`levels`: [{ bot, level }]). A game that declares none
+// shows its bots' own names, as the catalogue words them (`bot.<bot>`).
+import { knownGames } from "./api.js";
+import { setting, saveSetting } from "./store.js";
+import { t } from "./i18n.js";
+
+export const SCALE = ["beginner", "easy", "medium", "hard", "expert"];
+
+const declared = (gameId) => knownGames().find((g) => g.id === gameId)?.levels || [];
+
+// The level on the scale of a game's bot, or null where the game declares none.
+export function levelOf(gameId, bot) {
+  return declared(gameId).find((entry) => entry.bot === bot)?.level || null;
+}
+
+// What a bot is called before people: its level, else its own name.
+export function levelLabel(gameId, bot) {
+  const level = levelOf(gameId, bot);
+  return level ? t(`level.${level}`) : t(`bot.${bot}`);
+}
+
+// The bots a person may choose, weakest first where levels are declared (then only
+// those, and `keep`, one already seated: the random bot is a developer's tool),
+// otherwise every bot the game offers.
+export function botChoices(game, keep = null) {
+  const levels = (game.levels || []).filter((entry) => SCALE.includes(entry.level));
+  if (!levels.length) return game.bots;
+  const bots = [...levels].sort((a, b) => SCALE.indexOf(a.level) - SCALE.indexOf(b.level)).map((entry) => entry.bot);
+  return keep && !bots.includes(keep) && game.bots.includes(keep) ? [...bots, keep] : bots;
+}
+
+// The level "Play now" seats: the one this browser chose last for the game, else the
+// game's default.
+export function chosenBot(game) {
+  const kept = setting(`bot.${game.id}`);
+  return kept && game.bots.includes(kept) ? kept : game.default_bot;
+}
+export const chooseBot = (game, bot) => saveSetting(`bot.${game.id}`, bot);
