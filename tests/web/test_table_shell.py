@@ -275,3 +275,26 @@ def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab
     assert tab.page.locator("#board #cash-card").count() == 1
     play_to_results(tab, "twins")
     assert "Game over" in tab.page.locator("#seats .felt").inner_text()
+
+
+def in_view(tab: Tab, selector: str) -> bool:
+    return bool(tab.page.evaluate(f"""() => {{ const r = document.querySelector('{selector}')
+      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }}"""))
+
+
+def test_results_come_into_view_and_play_again_against_bots_starts_at_once(tab: Tab) -> None:
+    create_table(tab, "timo", 3, {"target": "20"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    tab.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    play_to_results(tab, "timo")
+    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
+      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=5000)
+    assert in_view(tab, "#results")
+    before = tab.page.url
+    tab.page.click("#play-again")
+    tab.page.wait_for_function(f"() => location.href !== {json.dumps(before)}")
+    rematch = tab.page.url.rsplit("/", 1)[1]
+    tab.page.wait_for_selector("#board > *")
+    assert info(tab, rematch)["status"] == "running"
+    assert tab.page.locator("#start").count() == 0

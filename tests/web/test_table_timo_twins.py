@@ -264,3 +264,43 @@ def test_twins_chips_travel_between_the_seats_and_the_bank(tab: Tab) -> None:
     assert tab.page.evaluate("() => window.__flights") > 0
     # They land and leave: nothing stays above the table.
     tab.page.wait_for_function("() => !document.querySelector('.tw2-flying-chip')")
+
+
+# -- issue 24: Twins fits one 1280 x 800 screen at every phase ------------------------------
+FITS = """() => { const box = (s) => { const e = document.querySelector(s);
+    if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect();
+    return [r.top, r.bottom, r.left, r.right]; };
+  return { page: document.documentElement.scrollHeight, seats: box('#seats'),
+    me: box('.tw2-me'), reveals: box('.tw2-reveals:not(.tw2-empty)'), results: box('#results') }; }"""
+
+
+def fits(boxes: dict[str, Any], *parts: str) -> None:
+    assert boxes["page"] <= 800, boxes
+    for part in parts:
+        top, bottom, left, right = boxes[part]
+        assert 0 <= top and bottom <= 800 and 0 <= left and right <= 1280, (part, boxes)
+
+
+def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab) -> None:
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    start(tab, "twins", 4, {"max_hands": "1"})
+    seen: set[str] = set()
+    deadline = time.monotonic() + 240
+    while not finished(tab):
+        assert time.monotonic() < deadline, seen
+        page = tab.page
+        if page.locator("[data-buy]").count():
+            fits(page.evaluate(FITS), "seats", "me")
+            seen.add("buy")
+            tap(page.locator("[data-buy]").first)
+        elif page.locator("#commit").count():
+            boxes = page.evaluate(FITS)
+            fits(boxes, "seats", "me", *(["reveals"] if boxes["reveals"] else []))
+            seen.add("pick with reveals" if boxes["reveals"] else "pick")
+            cards = page.locator(".tw2-hand .tw2-card:not([disabled])")
+            if tap(cards.nth(0)) and tap(cards.nth(1)):
+                tap(page.locator("#commit"))
+        page.wait_for_timeout(100)
+    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
+      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=5000)
+    assert {"buy", "pick", "pick with reveals"} <= seen, seen

@@ -5,7 +5,7 @@ import { assets, games, tableGet, errorText } from "../lib/api.js";
 import { el, page, status } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { client } from "../lib/games.js";
-import { glow, phoneWidth } from "../lib/motion.js";
+import { glow, phoneWidth, reducedMotion } from "../lib/motion.js";
 import { muteButton, play, SOUND_OF } from "../lib/sound.js";
 import { inviteKey, tokens } from "../lib/store.js";
 import { TableSocket } from "../net/socket.js";
@@ -80,7 +80,12 @@ export async function tablePage(tableId) {
     summary.box.hidden = true;
     results.replaceChildren(...resultNodes(game, { ...s, memory, tableId, flash: ctx.flash,
       use: () => use({ view: s.view }), lastRound: summary.nodes }));
-    if (!s.celebrated) { s.celebrated = true; play("end"); }
+    if (!s.celebrated) {
+      s.celebrated = true;
+      play("end");
+      // The results come into view by themselves, once, wherever the page was.
+      results.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    }
   }
 
   function drawTable() { ring.draw(board); drawWaiting(); drawResults(); }

@@ -59,6 +59,9 @@ export function resultNodes(game, s) {
         const joined = await api("POST", `/api/tables/${tableId}/rematch`, null, mine.token);
         saveToken(joined.table.id, joined.token, joined.seat);
         if (inviteKey(tableId)) saveKey(joined.table.id, inviteKey(tableId));  // a private rematch keeps its key
+        // Nobody else to wait for (only bots besides you): the rematch starts at once.
+        const onlyBots = joined.table.seats.every((seat, index) => index === joined.seat || (seat.kind === "bot" && !seat.reserved));
+        if (joined.table.status === "open" && onlyBots) await api("POST", `/api/tables/${joined.table.id}/start`, null, joined.token);
         location.hash = `#/table/${joined.table.id}`;
       } catch (error) { s.flash(errorText(error)); }
     } }, info.rematch && !mineRematch ? t("table.join_rematch") : t("table.play_again"));
