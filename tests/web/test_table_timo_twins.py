@@ -271,14 +271,15 @@ FITS = """() => { const box = (s) => { const e = document.querySelector(s);
     if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect();
     return [r.top, r.bottom, r.left, r.right]; };
   return { page: document.documentElement.scrollHeight, seats: box('#seats'),
-    me: box('.tw2-me'), reveals: box('.tw2-reveals:not(.tw2-empty)'), results: box('#results') }; }"""
+    me: box('.tw2-me'), reveals: box('.tw2-reveals:not(.tw2-empty)'),
+    results: box('#results') }; }"""
 
 
 def fits(boxes: dict[str, Any], *parts: str) -> None:
     assert boxes["page"] <= 800, boxes
     for part in parts:
         top, bottom, left, right = boxes[part]
-        assert 0 <= top and bottom <= 800 and 0 <= left and right <= 1280, (part, boxes)
+        assert top >= 0 and bottom <= 800 and left >= 0 and right <= 1280, (part, boxes)
 
 
 def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab) -> None:
