@@ -76,6 +76,10 @@ class Game(ABC, Generic[S]):
     options_schema: OptionSchema
     default_bot: str = "random"
     """The bot that stands in for a person who is away or out of time."""
+    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {}
+    """How long a game lasts, for the lobby: per mode ("" for a game without modes) the
+    players seated and the median minutes, measured on the simulator's virtual clock with
+    a person and the default bots (``sim/durations.py``; a test re-measures them)."""
     finite_actions: bool = True
     """True when ``legal_actions`` lists every legal action (False for free-text words)."""
     payloads: ClassVar[ActionPayloads] = {}

@@ -275,6 +275,9 @@ class GameInfo(BaseModel):
     """For a game with a ``mode`` option: the [fewest, most] players of each mode."""
     unversioned_kinds: list[str] = Field(default_factory=list)
     """Kinds a client sends without a state version (they race by nature)."""
+    minutes: dict[str, float] = Field(default_factory=dict)
+    """How long a game lasts, per mode ("" for a game without modes): measured on the
+    simulator's virtual clock (``Game.table_minutes``)."""
 
 
 class LeaderboardRow(BaseModel):

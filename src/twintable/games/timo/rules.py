@@ -58,6 +58,7 @@ class TimoGame(Game[TimoState]):
     max_players = 6
     options_schema = OPTIONS
     default_bot = "heuristic"
+    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (3, 17.9)}
     payloads: ClassVar[ActionPayloads] = {
         PLAY: {"card": PayloadField("int"), "colour": PayloadField("str", required=False),
                "timo": PayloadField("bool", required=False)},

@@ -123,6 +123,8 @@ class TwinItGame(Game[TwinItState]):
     max_players = 6
     options_schema = OPTIONS
     default_bot = "relaxed"
+    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {
+        COMPETITIVE: (3, 1.6), TEAM: (4, 1.1), COOP: (3, 2.0), TIME_ATTACK: (3, 6.1)}
     realtime = True
     payloads: ClassVar[ActionPayloads] = {
         FLIP: {}, START: {},

@@ -112,6 +112,7 @@ class TwinsGame(Game[TwinsState]):
     max_players = 6
     options_schema = OPTIONS
     default_bot = "heuristic"
+    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 9.0)}
     payloads: ClassVar[ActionPayloads] = {
         BUY_KIND: {"count": PayloadField("int")},
         PICK_KIND: {"cards": PayloadField("int_list", max_items=8)}}

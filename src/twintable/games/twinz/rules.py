@@ -77,6 +77,7 @@ class TwinzGame(Game[TwinzState]):
     max_players = 10
     options_schema = OPTIONS
     default_bot = "words"
+    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 2.2)}
     # A word longer than MAX_WORD gets the rules' own clue/guess.too_long refusal.
     payloads: ClassVar[ActionPayloads] = {
         DRAW_KIND: {}, CLUE: {"word": PayloadField("str", max_length=64)},

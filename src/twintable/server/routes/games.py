@@ -30,7 +30,9 @@ async def games(lobby: LobbyDep) -> list[GameInfo]:
                      bots=sorted(bot_factories(g)),
                      default_bot=lobby.default_bot(g.id),
                      players_by_mode=players_by_mode(g),
-                     unversioned_kinds=sorted(g.unversioned_kinds)) for g in lobby.registry]
+                     unversioned_kinds=sorted(g.unversioned_kinds),
+                     minutes={mode: minutes for mode, (_, minutes) in g.table_minutes.items()})
+            for g in lobby.registry]
 
 
 @router.get("/api/games/{game_id}/rules", responses=ERRORS)

@@ -20,6 +20,16 @@ export function playNowSeats(game, facts, bot = game.default_bot) {
   return { players, seats: [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot }))] };
 }
 
+// How long a game of the default mode lasts: measured on the simulator's virtual clock
+// and sent with the game (`minutes`, per mode; "" for a game without modes), rounded
+// for people (a minute at least).
+export function typicalMinutes(game) {
+  const mode = (game.options || []).find((option) => option.name === "mode");
+  const minutes = (game.minutes || {})[mode ? mode.default : ""];
+  if (!minutes) return null;
+  return minutes < 1 ? 1 : Math.round(minutes);
+}
+
 export async function lobbyPage() {
   const list = await games();
   // A game whose client cannot load still gets its card (without a picture).
@@ -54,7 +64,7 @@ export async function lobbyPage() {
   }
 
   function gameCard(game) {
-    const facts = factsOf(game);
+    const minutes = typicalMinutes(game);
     const picture = el("div", { class: `lb-pic lb-pic-${game.id}`, "aria-hidden": "true" });
     // The game's picture, drawn by its own card code.
     Promise.resolve(clients[game.id].picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
@@ -71,7 +81,7 @@ export async function lobbyPage() {
         el("p", { class: "lb-about" }, t(`game.${game.id}.about`)),
         el("p", { class: "lb-facts" },
           el("span", {}, t("lobby.players_range", { min: game.min_players, max: game.max_players })),
-          facts.minutes ? el("span", {}, t("lobby.minutes", { n: facts.minutes })) : ""),
+          minutes ? el("span", {}, t("lobby.minutes", { n: minutes })) : ""),
         el("div", { class: "lb-actions" },
           el("label", { class: "lb-level-field" }, t("lobby.level"), " ", level), play,
           el("button", { class: "lb-setup", onclick: () => {

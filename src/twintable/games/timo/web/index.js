@@ -85,7 +85,7 @@ function replayHand(view, ctx) {
 
 export default {
   styles: ["timo.css"],
-  facts: { minutes: 20, players: 3 },
+  facts: { players: 3 },
   picture(box, ctx) {
     box.replaceChildren(...["orange/7", "pink/+2", "black/+4"].map((spec) => ctx.el("span", { class: "lb-card" }, drawCard(spec, ctx))));
   },

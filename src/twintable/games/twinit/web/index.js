@@ -54,7 +54,7 @@ function result(view, { scores }, { t, el, tNodes }) {
 
 export default {
   styles: ["twinit.css"],
-  facts: { minutes: 3, players: 3 },
+  facts: { players: 3 },
   async picture(box, ctx) {
     const { pictures } = await ctx.assets();
     box.replaceChildren(...[5, 5, 17].map((n) => ctx.el("span", { class: "lb-disc", html: pictures[n % pictures.length] })));

@@ -86,7 +86,7 @@ function whoActs(view) {
 
 export default {
   styles: ["twins.css"],
-  facts: { minutes: 25, players: 4 },
+  facts: { players: 4 },
   picture(box, ctx) {
     box.replaceChildren(...["red/7", "blue/7", "green/3"].map((spec) => ctx.el("span", { class: "lb-card" }, drawCard(spec, ctx))));
   },

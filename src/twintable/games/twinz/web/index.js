@@ -43,7 +43,7 @@ function picture(box, { el }) {
 
 export default {
   styles: ["twinz.css"],
-  facts: { minutes: 20, players: 4 },
+  facts: { players: 4 },
   picture,
   render: renderTwinz,
   seat: renderTwinz.seat,
