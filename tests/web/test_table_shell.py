@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 import time
 import urllib.request
 from typing import Any
@@ -298,3 +299,29 @@ def test_results_come_into_view_and_play_again_against_bots_starts_at_once(tab: 
     tab.page.wait_for_selector("#board > *")
     assert info(tab, rematch)["status"] == "running"
     assert tab.page.locator("#start").count() == 0
+
+
+def test_the_log_tells_each_line_once_keeps_no_old_banner_and_survives_a_reload(
+        tab: Tab) -> None:
+    create_table(tab, "timo", 3, {"target": "500"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    deadline = time.monotonic() + 60
+    while len(log_lines(tab)) < 25 and not finished(tab):
+        assert time.monotonic() < deadline, log_lines(tab)
+        timo_move(tab)
+        time.sleep(0.15)
+        banner = tab.page.locator("#flash").inner_text().strip()
+        if banner:
+            # A banner is one of the last moves' lines, never one from long ago.
+            recent = [re.sub(r"\s+", " ", line) for line in log_lines(tab)[:12]]
+            assert any(re.sub(r"\s+", " ", banner) in line for line in recent), (banner, recent)
+    texts = tab.page.locator("#log li").evaluate_all("(items) => items.map((i) => i.dataset.text)")
+    assert all(a != b for a, b in pairwise(texts)), texts
+    before = log_lines(tab)
+    tab.page.reload()
+    tab.page.wait_for_selector("#board > *")
+    after = log_lines(tab)
+    # The lines told before the reload are all still there, in order, none twice.
+    assert len(after) >= len(before), (before, after)
+    assert after[len(after) - len(before):][-10:] == before[-10:], (before, after)

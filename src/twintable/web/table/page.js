@@ -18,6 +18,23 @@ import { waitingNodes } from "./waiting.js";
 // Events whose line also shows in the flash above the board.
 const FLASHED = new Set(["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed", "bankrupt"]);
 const LOG_LINES = 60;
+// A flashed line belongs to its moment: it goes after this many moves without another.
+const FLASH_MOVES = 6;
+
+// The log survives a reload in this tab (sessionStorage): the lines as drawn, in the
+// language they were told in, up to the version they tell.
+const logKey = (tableId) => `tt.log.${tableId}`;
+function savedLog(tableId) {
+  try { return JSON.parse(sessionStorage.getItem(logKey(tableId)) || "null"); } catch { return null; }
+}
+function saveLog(tableId, log, version) {
+  try {
+    sessionStorage.setItem(logKey(tableId), JSON.stringify({ lang: document.documentElement.lang, version, html: log.innerHTML }));
+  } catch { /* storage full or refused: the log simply starts afresh after a reload */ }
+}
+
+// The text a log line reads as, to tell the same line twice in a row.
+const lineText = (item) => item?.dataset?.text ?? "";
 
 export async function tablePage(tableId) {
   let info = await tableGet(tableId);
@@ -28,6 +45,10 @@ export async function tablePage(tableId) {
   const mine = tokens()[tableId];
   const board = el("div", { id: "board" });
   const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
+  const kept = savedLog(tableId);
+  if (kept && kept.lang === document.documentElement.lang) log.innerHTML = kept.html;
+  let toldUpTo = kept && kept.lang === document.documentElement.lang ? kept.version : -1;
+  let flashMoves = 0;
   const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
   const waiting = el("section", { class: "panel", id: "waiting" });
   const results = el("section", { class: "panel results", id: "results", hidden: true });
@@ -102,16 +123,35 @@ export async function tablePage(tableId) {
       if (FLASHED.has(event.kind)) {
         flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
         glow(flash);
+        flashMoves = 0;
       }
     }
+    // No banner from an earlier round: the flash fades out of the page after a few moves.
+    if (++flashMoves > FLASH_MOVES && flash.childNodes.length) flash.replaceChildren();
     remember(view);
     // A round's or a hand's summary stays for a few moves of the next one (or until closed).
     summary.draw(s.info.status === "finished", true);
     if (lines.length) {
       log.querySelectorAll(".latest").forEach((item) => item.classList.remove("latest"));
-      for (const line of lines) log.prepend(el("li", { class: "latest" }, [line].flat()));
+      for (const line of lines) {
+        const item = el("li", { class: "latest" }, [line].flat());
+        const text = item.textContent;
+        // The same line twice in a row is one line with a count, never a repeat.
+        const top = log.firstElementChild;
+        if (top && lineText(top) === text) {
+          const times = Number(top.dataset.times || 1) + 1;
+          top.dataset.times = times;
+          top.classList.add("latest");
+          top.querySelector(".times")?.remove();
+          top.append(el("span", { class: "times", "aria-label": t("table.times", { n: times }) }, ` ×${times}`));
+          continue;
+        }
+        item.dataset.text = text;
+        log.prepend(item);
+      }
       while (log.childNodes.length > LOG_LINES) log.lastChild.remove();
     }
+    saveLog(tableId, log, s.version);
     performance.measure("tt:log", { start: started, end: performance.now() });
   }
 
@@ -124,7 +164,9 @@ export async function tablePage(tableId) {
       const moved = frame.type === "event";
       if (moved) {
         s.clock.lastMove = s.clock.received;  // the server restarts a move's time limit on every move
-        narrate(frame.events, frame.seat, frame.view);
+        // A move already told (the log came back from before a reload, or the frame came
+        // twice) is not told again.
+        if (frame.version > toldUpTo) { toldUpTo = frame.version; narrate(frame.events, frame.seat, frame.view); } else remember(frame.view);
       } else remember(frame.view);
       if (moved && frame.seat >= 0) s.lastActor = frame.seat;
       drawBoard();
