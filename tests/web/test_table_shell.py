@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import pairwise
 import time
 import urllib.request
+from itertools import pairwise
 from typing import Any
 
 import pytest
