@@ -79,7 +79,7 @@ def test_a_reload_in_the_middle_of_a_game_resumes_it(tab: Tab) -> None:
     tab.page.locator("[data-buy]").first.click()
     tab.page.wait_for_selector("#commit")
     hand = tab.page.locator(".hand").inner_text()
-    assert "Round 1: the 1 lowest pay 2" in tab.page.locator("#cash-card").inner_text()
+    assert "Round 1: the lowest pays 2" in tab.page.locator("#cash-card").inner_text()
     tab.page.reload()
     tab.page.wait_for_selector("#commit")
     assert tab.page.locator(".hand").inner_text() == hand

@@ -1,7 +1,7 @@
 // Plurals, parameters, fallbacks and the merging of the shell's and games' catalogues.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { joinList, preferredLanguage, splitAround, t, translator, useLanguage } from "../../../src/twintable/web/lib/i18n.js";
+import { elide, joinList, preferredLanguage, splitAround, t, translator, useLanguage } from "../../../src/twintable/web/lib/i18n.js";
 import { gameFolders, serveCatalogues } from "./catalogues.mjs";
 
 test("a count picks the plural form of the language", () => {
@@ -24,6 +24,20 @@ test("a missing key falls back to English, then to the key itself", () => {
 test("a form missing in a language falls back to the other form", () => {
   const say = translator({ ko: { "x#other": "{n}개" } }, "ko");
   assert.equal(say("x", { n: 1 }), "1개");
+});
+
+test("French elides before a vowel or a mute h, in generated phrases with a name", () => {
+  const catalogues = { fr: { table: "Table de {name}", turn: "Au tour de {name}", said: "Il dit que {name} gagne" },
+    en: { table: "{name}'s table" } };
+  const fr = translator(catalogues, "fr");
+  assert.equal(fr("table", { name: "Emma" }), "Table d'Emma");
+  assert.equal(fr("table", { name: "Hugo" }), "Table d'Hugo");
+  assert.equal(fr("table", { name: "Bo" }), "Table de Bo");
+  assert.equal(fr("said", { name: "Inès" }), "Il dit qu'Inès gagne");
+  // A name drawn as an element (a chip) is elided by what it reads as.
+  assert.equal(fr("turn", { name: "\u00000\u0000" }, { name: "Ann" }), "Au tour d'\u00000\u0000");
+  assert.equal(translator(catalogues, "en")("table", { name: "Emma" }), "Emma's table");
+  assert.equal(elide("de {name}", "nl", () => "Emma"), "de {name}");
 });
 
 test("elements in a sentence keep their place", () => {

@@ -7,6 +7,18 @@ export const LANGUAGES = ["en", "fr", "ko", "nl"];
 // A count picks its plural form: with a numeric `n` and catalogue keys `key#one`,
 // `key#other` (and `#zero`, `#two`, `#few`, `#many` where a language has them), the form
 // comes from Intl.PluralRules for the language; otherwise the plain `key`.
+// French elides before a vowel or a mute h, in generated phrases too: "Table de {name}"
+// with Emma reads "Table d'Emma" (and "que Inès" "qu'Inès").
+const ELIDING = /\b(de|que|le|la|je|ne|se|jusque|lorsque|puisque) \{(\w+)\}/gi;
+const OPENS_WITH_VOWEL = /^[aeiouyhàâäéèêëîïôöùûüœæ]/i;
+export function elide(text, lang, textOf) {
+  if (lang !== "fr") return text;
+  return text.replace(ELIDING, (whole, word, name) => {
+    const value = textOf(name);
+    return value !== undefined && OPENS_WITH_VOWEL.test(String(value).trim()) ? `${word.slice(0, -1)}'{${name}}` : whole;
+  });
+}
+
 export function translator(catalogues, lang) {
   const rules = new Intl.PluralRules(lang);
   const lookup = (key) => catalogues[lang]?.[key] ?? catalogues.en?.[key];
@@ -17,9 +29,10 @@ export function translator(catalogues, lang) {
     }
     return key;
   };
-  return (key, params = {}) => {
+  // `texts`: what an element parameter reads as (for elision), by name.
+  return (key, params = {}, texts = {}) => {
     const chosen = pluralKey(key, params.n);
-    let text = lookup(chosen) ?? chosen;
+    let text = elide(lookup(chosen) ?? chosen, lang, (name) => texts[name] ?? params[name]);
     for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
     return text;
   };
@@ -29,7 +42,7 @@ const catalogues = {};
 let current = "en";
 let translate = translator(catalogues, current);
 
-export const t = (key, params) => translate(key, params);
+export const t = (key, params, texts) => translate(key, params, texts);
 export const language = () => current;
 
 // Loads the shell's catalogue and every game's (`sources`: folders holding <lang>.json)
@@ -63,10 +76,15 @@ export function splitAround(text, nodes) {
 export function tNodes(key, params = {}, isNode = (value) => typeof Node !== "undefined" && value instanceof Node) {
   const nodes = [];
   const plain = {};
+  const texts = {};
   for (const [name, value] of Object.entries(params)) {
-    if (isNode(value)) { plain[name] = `\u0000${nodes.length}\u0000`; nodes.push(value); } else plain[name] = value;
+    if (isNode(value)) {
+      plain[name] = `\u0000${nodes.length}\u0000`;
+      texts[name] = value.textContent;
+      nodes.push(value);
+    } else plain[name] = value;
   }
-  const text = t(key, plain);
+  const text = t(key, plain, texts);
   return text === key ? null : splitAround(text, nodes);
 }
 

@@ -31,13 +31,26 @@ function clock(view) {
 
 const isTimeAttack = (view) => view.mode === "coop" || view.mode === "timeattack";
 
+// A picture's name in the reader's language (tooltips, screen readers): its family,
+// from the English name the server sends ("fish (plain)"), and its variant, the
+// picture's place in its family. The English name where a catalogue lacks a word.
+const VARIANTS = 5;
+export function pictureName(t, assets, pictureId) {
+  const english = assets.names?.[pictureId] ?? "";
+  const family = english.split(" (")[0];
+  const word = t(`twinit.family.${family}`);
+  const detail = t(`twinit.variant.${pictureId % VARIANTS}`);
+  if (!family || word.startsWith("twinit.") || detail.startsWith("twinit.")) return english;
+  return t("twinit.picture_name", { family: word, detail });
+}
+
 // -- the table helpers, made once per view and shared by the board and the seat boxes ------
 const tables = new WeakMap();
 
 function tableOf(view, ctx) {
   let table = tables.get(view);
   if (table && table.ctx === ctx) return table;
-  const { local, el, assets } = ctx;
+  const { local, el, assets, t } = ctx;
   const memory = memoryOf(local);
   const me = ctx.me;
   const legal = view.legal || [];
@@ -58,7 +71,7 @@ function tableOf(view, ctx) {
     const state = owner === undefined ? "" : owner === me ? " held" : mate ? " held-mate" : " held-other";
     const since = now - changedAt(memory, ref);
     const fresh = since < FRESH_MS;
-    const name = assets.names[pictureId];
+    const name = pictureName(t, assets, pictureId);
     // A replay draws the cards as pictures: nobody plays there, so no greyed-out buttons.
     const plain = Boolean(ctx.replay);
     return el(plain ? "span" : "button", {

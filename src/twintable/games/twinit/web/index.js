@@ -22,7 +22,9 @@ function narrate(event, { line, who, listOf, view, replay, actor }) {
     case "error": {
       const reason = ERRORS.includes(data.reason) ? data.reason : "different";
       const said = line(`error.${reason}`, { name }) || [];
-      const lost = data.lost_set_picture !== null && data.lost_set_picture !== undefined ? line("lost_set", { name }) : line("no_set_lost");
+      // A chip is an element: one node can stand in one place only, so the second
+      // sentence gets its own (reusing it took the name out of the first).
+      const lost = data.lost_set_picture !== null && data.lost_set_picture !== undefined ? line("lost_set", { name: who(data.seat ?? actor) }) : line("no_set_lost");
       return [...said, " ", ...(lost || [])];
     }
     case "tie": return line("tie", { names: names(data.seats) });

@@ -185,7 +185,10 @@ export function renderTwins(view, ctx) {
   const cash = view.cash_card;
   const current = over ? 0 : view.phase === "pick" ? view.round : 0;
   const cashCard = el("section", { class: "tw2-cash", id: "cash-card" }, el("h2", {}, t("twins.cash_card")),
-    el("ol", {}, [t("twins.cash.round1", cash.round1), t("twins.cash.round2", cash.round2), t("twins.cash.round3", cash.round3), t("twins.cash.round4")]
+    el("ol", {}, [
+    // "the lowest pays 2", "the 2 lowest pay 2": the count picks the sentence's form.
+    t("twins.cash.round1", { ...cash.round1, n: cash.round1.lowest }), t("twins.cash.round2", { ...cash.round2, n: cash.round2.highest }),
+    t("twins.cash.round3", { ...cash.round3, n: cash.round3.lowest }), t("twins.cash.round4")]
       .map((text, i) => el("li", { class: i + 1 === current ? "now" : "", "aria-current": i + 1 === current ? "step" : null }, text))));
   const bankLabel = t("twins.bank", { n: view.bank });
   // On a wide screen this lies on the table between the seats (the chips fly there).
