@@ -160,6 +160,7 @@ class TwinsGame(Game[TwinsState]):
             state.hands[seat] = sorted(cards[-HAND_SIZE:])
             del cards[-HAND_SIZE:]
         state.draw_pile = cards
+        state.last_played = state.played
         state.played = []
         state.picks = [None] * state.players
         state.bought = [0] * state.players
@@ -393,6 +394,7 @@ class TwinsGame(Game[TwinsState]):
             my_pick=own_pick,
             sitting_out=tuple(state.sitting_out),
             played=tuple(state.played),
+            last_played=tuple(state.last_played),
             legal=tuple(self.legal_actions(state, me)) if me >= 0 else (),
         )
 
@@ -438,6 +440,7 @@ class TwinsGame(Game[TwinsState]):
             "version": state.version, "chips": list(state.chips), "bank": state.bank,
             "out": list(state.out), "hands": [list(h) for h in state.hands],
             "draw_pile": list(state.draw_pile), "played": [list(p) for p in state.played],
+            "last_played": [list(p) for p in state.last_played],
             "picks": [list(p) if p else None for p in state.picks],
             "bought": list(state.bought), "sitting_out": list(state.sitting_out),
             "dealer": state.dealer, "buyer": state.buyer, "hand": state.hand_no,

@@ -13,14 +13,15 @@ class TwinsState:
     """Mutable state with an explicit :meth:`clone`.
 
     ``picks[seat]`` holds a committed, still secret pair (the cards stay in the hand until
-    the reveal). ``played`` holds this hand's revealed sets in order, public to everyone.
+    the reveal). ``played`` holds this hand's revealed sets in order, public to everyone;
+    ``last_played`` the hand before's, all four rounds (shown until the first reveal).
     ``out`` marks bankrupt seats, who have left the game.
     """
 
     __slots__ = (
         "bank", "bought", "buyer", "chips", "dealer", "draw_pile", "ending", "hand_no",
-        "hands", "ledger", "options", "out", "phase", "picks", "played", "players", "rng",
-        "round_no", "seed", "sitting_out", "version",
+        "hands", "last_played", "ledger", "options", "out", "phase", "picks", "played",
+        "players", "rng", "round_no", "seed", "sitting_out", "version",
     )
 
     def __init__(self, options: dict[str, Any], players: int, seed: int):
@@ -35,6 +36,7 @@ class TwinsState:
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = []
         self.played: list[tuple[int, int, int, int]] = []  # (round, seat, card, card)
+        self.last_played: list[tuple[int, int, int, int]] = []
         self.picks: list[tuple[int, int] | None] = [None] * players
         self.bought = [0] * players
         self.sitting_out = [False] * players
@@ -61,6 +63,7 @@ class TwinsState:
         other.hands = [hand[:] for hand in self.hands]
         other.draw_pile = self.draw_pile[:]
         other.played = self.played[:]
+        other.last_played = self.last_played[:]
         other.picks = self.picks[:]
         other.bought = self.bought[:]
         other.sitting_out = self.sitting_out[:]

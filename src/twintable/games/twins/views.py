@@ -25,6 +25,12 @@ def card_json(card: int) -> dict[str, Any]:
             "ink": "white" if is_white(card) else "black"}
 
 
+def played_json(played: tuple[tuple[int, int, int, int], ...]) -> list[dict[str, Any]]:
+    return [{"round": r, "seat": s, "cards": [card_json(a), card_json(b)],
+             "set": CATEGORY_NAMES[classify(a, b)[0]], "rank": SET_RANK[a][b]}
+            for r, s, a, b in played]
+
+
 class TwinsView(NamedTuple):
     viewer: int | None
     options: dict[str, Any]
@@ -46,6 +52,8 @@ class TwinsView(NamedTuple):
     played: tuple[tuple[int, int, int, int], ...]
     """This hand's revealed sets: (round, seat, card, card)."""
     legal: tuple[Action, ...]
+    last_played: tuple[tuple[int, int, int, int], ...] = ()
+    """The hand before's revealed sets, round 4 and the bank's set included."""
 
     def to_json(self) -> dict[str, Any]:
         from twintable.games.twins.rules import CASH_CARDS
@@ -69,9 +77,8 @@ class TwinsView(NamedTuple):
             "committed": list(self.committed),
             "my_pick": [card_json(c) for c in self.my_pick] if self.my_pick else None,
             "sitting_out": list(self.sitting_out),
-            "played": [{"round": r, "seat": s, "cards": [card_json(a), card_json(b)],
-                        "set": CATEGORY_NAMES[classify(a, b)[0]], "rank": SET_RANK[a][b]}
-                       for r, s, a, b in self.played],
+            "played": played_json(self.played),
+            "last_played": played_json(self.last_played),
             "cash_card": CASH_CARDS[self.players].to_json(),
             "legal": [action.to_json() for action in self.legal],
         }

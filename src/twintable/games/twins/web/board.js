@@ -200,7 +200,10 @@ export function renderTwins(view, ctx) {
   // the first reveal of the new one, so round 4 and its payout can be seen.
   let shown = view.played;
   let hand = view.hand_no;
-  if (!shown.length && local.hands?.[view.hand_no - 1]) { hand = view.hand_no - 1; shown = local.hands[hand]; }
+  // The hand before as it ended, all four rounds (the server keeps it: the frame that
+  // ends a hand already shows the next one).
+  if (!shown.length && view.last_played?.length) { hand = view.hand_no - 1; shown = view.last_played; }
+  else if (!shown.length && local.hands?.[view.hand_no - 1]) { hand = view.hand_no - 1; shown = local.hands[hand]; }
   const revealed = shown.length ? reveals(view, ctx, hand, shown)
     : el("section", { class: "tw2-reveals tw2-empty" }, el("p", {}, t("twins.no_reveal")));
 
