@@ -63,6 +63,17 @@ def test_sim_rejects_an_unknown_bot() -> None:
     assert "unknown bot" in result.output
 
 
+def test_sim_names_an_unknown_bot_once() -> None:
+    result = runner.invoke(app, ["sim", "timo", "--bots", "genius,genius", "--games", "1"])
+    assert result.exit_code == 2
+    assert result.output.count("genius") == 1, result.output
+
+
+def test_help_keeps_the_extras_in_brackets() -> None:
+    result = runner.invoke(app, ["sim", "--help"], env={"COLUMNS": "200"})
+    assert "[dist] extra" in result.output, result.output
+
+
 def test_games_lists_every_option() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0

@@ -311,7 +311,7 @@ def sim(
         "--ray", metavar="ADDRESS",
         help="Run the games as tasks on the Ray cluster at ADDRESS (ray://host:10001, "
              "host:6379, auto), or on a Ray started here for the run: local. Needs the "
-             "[dist] extra.")] = None,
+             "\\[dist] extra.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Save a figure (PNG) here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Save the report here.")]
     = None,
@@ -535,7 +535,7 @@ def twinz_build_decks(
     = None,
 ) -> None:
     """Rebuild the Twinz decks, lexicon and word families from Lexique 3.83, wordfreq and the
-    reviews in the package data (the [twinz-build] extra; families also need [words])."""
+    reviews in the package data (the \\[twinz-build] extra; families also need \\[words])."""
     try:
         from twintable.games.twinz import roots
         from twintable.games.twinz.decks import build_decks, default_lexique, write_decks

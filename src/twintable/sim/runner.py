@@ -42,7 +42,7 @@ class GameResult:
 
 def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
     factories = bot_factories(game)
-    unknown = [name for name in names if name not in factories]
+    unknown = list(dict.fromkeys(name for name in names if name not in factories))
     if unknown:
         raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {game.id}; "
                          f"choose from {', '.join(sorted(factories))}")
