@@ -18,7 +18,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 TABLES = {"timo": (3, {"target": "200"}), "twins": (4, {}), "twinit": (4, {}),
           "twinz": (5, {"countdown_s": "20"})}
 
