@@ -325,3 +325,21 @@ def test_the_log_tells_each_line_once_keeps_no_old_banner_and_survives_a_reload(
     # The lines told before the reload are all still there, in order, none twice.
     assert len(after) >= len(before), (before, after)
     assert after[len(after) - len(before):][-10:] == before[-10:], (before, after)
+
+
+@pytest.mark.parametrize("game", ["timo", "twins", "twinit", "twinz"])
+def test_every_table_fits_one_wide_screen_at_the_start(tab: Tab, game: str) -> None:
+    """Seats, the board and its actions in one 1280 x 800 screen, without scrolling."""
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    tab.go("/")
+    tab.page.click(f"#play-{game}")
+    tab.page.wait_for_selector("#board > *", timeout=30_000)
+    tab.page.wait_for_timeout(800)
+    boxes = tab.page.evaluate("""() => {
+      const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; };
+      const parts = [document.getElementById('seats'), ...document.querySelectorAll(
+        '#board button:not([disabled]), #board input, #board .hand, .felt')];
+      return { page: document.documentElement.scrollHeight,
+        parts: parts.filter((e) => e && e.getClientRects().length).map(box) }; }""")
+    assert boxes["page"] <= 800, boxes
+    assert all(top >= 0 and bottom <= 800 for top, bottom in boxes["parts"]), boxes
