@@ -14,6 +14,13 @@ test("levels are offered weakest first, the random bot left out unless already s
   assert.deepEqual(SCALE, ["beginner", "easy", "medium", "hard", "expert"]);
 });
 
+test("one bot per level: the default where it has that level, never an alias or the random bot", () => {
+  const withAliases = { bots: ["easy", "heuristic", "random", "search", "strong"], default_bot: "heuristic",
+    levels: [{ bot: "easy", level: "easy" }, { bot: "heuristic", level: "easy" }, { bot: "random", level: "beginner" },
+      { bot: "search", level: "hard" }, { bot: "strong", level: "hard" }] };
+  assert.deepEqual(botChoices(withAliases), ["random", "heuristic", "search"]);
+});
+
 test("a game that declares no levels offers its bots as before", () => {
   assert.deepEqual(botChoices({ bots: ["heuristic", "random", "search"] }), ["heuristic", "random", "search"]);
 });

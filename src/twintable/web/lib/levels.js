@@ -26,7 +26,15 @@ export function levelLabel(gameId, bot) {
 export function botChoices(game, keep = null) {
   const levels = (game.levels || []).filter((entry) => SCALE.includes(entry.level));
   if (!levels.length) return game.bots;
-  const bots = [...levels].sort((a, b) => SCALE.indexOf(a.level) - SCALE.indexOf(b.level)).map((entry) => entry.bot);
+  // One bot per level: the game's default where it has that level, else a bot's own name
+  // (not an alias named after a level, nor the random bot), else whichever is declared.
+  const bots = [];
+  for (const level of SCALE) {
+    const named = levels.filter((entry) => entry.level === level).map((entry) => entry.bot);
+    if (!named.length) continue;
+    bots.push(named.includes(game.default_bot) ? game.default_bot
+      : named.find((bot) => !SCALE.includes(bot) && bot !== "random") || named[0]);
+  }
   return keep && !bots.includes(keep) && game.bots.includes(keep) ? [...bots, keep] : bots;
 }
 
