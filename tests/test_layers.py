@@ -1,6 +1,8 @@
 """The layers import one way only (docs/architecture.md): core ← games ← bots, sim, envs ←
-server ← web. Every import in ``src/twintable`` is read with ``ast``, including imports
-inside functions and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
+server ← web; no modules import each other in a circle; and no shell names a game.
+
+Every import in ``src/twintable`` is read with ``ast``, including imports inside functions
+and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
 
 from __future__ import annotations
 
@@ -87,6 +89,61 @@ def violations() -> list[str]:
     return found
 
 
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the twintable modules it imports (``from a.b import c`` of a name ``c``
+    counts as importing ``a.b``). A package's ``__init__`` that runs first is not an
+    edge: only what a module names."""
+    modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+    def module_of(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = {module_of(name) for name in imported_modules(path)}
+        graph[module] = {target for target in targets if target and target != module}
+    return graph
+
+
+def import_cycles() -> list[list[str]]:
+    """Every set of modules that import each other in a circle (strongly connected
+    components of more than one module, Tarjan's algorithm), each sorted."""
+    graph = import_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(cycles)
+
+
 def test_every_layer_imports_only_the_layers_below_it() -> None:
     assert violations() == []
 
@@ -104,3 +161,24 @@ def test_the_check_sees_lazy_and_relative_imports(tmp_path: Path,
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
     assert [line.split(" imports ")[1] for line in violations()] == [
         "twintable.sim", "twintable.sim.runner", "twintable.sim.runner.timed_plan"]
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """A game's rules never import its bots (they hang off its entry, ``plugin.py``), so
+    rules, bots and fast engines import one way; lazy imports count."""
+    assert import_cycles() == []
+
+
+def test_the_cycle_check_sees_a_lazy_circle(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "twintable"
+    (root / "games" / "demo").mkdir(parents=True)
+    for package in (root, root / "games", root / "games" / "demo"):
+        (package / "__init__.py").write_text("")
+    (root / "games" / "demo" / "rules.py").write_text(
+        "def bots():\n    from twintable.games.demo.bots import Bot\n    return Bot\n")
+    (root / "games" / "demo" / "bots.py").write_text(
+        "from twintable.games.demo import rules\nclass Bot: ...\n")
+    (root / "games" / "demo" / "views.py").write_text("from . import rules\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    assert import_cycles() == [["twintable.games.demo.bots", "twintable.games.demo.rules"]]
