@@ -7,12 +7,14 @@ and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 import twintable
+from twintable.games import default_registry
 
 PACKAGE = Path(twintable.__file__).resolve().parent
 
@@ -182,3 +184,77 @@ def test_the_cycle_check_sees_a_lazy_circle(tmp_path: Path,
     (root / "games" / "demo" / "views.py").write_text("from . import rules\n")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
     assert import_cycles() == [["twintable.games.demo.bots", "twintable.games.demo.rules"]]
+
+
+#: Layers that run any game and name none: they find games through their entries.
+SHELLS = ("server", "sim", "envs", "terminal", "cli", "bots", "core")
+
+#: Research environments are still written per game and stay in ``envs/`` until they move
+#: into their game packages (each entry names its own, ``env``); these modules serve them.
+PER_GAME_ENVS = {"twintable.envs._timo_codec", "twintable.envs._timo_policy",
+                 "twintable.envs.timo_vector", "twintable.envs.openspiel"}
+
+
+def docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions (prose that
+    may name a game as an example; code may not)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                found.add(id(first.value))
+    return found
+
+
+def games_named(ids: list[str], exempt: set[str]) -> list[str]:
+    """Every place a shell module names a game: a string (outside docstrings) with a game
+    id as a word in it, or an import from a game's package."""
+    word = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if layer_of(module) not in SHELLS or module in exempt:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        prose = docstrings(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in prose and word.search(node.value)):
+                found.append(f"{module}:{node.lineno} says {node.value[:40]!r}")
+        for imported in sorted(imported_modules(path)):
+            parts = imported.split(".")
+            if parts[:2] == ["twintable", "games"] and len(parts) > 2 and parts[2] in ids:
+                found.append(f"{module} imports {imported}")
+    return found
+
+
+def test_no_shell_names_a_game() -> None:
+    """Server, simulator, environments, terminal and command line know games only through
+    their entries (``core/plugin.py``)."""
+    registry = default_registry()
+    own_envs = {entry.env for entry in registry.entries() if entry.env is not None}
+    assert games_named(registry.ids(), own_envs | PER_GAME_ENVS) == []
+
+
+def test_the_game_name_check_sees_strings_and_imports(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "twintable"
+    (root / "server").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "server" / "__init__.py").write_text('"""Serves chess, among others."""\n')
+    (root / "server" / "rules.py").write_text(
+        '"""No chess here."""\n\n'
+        'def rematch(game_id: str) -> bool:\n'
+        '    from twintable.games.chess import rules\n'
+        '    return game_id == "chess" and "checkers-chess" != "chessboard"\n')
+    (root / "cli.py").write_text('HELP = "Game id: chess or go."\n')
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    assert games_named(["chess", "go"], set()) == [
+        "twintable.cli:1 says 'Game id: chess or go.'",
+        "twintable.server.rules:5 says 'chess'",
+        "twintable.server.rules:5 says 'checkers-chess'",
+        "twintable.server.rules imports twintable.games.chess",
+        "twintable.server.rules imports twintable.games.chess.rules",
+    ]
