@@ -66,8 +66,25 @@ def test_sim_rejects_an_unknown_bot() -> None:
 def test_games_lists_every_option() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
-    for name in ("deck", "stacking", "draw_when_able", "target"):
+    for name in ("deck", "stacking", "draw_when_able", "target", "hand_size",
+                 "starting_chips"):
         assert name in result.output
+
+
+def test_games_shows_each_variant_with_its_printed_default_and_range() -> None:
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:4]]
+            for line in result.output.splitlines() if line.count("│") >= 4}
+    assert rows["hand_size"] == ["7", "1 to 20 cards"]
+    assert rows["starting_chips"] == ["12", "1 to 100 chips"]
+    assert rows["deal"] == ["8", "8 to 18 cards"]
+    assert rows["stacking"] == ["true", "true or false"]
+
+
+def test_sim_refuses_a_variant_outside_its_range() -> None:
+    result = runner.invoke(app, ["sim", "timo", "--games", "1", "--option", "hand_size=0"])
+    assert result.exit_code == 2
+    assert "option 'hand_size': must be at least 1" in result.output
 
 
 def test_play_twins_to_the_end(tmp_path: Path) -> None:

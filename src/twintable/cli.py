@@ -211,10 +211,11 @@ def games() -> None:
     for game in default_registry():
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
                             "players", show_lines=False)
-        for column in ("option", "default", "meaning"):
+        for column in ("option", "default", "values", "meaning"):
             table.add_column(column)
         for option in game.options_schema.options.values():
-            table.add_row(option.name, json.dumps(option.default), option.description)
+            table.add_row(option.name, json.dumps(option.default), option.range_text(),
+                          option.description)
         console.print(table)
 
 

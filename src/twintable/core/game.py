@@ -96,8 +96,11 @@ class Game(ABC, Generic[S]):
     def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         low, high = self.player_range(options)
         if not low <= players <= high:
+            # An option may narrow the range (a bigger hand seats fewer): say so.
+            narrowed = (low, high) != (self.min_players, self.max_players)
             raise OptionError(
-                "players.invalid", f"{self.name} takes {low} to {high} players",
+                "players.invalid", f"{self.name} takes {low} to {high} players"
+                + (" with these options" if narrowed else ""),
                 {"players": players, "min": low, "max": high},
             )
 

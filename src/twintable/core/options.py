@@ -31,6 +31,8 @@ class Option:
     modes: tuple[str, ...] = ()
     """The values of the game's ``mode`` option this one applies to (empty: every mode),
     so a client shows only the options that matter for the chosen mode."""
+    unit: str = ""
+    """What an ``int`` counts ("cards", "chips", "points"), for forms, listings and sweeps."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -85,7 +87,24 @@ class Option:
             data["max_items"] = self.max_items
         if self.modes:
             data["modes"] = list(self.modes)
+        if self.unit:
+            data["unit"] = self.unit
         return data
+
+    def range_text(self) -> str:
+        """The values it takes, in words: "1 to 20 cards", "true or false", "a, b or c"."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            names = [str(choice) for choice in self.choices]
+            return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        low = "" if self.minimum is None else str(self.minimum)
+        high = "" if self.maximum is None else str(self.maximum)
+        span = (f"{low} to {high}" if low and high else f"at least {low}" if low
+                else f"at most {high}" if high else "any integer")
+        if self.kind == "int_list":
+            span = f"up to {self.max_items} of {span}"
+        return f"{span} {self.unit}".rstrip()
 
 
 class OptionSchema:

@@ -46,7 +46,10 @@ OPTIONS = OptionSchema([
            "+2 on +2 and +4 on +2 or +4 pass the growing penalty on; off: no stacking."),
     Option("draw_when_able", "bool", False,
            "Allow drawing a card even when a card in hand could be played."),
-    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000),
+    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000,
+           unit="points"),
+    Option("hand_size", "int", HAND_SIZE, "Cards dealt to each player at the start of a round.",
+           minimum=1, maximum=20, unit="cards"),
 ])
 
 
@@ -70,10 +73,17 @@ class TimoGame(Game[TimoState]):
         self._simple_cache: dict[tuple[int, str], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """A bigger hand seats fewer players: every hand, the start card and one card to
+        draw come out of the deck."""
+        resolved = self.resolve_options(options)
+        cards = load_deck(resolved["deck"]).size
+        return self.min_players, min(self.max_players, (cards - 2) // resolved["hand_size"])
+
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TimoState:
         resolved = self.resolve_options(options)
-        self.check_players(players)
+        self.check_players(players, resolved)
         state = TimoState(load_deck(resolved["deck"]), resolved, players, seed)
         state.dealer = state.rng.randrange(players)
         self._start_round(state, [])
@@ -85,7 +95,7 @@ class TimoGame(Game[TimoState]):
         shuffle = state.rng.stream().shuffle
         shuffle(cards)
         state.hands = [[] for _ in range(n)]
-        for _ in range(HAND_SIZE):
+        for _ in range(state.options["hand_size"]):
             for offset in range(1, n + 1):
                 state.hands[(state.dealer + offset) % n].append(cards.pop())
         # RULES.md §1: a black start card goes back, the deck is reshuffled, flip again.
