@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -509,6 +509,16 @@ class TimoGame(Game[TimoState]):
 
     def stats(self, state: TimoState) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}
+
+    # The C engine's state has the same attributes: FastTimoGame inherits these.
+    def opening(self, state: TimoState) -> Opening:
+        return Opening((state.dealer + 1) % state.players, state.dealer)
+
+    def round_number(self, state: TimoState) -> int:
+        return state.round_no
+
+    def running_scores(self, state: TimoState) -> tuple[int, ...]:
+        return tuple(state.scores)
 
     def simulator(self) -> Game[Any]:
         from twintable.games.timo.fast import NATIVE, FastTimoGame

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -439,6 +439,15 @@ class TwinsGame(Game[TwinsState]):
     def stats(self, state: TwinsState) -> dict[str, float]:
         return {"hands": state.hand_no, "bankruptcies": sum(state.out),
                 "ended_by_bankruptcy": float(state.ending), **state.ledger}
+
+    def opening(self, state: TwinsState) -> Opening:
+        return Opening((state.dealer + 1) % state.players, state.dealer)
+
+    def round_number(self, state: TwinsState) -> int:
+        return state.hand_no
+
+    def running_scores(self, state: TwinsState) -> tuple[int, ...]:
+        return tuple(state.chips)
 
     def bots(self) -> dict[str, Any]:
         from twintable.games.twins.bots import HeuristicTwinsBot, StrongTwinsBot
