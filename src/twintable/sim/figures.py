@@ -176,7 +176,7 @@ def panel_svgs(report: Mapping[str, Any],
 
 # -- sweeps -------------------------------------------------------------------------
 def _cell_bars(axis: Any, labels: Sequence[str], series: Mapping[str, Sequence[Any]],
-               even: float | None, title: str, ylabel: str) -> None:
+               even: Sequence[float] | None, title: str, ylabel: str) -> None:
     """Grouped bars, one group per cell and one bar per series; a value is
     (rate, low, high) or None where the cell lacks it."""
     count = max(1, len(series))
@@ -193,7 +193,10 @@ def _cell_bars(axis: Any, labels: Sequence[str], series: Mapping[str, Sequence[A
             above.append(high - rate)
         axis.bar(xs, heights, width=width, yerr=[below, above], capsize=3, label=name)
     if even is not None:
-        axis.axhline(even, color=_GREY, linestyle="--", label="even chance")
+        # Each cell's own even line: one team in two is not one player in four.
+        axis.hlines(even, [x - 0.45 for x in range(len(labels))],
+                    [x + 0.45 for x in range(len(labels))], color=_GREY, linestyle="--",
+                    label="even chance")
     axis.set_xticks(range(len(labels)))
     axis.set_xticklabels([label.replace(" ", "\n") for label in labels], fontsize=7)
     axis.set_ylabel(ylabel)
@@ -213,13 +216,13 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
     cells = report["cells"]
     labels = [cell["label"] for cell in cells]
     reports = [cell["report"] for cell in cells]
-    evens = {rep["even"] for rep in reports}
-    even = evens.pop() if len(evens) == 1 else None
+    evens = [rep["even"] for rep in reports]
+    even = evens[0] if len(set(evens)) == 1 else None
     bots = list(dict.fromkeys(name for rep in reports for name in rep["bots"]))
     chosen: dict[str, Callable[[Any], None]] = {
         "win rate by bot, per cell": lambda axis: _cell_bars(
             axis, labels, {name: [_triple(rep["bots"].get(name)) for rep in reports]
-                           for name in bots}, even, "win rate by bot (95% CI)", "win rate")}
+                           for name in bots}, evens, "win rate by bot (95% CI)", "win rate")}
     if any(rep["turn_order"] for rep in reports):
         chosen["first player and dealer, per cell"] = lambda axis: _cell_bars(
             axis, labels, {
@@ -227,7 +230,7 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
                                  for rep in reports],
                 "dealer": [_triple(rep["turn_order"][-1]) if rep["turn_order"] else None
                            for rep in reports]},
-            even, "first player and dealer (95% CI)", "win rate")
+            evens, "first player and dealer (95% CI)", "win rate")
 
         def positions(axis: Any) -> None:
             for label, rep in zip(labels, reports, strict=True):
