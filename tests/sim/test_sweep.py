@@ -86,6 +86,24 @@ def test_a_rule_change_is_measured_per_seed_with_an_interval() -> None:
     assert low <= lengths[0]["difference"] <= high
     assert [cell["label"] for cell in report["cells"]] == ["hand_size=3", "hand_size=9"]
     text = sweep_markdown(report)
-    assert "hand_size=3" in text and "first player wins" in text
+    assert "hand_size=3" in text and "first player wins" in text and "edge" in text
     for line in few_games_warnings(report):
         assert "games per cell would" in line
+
+
+def test_cells_with_more_players_compare_by_edge_over_their_own_even_line() -> None:
+    twins = default_registry().get("twins")
+    done = []
+    for cell in cells({}, {"max_hands": 1}, [["heuristic"]], [3, 5], twins.resolve_options,
+                      twins.check_players):
+        results = [r for chunk in run_games("twins", cell.options, cell.lineup, 8, 2,
+                                            workers=1) for r in chunk]
+        done.append(CellResult(cell, results, build_report("twins", cell.players,
+                                                           cell.lineup, 2, cell.options,
+                                                           results)))
+    rows = {row["measure"]: row for row in differences(done)}
+    # The same bot in every seat wins one game in n, whatever n: no edge in either cell,
+    # although its raw win rate drops from 1/3 to 1/5.
+    assert rows["heuristic edge"]["changed"] == "players"
+    assert rows["heuristic edge"]["difference"] == pytest.approx(0, abs=1e-12)
+    assert "first player edge" in rows

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from twintable.sim.report import build_report, game_length, win_shares
+from twintable.sim.report import build_report, even_chance, game_length, win_shares
 from twintable.sim.runner import GameResult
 from twintable.sim.stats import mean_interval
 from twintable.sim.summary import interval, percent
@@ -125,16 +125,18 @@ def bot_share(result: GameResult, name: str) -> float | None:
 
 
 def measures(cell: Cell, result: GameResult, unit: str) -> dict[str, float]:
-    """What each game says about its cell: each bot's win share, the first player's, and
+    """What each game says about its cell: each bot's and the first player's edge (win
+    share minus the even line, so that cells with more players, or teams, compare), and
     the length in ``unit``."""
+    even = even_chance(cell.players, [result])
     found: dict[str, float] = {}
     for name in dict.fromkeys(cell.lineup):
         share = bot_share(result, name)
         if share is not None:
-            found[f"{name} wins"] = share
+            found[f"{name} edge"] = share - even
     first = first_player_share(result)
     if first is not None:
-        found["first player wins"] = first
+        found["first player edge"] = first - even
     length = game_length(result).get(unit)
     if length is not None:
         found[f"length ({unit})"] = length
@@ -209,7 +211,7 @@ def few_games_warnings(report: Mapping[str, Any]) -> list[str]:
     labels = [cell["label"] for cell in report["cells"]]
     lines = []
     for row in report["differences"]:
-        if row["told_apart"] or "wins" not in row["measure"] or "games_needed" not in row:
+        if row["told_apart"] or "edge" not in row["measure"] or "games_needed" not in row:
             continue
         lines.append(f"{row['measure']}: {labels[row['from']]} vs {labels[row['to']]}: "
                      f"{row['games']} games cannot tell {row['difference']:+.1%} from zero; "
@@ -252,9 +254,11 @@ def sweep_markdown(report: Mapping[str, Any]) -> str:
                 f"{margin['median']:g}" if margin else "–"]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "### Differences between neighbouring cells (paired by seed)", "",
+              "An edge is a win rate minus the even line (one player, or one team, in so "
+              "many); the difference is the second cell's minus the first's.", "",
               "| from | to | measure | difference | 95% CI | |", "|---|---|---|---:|---:|---|"]
     for row in report["differences"]:
-        form = "{:+.1%}" if "wins" in row["measure"] else "{:+.2f}"
+        form = "{:+.1%}" if "edge" in row["measure"] else "{:+.2f}"
         shown = form.format
         low, high = row["ci95"]
         verdict = "told apart" if row["told_apart"] else (
