@@ -26,7 +26,6 @@ from twintable.sim.sweep import (
     CellResult,
     cell_report,
     cells,
-    few_games_warnings,
     parse_grid,
     sweep_markdown,
     sweep_report,
@@ -170,9 +169,8 @@ def sweep(
             raise _fail(f"cannot write {out}: {problem}")
     done = _play(game.id, found, games, seed, workers, ray, fixed_seats)
     report = sweep_report(game.id, seed, games, done, fixed_seats)
+    # The Markdown ends with the warnings about cells too close to tell apart.
     console.print(Markdown(sweep_markdown(report)))
-    for line in few_games_warnings(report):
-        console.print(f"[yellow]warning:[/] {escape(line)}", soft_wrap=True)
     if json_out:
         json_out.write_text(json.dumps(report, indent=2), encoding="utf-8")
         console.print(f"sweep written to {json_out}")
