@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +328,35 @@ def test_sweep_plays_every_cell_on_the_same_seeds_and_reports_differences(
     page = out["s.html"].read_text()
     assert "--grid stacking=true,false --grid hand_size=5,7" in page and "<svg" in page
     assert out["s.png"].read_bytes()[:4] == b"\x89PNG"
+    # The page's command plays the same sweep again.
+    command = page.split("<pre><code>")[1].split("</code>")[0]
+    again = tmp_path / "again.json"
+    rerun = runner.invoke(app, [*shlex.split(html.unescape(command))[1:], "--workers", "1",
+                                "--json", str(again)])
+    assert rerun.exit_code == 0, rerun.output
+    assert json.loads(again.read_text())["cells"] == report["cells"]
+
+
+def test_a_sweep_of_list_and_word_values_reproduces_from_its_page(tmp_path: Path) -> None:
+    page_path, first = tmp_path / "s.html", tmp_path / "s.json"
+    result = runner.invoke(app, [
+        "sweep", "twinit", "--grid", "taboo=[];[0]", "--grid", "mode=competitive,team",
+        "--bots", "expert,sharp", "--players", "4", "--fixed-seats", "--games", "2",
+        "--option", "sets_to_win=2", "--workers", "1", "--report", str(page_path),
+        "--json", str(first)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    command = html.unescape(page_path.read_text().split("<pre><code>")[1].split("</code>")[0])
+    assert "--grid 'taboo=[];[0]' --grid mode=competitive,team" in command
+    again = tmp_path / "again.json"
+    rerun = runner.invoke(app, [*shlex.split(command)[1:], "--workers", "1", "--json",
+                                str(again)])
+    assert rerun.exit_code == 0, rerun.output
+    report = json.loads(first.read_text())
+    assert json.loads(again.read_text())["cells"] == report["cells"]
+    assert [cell["label"] for cell in report["cells"]][:2] == [
+        "taboo=[] mode=competitive", "taboo=[] mode=team"]
+    assert report["cells"][1]["report"]["teams"]["partnerships"].keys() == {
+        "expert+expert", "sharp+sharp"}
 
 
 @pytest.mark.parametrize(("arguments", "message"), [

@@ -15,6 +15,7 @@ from twintable.sim.sweep import (
     cells,
     differences,
     few_games_warnings,
+    grid_text,
     neighbours,
     parse_grid,
     sweep_markdown,
@@ -28,6 +29,9 @@ def test_a_grid_reads_json_values_and_refuses_a_malformed_one() -> None:
     assert parse_grid(["stacking=true,false", "hand_size=5,7,9", "deck=timo54"]) == {
         "stacking": [True, False], "hand_size": [5, 7, 9], "deck": ["timo54"]}
     assert parse_grid(["teams=[1,1,2,2];[1,2,1,2]"]) == {"teams": [[1, 1, 2, 2], [1, 2, 1, 2]]}
+    for name, values in [("stacking", [True, False]), ("mode", ["competitive", "team"]),
+                         ("taboo", [[], [0]]), ("deck", ["timo54", "7"])]:
+        assert parse_grid([grid_text(name, values)]) == {name: values}
     for bad in (["stacking"], ["stacking="], ["a=1", "a=2"]):
         with pytest.raises(ValueError, match="--grid"):
             parse_grid(bad)

@@ -26,9 +26,11 @@ from twintable.sim.sweep import (
     CellResult,
     cell_report,
     cells,
+    grid_text,
     parse_grid,
     sweep_markdown,
     sweep_report,
+    value_text,
 )
 
 console = Console()
@@ -42,7 +44,7 @@ def _fail(message: str) -> typer.Exit:
 def _option_flags(options: Mapping[str, Any]) -> list[str]:
     flags = []
     for key, value in options.items():
-        flags += ["--option", f"{key}={json.dumps(value, separators=(',', ':'))}"]
+        flags += ["--option", f"{key}={value_text(value)}"]
     return flags
 
 
@@ -188,8 +190,7 @@ def sweep(
 
         words = ["twintable", "sweep", game.id, "--games", str(games), "--seed", str(seed)]
         for name, choices in values.items():
-            words += ["--grid", f"{name}=" + ",".join(
-                json.dumps(value, separators=(",", ":")) for value in choices)]
+            words += ["--grid", grid_text(name, choices)]
         for lineup in lineups:
             words += ["--bots", ",".join(lineup)]
         words += ["--players", ",".join(map(str, counts)), *_option_flags(base)]

@@ -47,6 +47,19 @@ def _value(text: str) -> Any:
         return text
 
 
+def value_text(value: Any) -> str:
+    """A value as ``--grid`` reads it back: plain text for a word, JSON otherwise."""
+    if isinstance(value, str) and _value(value) == value and not value.startswith("["):
+        return value
+    return json.dumps(value, separators=(",", ":"))
+
+
+def grid_text(name: str, values: Sequence[Any]) -> str:
+    """One ``--grid`` argument that :func:`parse_grid` reads back as ``values``."""
+    separator = ";" if any(isinstance(value, list | tuple) for value in values) else ","
+    return f"{name}=" + separator.join(value_text(value) for value in values)
+
+
 @dataclass(frozen=True)
 class Cell:
     """One combination: the grid's values (``varied``), the full options played, the
@@ -62,7 +75,7 @@ class Cell:
     def label(self, shown: Sequence[str] = ()) -> str:
         """The cell in a few words: the grid's values, and the player count and line-up
         when ``shown`` names them (only what differs between cells is worth reading)."""
-        parts = [f"{name}={json.dumps(value)}" for name, value in self.varied.items()]
+        parts = [f"{name}={value_text(value)}" for name, value in self.varied.items()]
         if "players" in shown:
             parts.append(f"{self.players}p")
         if "lineup" in shown:
