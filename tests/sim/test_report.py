@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from twintable.games import default_registry
-from twintable.sim.report import build_report, leader_curve, margin, win_shares
+from twintable.sim.report import build_report, leader_curve, margin, reading_unit, win_shares
 from twintable.sim.runner import GameResult, make_bots, play_game, run_games
 from twintable.sim.summary import markdown_summary
 
@@ -136,3 +136,16 @@ def test_a_short_run_is_flagged_with_the_games_that_would_do() -> None:
                          [result(seed, {seed % 2}, first=0, bots=("a", "b"), scores=(0, 0))
                           for seed in range(20)])
     assert "Warning" in markdown_summary(short) and "2401 games" in markdown_summary(short)
+
+
+def test_lengths_are_read_in_rounds_unless_every_game_lasts_one() -> None:
+    one_round = [r for chunk in run_games("timo", {"target": 1}, ["heuristic"] * 3, 6, 0,
+                                          workers=1) for r in chunk]
+    many = [r for chunk in run_games("timo", {"target": 100}, ["heuristic"] * 3, 6, 0,
+                                     workers=1) for r in chunk]
+    short, full = (build_report("timo", 3, ["heuristic"], 0, {}, results)["lengths"]["length"]
+                   for results in (one_round, many))
+    assert short["rounds"]["min"] == short["rounds"]["max"] == 1
+    assert reading_unit([short]) == "turns"
+    assert reading_unit([full]) == reading_unit([short, full]) == "rounds"
+    assert reading_unit([{"moves": short["moves"]}]) == "moves"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from twintable.sim.report import game_length, margin
+from twintable.sim.report import game_length, margin, reading_unit
 from twintable.sim.runner import GameResult
 
 Panel = Callable[[Any, Mapping[str, Any], Sequence[GameResult]], None]
@@ -116,10 +116,7 @@ def scores(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) 
 
 
 def length_unit(report: Mapping[str, Any]) -> str:
-    """The unit a designer reads a game's length in: rounds (hands), else virtual
-    seconds, else moves."""
-    units = report["lengths"]["length"]
-    return next(unit for unit in ("rounds", "virtual_s", "moves") if unit in units)
+    return reading_unit([report["lengths"]["length"]])
 
 
 def panels(report: Mapping[str, Any]) -> dict[str, Panel]:
@@ -243,6 +240,7 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
                                   marker="o", capsize=3, label=label)
             if even is not None:
                 axis.axhline(even, color=_GREY, linestyle="--")
+            axis.set_xticks(range(1, max(rep["players"] for rep in reports) + 1))
             axis.set_xlabel("turn position (1: first player; last: dealer)")
             axis.set_ylabel("win rate (95% CI)")
             axis.set_title("seat effects per cell")
@@ -251,9 +249,9 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
         chosen["turn order, per cell"] = positions
 
     def lengths(axis: Any) -> None:
-        units = [length_unit(rep) for rep in reports]
-        values = [rep["lengths"]["length"][unit] for rep, unit in zip(reports, units,
-                                                                       strict=True)]
+        unit = reading_unit([rep["lengths"]["length"] for rep in reports])
+        units = [unit] * len(reports)
+        values = [rep["lengths"]["length"][unit] for rep in reports]
         means = [value["mean"] for value in values]
         axis.bar(range(len(labels)), means, color=_BLUE,
                  yerr=[[m - v["mean_ci95"][0] for m, v in zip(means, values, strict=True)],

@@ -177,6 +177,20 @@ def game_length(result: GameResult) -> dict[str, float]:
     return length
 
 
+#: Units of a game's length, in the order a designer reads them.
+LENGTH_UNITS = ("rounds", "turns", "virtual_s", "moves")
+
+
+def reading_unit(spreads: Sequence[Mapping[str, Mapping[str, Any]]]) -> str:
+    """The unit to read lengths in, shared by several reports (a sweep's cells): the
+    first of :data:`LENGTH_UNITS` that every report has and that varies in one of them
+    (one-round games are all one round long: their turns say more)."""
+    common = [unit for unit in LENGTH_UNITS if spreads and all(unit in s for s in spreads)]
+    varying = [unit for unit in common
+               if any(s[unit] and s[unit]["max"] > s[unit]["min"] for s in spreads)]
+    return (varying or common or ["moves"])[0]
+
+
 def lengths(results: Sequence[GameResult]) -> dict[str, Any]:
     """The spread of game lengths (per unit) and of winning margins."""
     by_unit: dict[str, list[float]] = defaultdict(list)

@@ -16,7 +16,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from twintable.sim.report import build_report, even_chance, game_length, win_shares
+from twintable.sim.report import (
+    build_report,
+    even_chance,
+    game_length,
+    reading_unit,
+    win_shares,
+)
 from twintable.sim.runner import GameResult
 from twintable.sim.stats import mean_interval
 from twintable.sim.summary import interval, percent
@@ -156,11 +162,6 @@ def measures(cell: Cell, result: GameResult, unit: str) -> dict[str, float]:
     return found
 
 
-def length_unit(results: Sequence[GameResult]) -> str:
-    units = game_length(results[0]) if results else {}
-    return next((unit for unit in ("rounds", "virtual_s", "moves") if unit in units), "moves")
-
-
 def neighbours(found: Sequence[Cell]) -> list[tuple[int, int, str]]:
     """Pairs of cells that differ in exactly one thing (an option, the line-up or the
     player count), with what it is: the comparisons a designer reads."""
@@ -181,7 +182,7 @@ def differences(found: Sequence[CellResult]) -> list[dict[str, Any]]:
     difference (second minus first) over the seeds both played, its 95% interval,
     whether the interval leaves out zero, and, when it does not, about how many games
     per cell would tell a difference that size apart."""
-    unit = length_unit(found[0].results) if found else "moves"
+    unit = reading_unit([done.report["lengths"]["length"] for done in found])
     by_seed = [{result.seed: measures(done.cell, result, unit) for result in done.results}
                for done in found]
     rows = []
@@ -244,6 +245,7 @@ def sweep_markdown(report: Mapping[str, Any]) -> str:
     lines = [f"### {report['game']}: {len(cells_)} cells × {report['games']} games, seeds "
              f"{report['seed']}–{report['seed'] + report['games'] - 1} in every cell", "",
              "| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
+    unit = reading_unit([cell["report"]["lengths"]["length"] for cell in cells_])
     for cell in cells_:
         rep = cell["report"]
         row = [cell["label"], str(rep["games"])]
@@ -255,11 +257,6 @@ def sweep_markdown(report: Mapping[str, Any]) -> str:
             row += [f"{percent(order[0]['win_rate'])} ({interval(order[0])})",
                     f"{percent(order[-1]['win_rate'])} ({interval(order[-1])})"] \
                 if order else ["–", "–"]
-        unit = next(iter(rep["lengths"]["length"]))
-        for candidate in ("rounds", "virtual_s"):
-            if candidate in rep["lengths"]["length"]:
-                unit = candidate
-                break
         length = rep["lengths"]["length"][unit]
         low, high = length["mean_ci95"]
         margin = rep["lengths"]["margin"]
