@@ -149,3 +149,15 @@ def test_lengths_are_read_in_rounds_unless_every_game_lasts_one() -> None:
     assert reading_unit([short]) == "turns"
     assert reading_unit([full]) == reading_unit([short, full]) == "rounds"
     assert reading_unit([{"moves": short["moves"]}]) == "moves"
+
+
+@pytest.mark.parametrize(("game_id", "options", "lineup"), [
+    ("timo", {"target": 60}, ["heuristic", "random"]),
+    ("twins", {"max_hands": 2}, ["heuristic"] * 3),
+    ("twinit", {"sets_to_win": 3}, ["expert", "beginner"]),
+])
+def test_a_games_length_in_moves_counts_the_moves_played(
+        game_id: str, options: dict[str, int], lineup: list[str]) -> None:
+    game = REGISTRY.get(game_id)
+    played = play_game(game, options, make_bots(game, lineup), 4, record=True)
+    assert played.actions is not None and played.steps == len(played.actions) > 0

@@ -182,6 +182,7 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
     refused: set[int] = set()
     refused_at = -1
     now = 0
+    moves = 0  # accepted ones: a refused plan is no move
     for step in range(MAX_STEPS):
         if game.is_over(state):
             break
@@ -213,13 +214,14 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
             refused.add(best[1] if best is not None else -1)
             refused_at = state.version
             continue
+        moves += 1
         if rounds is not None:
             rounds.moved(state)
         if actions is not None:
             actions.append(action)
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions, opening, rounds, step)
+    return _result(game, state, bots, seed, actions, opening, rounds, moves)
 
 
 def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
