@@ -18,7 +18,7 @@ def test_each_kind_says_what_values_it_takes() -> None:
                   max_items=3).range_text() == "up to 3 of 0 to 9"
 
 
-def test_the_unit_travels_with_the_option_only_when_it_has_one() -> None:
+def test_the_unit_travels_with_the_option() -> None:
     assert Option("deal", "int", 8, "", minimum=8, maximum=18,
                   unit="cards").to_json()["unit"] == "cards"
-    assert "unit" not in Option("on", "bool", True, "").to_json()
+    assert Option("on", "bool", True, "").to_json()["unit"] is None

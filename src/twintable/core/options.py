@@ -31,8 +31,9 @@ class Option:
     modes: tuple[str, ...] = ()
     """The values of the game's ``mode`` option this one applies to (empty: every mode),
     so a client shows only the options that matter for the chosen mode."""
-    unit: str = ""
-    """What an ``int`` counts ("cards", "chips", "points"), for forms, listings and sweeps."""
+    unit: str | None = None
+    """What the number counts ("ms", "s", "points", "cards", "chips"), so a client shows
+    it in the unit people read (seconds for "ms"); None: a plain number."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -87,8 +88,7 @@ class Option:
             data["max_items"] = self.max_items
         if self.modes:
             data["modes"] = list(self.modes)
-        if self.unit:
-            data["unit"] = self.unit
+        data["unit"] = self.unit
         return data
 
     def range_text(self) -> str:
@@ -104,7 +104,7 @@ class Option:
                 else f"at most {high}" if high else "any integer")
         if self.kind == "int_list":
             span = f"up to {self.max_items} of {span}"
-        return f"{span} {self.unit}".rstrip()
+        return f"{span} {self.unit or ''}".rstrip()
 
 
 class OptionSchema:
