@@ -94,6 +94,21 @@ class Option:
         data["names_seats"] = self.names_seats
         return data
 
+    def range_text(self) -> str:
+        """The values it takes, in words: "1 to 20 cards", "true or false", "a, b or c"."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            names = [str(choice) for choice in self.choices]
+            return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        low = "" if self.minimum is None else str(self.minimum)
+        high = "" if self.maximum is None else str(self.maximum)
+        span = (f"{low} to {high}" if low and high else f"at least {low}" if low
+                else f"at most {high}" if high else "any integer")
+        if self.kind == "int_list":
+            span = f"up to {self.max_items} of {span}"
+        return f"{span} {self.unit or ''}".rstrip()
+
 
 class OptionSchema:
     """The ordered set of a game's options."""
