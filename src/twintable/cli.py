@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from twintable.bots.registry import bot_levels
@@ -22,8 +22,12 @@ from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.loadtest.cli import loadtest
-from twintable.sim.report import build_report, plot_report
+from twintable.sim.figures import plot_report
+from twintable.sim.lab import sim_command, sweep, write_exports, write_sim_page
+from twintable.sim.progress import progress_bar
+from twintable.sim.report import build_report
 from twintable.sim.runner import GameResult, make_bots, run_games
+from twintable.sim.summary import markdown_summary
 
 app = typer.Typer(help="Twin Table: card games to play with friends or bots, "
                        "and to simulate and study.", no_args_is_help=True)
@@ -227,10 +231,11 @@ def games() -> None:
         bots = ", ".join(f"{bot.name} ({bot.level})" for bot in bot_levels(entry))
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
                             "players", caption=f"bots: {bots}", show_lines=False)
-        for column in ("option", "default", "meaning"):
+        for column in ("option", "default", "values", "meaning"):
             table.add_column(column)
         for option in game.options_schema.options.values():
-            table.add_row(option.name, json.dumps(option.default), option.description)
+            table.add_row(option.name, json.dumps(option.default), option.range_text(),
+                          option.description)
         console.print(table)
 
 
@@ -330,8 +335,21 @@ def sim(
     plot: Annotated[Path | None, typer.Option(help="Save a figure (PNG) here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Save the report here.")]
     = None,
+    fixed_seats: Annotated[bool, typer.Option(
+        "--fixed-seats", help="Keep each bot in the seat it is named for (no rotation), so "
+                              "an option naming seats (a handicap, a team) goes to that "
+                              "bot.")] = False,
+    jsonl: Annotated[Path | None, typer.Option(
+        help="Write one JSON line per game here (seed, seats, turn order, winners, "
+             "scores by round, length).")] = None,
+    csv_out: Annotated[Path | None, typer.Option(
+        "--csv", help="Write one CSV row per game here.")] = None,
+    report_out: Annotated[Path | None, typer.Option(
+        "--report", help="Write one self-contained HTML page here: tables, figures, and "
+                         "the command to reproduce the run.")] = None,
 ) -> None:
-    """Simulate bots against each other and report win rates with 95% intervals."""
+    """Simulate bots against each other and report win rates with 95% intervals, by bot,
+    by seat and by turn order."""
     registry = default_registry()
     try:
         entry = registry.entry(game_id)
@@ -355,32 +373,36 @@ def sim(
             require_ray()
         except RuntimeError as error:
             raise _fail(str(error)) from None
-    for out in (json_out, plot):
+    for out in (json_out, plot, jsonl, csv_out, report_out):
         if out is not None:
             # Refuse now rather than after a long simulation.
             problem = _unwritable(out)
             if problem:
                 raise _fail(f"cannot write {out}: {problem}")
     results: list[GameResult] = []
-    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
-               TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(f"{game.name}: {', '.join(lineup)}", total=games)
         try:
             for chunk in run_games(game.id, options, lineup, games, seed, workers or None,
-                                   ray_address=ray):
+                                   ray_address=ray, fixed_seats=fixed_seats):
                 results.extend(chunk)
                 progress.advance(task, len(chunk))
         except ConnectionError as error:
             raise _fail(f"cannot reach the Ray cluster at {ray}: {error}") from None
-    report = build_report(game.id, players, lineup, seed, options, results)
+    report = build_report(game.id, players, lineup, seed, options, results, fixed_seats)
     _print_report(report)
+    console.print(Markdown(markdown_summary(report)))
     if json_out:
         json_out.write_text(json.dumps(report, indent=2), encoding="utf-8")
         console.print(f"report written to {json_out}")
     if plot:
         plot_report(report, results, plot)
         console.print(f"figure written to {plot}")
+    write_exports(game.id, options, results, jsonl, csv_out, console)
+    if report_out:
+        command = sim_command(game.id, players, games, lineup, seed, raw, fixed_seats)
+        write_sim_page(report_out, report, results, command)
+        console.print(f"HTML report written to {report_out}")
 
 
 def _unwritable(path: Path) -> str | None:
@@ -525,6 +547,7 @@ def _move_text(action: Any) -> str:
 
 
 app.command()(loadtest)
+app.command()(sweep)
 for _entry in GAMES.entries():
     if _entry.commands is not None:
         _module, _, _attr = _entry.commands.partition(":")

@@ -53,6 +53,15 @@ class View(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Opening:
+    """Turn order at the start of a game: the first player and the dealer (None when no one
+    deals). Seats then follow one another from the first player in seat order."""
+
+    first: int
+    dealer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game: final scores per seat and the winning seats (ties share)."""
 
@@ -98,8 +107,11 @@ class Game(ABC, Generic[S]):
     def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         low, high = self.player_range(options)
         if not low <= players <= high:
+            # An option may narrow the range (a bigger hand seats fewer): say so.
+            narrowed = (low, high) != (self.min_players, self.max_players)
             raise OptionError(
-                "players.invalid", f"{self.name} takes {low} to {high} players",
+                "players.invalid", f"{self.name} takes {low} to {high} players"
+                + (" with these options" if narrowed else ""),
                 {"players": players, "min": low, "max": high},
             )
 
@@ -215,6 +227,34 @@ class Game(ABC, Generic[S]):
     def stats(self, state: S) -> dict[str, float]:
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
+
+    # -- for studies of balance (sim/) ----------------------------------------------
+    def opening(self, state: S) -> Opening | None:
+        """Who deals and who plays first in a game just set up, so that reports can give
+        results by turn order (the first dealer is drawn at random, so seat number is not
+        turn order); None for a game without turns."""
+        return None
+
+    def round_number(self, state: S) -> int:
+        """The round (or hand) being played, from 1, for games that score round by round:
+        a report follows :meth:`running_scores` as it changes ("the leader after round k
+        wins"). Games that override it also override :meth:`running_scores`."""
+        raise NotImplementedError
+
+    def running_scores(self, state: S) -> tuple[int, ...]:
+        """The scores so far (points, chips), per seat."""
+        raise NotImplementedError
+
+    @property
+    def scores_by_round(self) -> bool:
+        """Whether this game reports :meth:`round_number` and :meth:`running_scores`."""
+        return type(self).round_number is not Game.round_number
+
+    def sides(self, state: S) -> tuple[int, ...] | None:
+        """The team of each seat when seats win together (Twin It's team mode), else
+        None: reports then count a team's win once, against an even line of one team in
+        so many."""
+        return None
 
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:

@@ -31,6 +31,7 @@ import numpy as np
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
+from twintable.core.schedule import Plan, due
 from twintable.envs import env_module
 from twintable.envs.errors import IllegalActionError
 from twintable.games import default_registry
@@ -178,8 +179,8 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         if self.realtime and hasattr(bot, "plan"):
             planned = self.entry.plan(bot, view, self._bot_rng, self.raw.now_ms)
             # A timed bot acts in the first tick at or after the moment it chose.
-            action = planned[1] if planned is not None and \
-                planned[0] <= self.raw.now_ms else None
+            action = due(None if planned is None else Plan(planned[0], seat, planned[1]),
+                         self.raw.now_ms)
         else:
             action = bot.act(view, self._bot_rng)
         if action is None:

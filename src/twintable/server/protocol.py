@@ -282,8 +282,9 @@ class WebModule(BaseModel):
 
 class GameInfo(BaseModel):
     """A game, as its plug-in entry declares it (``core/plugin.py``). Each option carries
-    its ``unit`` (``ms``, ``s``, ``points``, ``cards``, ``chips`` or null), whether its
-    values are seat numbers (``names_seats``) and, where set, the ``modes`` it applies to."""
+    its ``unit`` (``ms``, ``s``, ``points``, ``cards``, ``chips``, ``hands`` or null),
+    whether its values are seat numbers (``names_seats``) and, where set, the ``modes`` it
+    applies to."""
 
     id: str
     name: str
@@ -296,8 +297,8 @@ class GameInfo(BaseModel):
     """For a game with a ``mode`` option: the [fewest, most] players of each mode."""
     levels: list[BotLevelInfo] = []
     """The level of every bot in ``bots``."""
-    unversioned_kinds: list[str] = []
-    """Move kinds a client sends without a state version (moves that race by nature)."""
+    unversioned_kinds: list[str] = Field(default_factory=list)
+    """Kinds a client sends without a state version (they race by nature)."""
     rematch: bool = False
     """True when the game changes the options of a rematch (the server applies it)."""
     web: WebModule | None = None

@@ -26,7 +26,7 @@ Markdown: CommonMark plus tables; raw HTML in a page is shown as text, never as 
 A picture of a real card is a Markdown image with a ``card:`` address,
 ``![blue 7](card:timo/blue/7)``: the server turns it into
 ``<span class="rules-card" data-game="timo" data-card="blue/7">`` and the browser
-draws the card there with the game's own ``drawCard`` (``web/games/<id>.js``), so the
+draws the card there with the game's own ``drawCard`` (``games/<id>/web/index.js``), so the
 card specs are whatever that function accepts.
 """
 

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -50,6 +50,8 @@ OPTIONS = OptionSchema([
            "Allow drawing a card even when a card in hand could be played."),
     Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000,
            unit="points"),
+    Option("hand_size", "int", HAND_SIZE, "Cards dealt to each player at the start of a round.",
+           minimum=1, maximum=20, unit="cards"),
 ])
 
 
@@ -72,10 +74,17 @@ class TimoGame(Game[TimoState]):
         self._simple_cache: dict[tuple[int, str], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """A bigger hand seats fewer players: every hand, the start card and one card to
+        draw come out of the deck."""
+        resolved = self.resolve_options(options)
+        cards = load_deck(resolved["deck"]).size
+        return self.min_players, min(self.max_players, (cards - 2) // resolved["hand_size"])
+
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TimoState:
         resolved = self.resolve_options(options)
-        self.check_players(players)
+        self.check_players(players, resolved)
         state = TimoState(load_deck(resolved["deck"]), resolved, players, seed)
         state.dealer = state.rng.randrange(players)
         self._start_round(state, [])
@@ -87,7 +96,7 @@ class TimoGame(Game[TimoState]):
         shuffle = state.rng.stream().shuffle
         shuffle(cards)
         state.hands = [[] for _ in range(n)]
-        for _ in range(HAND_SIZE):
+        for _ in range(state.options["hand_size"]):
             for offset in range(1, n + 1):
                 state.hands[(state.dealer + offset) % n].append(cards.pop())
         # RULES.md §1: a black start card goes back, the deck is reshuffled, flip again.
@@ -501,6 +510,16 @@ class TimoGame(Game[TimoState]):
 
     def stats(self, state: TimoState) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}
+
+    # The C engine's state has the same attributes: FastTimoGame inherits these.
+    def opening(self, state: TimoState) -> Opening:
+        return Opening((state.dealer + 1) % state.players, state.dealer)
+
+    def round_number(self, state: TimoState) -> int:
+        return state.round_no
+
+    def running_scores(self, state: TimoState) -> tuple[int, ...]:
+        return tuple(state.scores)
 
     def snapshot(self, state: TimoState) -> dict[str, Any]:
         return {

@@ -630,6 +630,9 @@ class TwinItGame(Game[TwinItState]):
             return None
         return Outcome(self._scores(state), state.winners)
 
+    def sides(self, state: TwinItState) -> tuple[int, ...] | None:
+        return tuple(state.side_of) if state.options["mode"] == TEAM else None
+
     def stats(self, state: TwinItState) -> dict[str, float]:
         figures: dict[str, float] = {
             "virtual_s": (state.clock - state.started_ms) / 1000

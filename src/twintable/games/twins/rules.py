@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -36,6 +36,7 @@ __all__ = ["BUY_COST", "BUY_KIND", "CASH_CARDS", "PICK_KIND", "CashCard", "Twins
 
 HAND_SIZE = 8
 START_CHIPS = 12
+MOST_BOUGHT = len(BUY_COST) - 1
 ROUNDS = 4
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
 _NOBODY: frozenset[int] = frozenset()
@@ -47,7 +48,13 @@ _REASONS = {round_no: f"round {round_no}" for round_no in range(1, ROUNDS + 1)}
 
 OPTIONS = OptionSchema([
     Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
-           minimum=1, maximum=1000),
+           minimum=1, maximum=1000, unit="hands"),
+    Option("starting_chips", "int", START_CHIPS, "Chips each player starts the game with.",
+           minimum=1, maximum=100, unit="chips"),
+    # Four rounds of two cards need eight; more seat fewer players (see player_range), and
+    # three players at most share the 60 cards 18 + 2 each.
+    Option("deal", "int", HAND_SIZE, "Cards dealt to each player at the start of a hand.",
+           minimum=ROUNDS * 2, maximum=DECK_SIZE // 3 - MOST_BOUGHT, unit="cards"),
 ])
 
 
@@ -113,10 +120,16 @@ class TwinsGame(Game[TwinsState]):
         self._buy_cache: dict[tuple[int, int], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """A bigger deal seats fewer players: every hand, and two cards each may buy, come
+        out of the 60 cards."""
+        deal = self.resolve_options(options)["deal"]
+        return self.min_players, min(self.max_players, DECK_SIZE // (deal + MOST_BOUGHT))
+
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TwinsState:
         resolved = self.resolve_options(options)
-        self.check_players(players)
+        self.check_players(players, resolved)
         state = TwinsState(resolved, players, seed)
         state.dealer = state.rng.randrange(players)
         events: list[Event] = []
@@ -141,9 +154,10 @@ class TwinsGame(Game[TwinsState]):
         cards = list(range(DECK_SIZE))
         state.rng.shuffle(cards)
         state.hands = [[] for _ in range(state.players)]
+        deal = state.options["deal"]
         for seat in self._active(state):
-            state.hands[seat] = sorted(cards[-HAND_SIZE:])
-            del cards[-HAND_SIZE:]
+            state.hands[seat] = sorted(cards[-deal:])
+            del cards[-deal:]
         state.draw_pile = cards
         state.played = []
         state.picks = [None] * state.players
@@ -411,6 +425,15 @@ class TwinsGame(Game[TwinsState]):
     def stats(self, state: TwinsState) -> dict[str, float]:
         return {"hands": state.hand_no, "bankruptcies": sum(state.out),
                 "ended_by_bankruptcy": float(state.ending), **state.ledger}
+
+    def opening(self, state: TwinsState) -> Opening:
+        return Opening((state.dealer + 1) % state.players, state.dealer)
+
+    def round_number(self, state: TwinsState) -> int:
+        return state.hand_no
+
+    def running_scores(self, state: TwinsState) -> tuple[int, ...]:
+        return tuple(state.chips)
 
     def snapshot(self, state: TwinsState) -> dict[str, Any]:
         return {

@@ -31,7 +31,7 @@ class TwinsState:
         self.seed = seed
         self.rng = Rng(seed)
         self.version = 0
-        self.chips = [12] * players
+        self.chips: list[int] = [options.get("starting_chips", 12)] * players
         self.bank = 0
         self.out = [False] * players
         self.hands: list[list[int]] = [[] for _ in range(players)]
