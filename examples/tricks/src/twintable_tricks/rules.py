@@ -57,7 +57,6 @@ class TricksGame(Game[TricksState]):
     min_players = 2
     max_players = 4
     options_schema = OPTIONS
-    default_bot = "heuristic"
     payloads: ClassVar[ActionPayloads] = {PLAY: {"card": PayloadField("int",
                                                                      maximum=DECK_SIZE - 1)}}
 
