@@ -1,8 +1,8 @@
 """Twin Tricks as a Twin Table plug-in: the one declaration Twin Table reads.
 
 ``pyproject.toml`` names :func:`entry` in the ``twintable.games`` entry-point group under
-the game's id, ``tricks``. Loading it imports the rules only; the bot and the
-environment are named lazily and imported when a shell first needs them.
+the game's id, ``tricks``. Loading it imports the rules only; the bot, the terminal
+game and the environment are named lazily and imported when a shell first needs them.
 """
 
 from __future__ import annotations
@@ -26,4 +26,4 @@ def entry() -> GameEntry:
         # It counts cards and wins cheaply: a regular player's game, no more.
         bots=(BotLevel("heuristic", "medium", _heuristic),),
         default_bot="heuristic",
-        env="twintable_tricks.env", gym_id=None)
+        terminal="twintable_tricks.terminal", env="twintable_tricks.env", gym_id=None)
