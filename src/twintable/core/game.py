@@ -74,8 +74,10 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     options_schema: OptionSchema
-    default_bot: str = "random"
-    """The bot that stands in for a person who is away or out of time."""
+    realtime: bool = False
+    """True for a race on the clock (Twin It, Twinz): who moves first is whoever is
+    fastest, so a table and the simulator ask every bot *when* it would act
+    (``GameEntry.plan``) and play the earliest plan."""
     finite_actions: bool = True
     """True when ``legal_actions`` lists every legal action (False for free-text words)."""
     payloads: ClassVar[ActionPayloads] = {}
@@ -213,39 +215,6 @@ class Game(ABC, Generic[S]):
     def stats(self, state: S) -> dict[str, float]:
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
-
-    def simulator(self) -> Game[Any]:
-        """The engine simulations play this game on: this one, or a faster one with the
-        same rules whose games are the same, seed for seed and move for move (Timo's
-        Twist has one in C)."""
-        return self
-
-    learns_from_rounds: bool = False
-    """True when this game's bots learn from finished rounds (see :meth:`round_records`);
-    only then does the server replay finished games at start to collect them."""
-
-    def round_records(self, state: S) -> list[dict[str, Any]]:
-        """What a finished game teaches bots that learn from people (Twinz: each round's
-        word, clues, guesses and result)."""
-        return []
-
-    def assets(self) -> dict[str, Any]:
-        """JSON a client needs to draw this game beyond its views (pictures, names)."""
-        return {}
-
-    def bots(self) -> dict[str, Any]:
-        """Bot factories by name, beyond the ``random`` bot every game has."""
-        return {}
-
-    paces_bots: bool = False
-    """True when the game times its bots like people at a table (:meth:`paced_move`)
-    instead of the table's fixed thinking delay."""
-
-    def paced_move(self, bot: Any, view: Any, rng: random.Random) -> tuple[int, Action] | None:
-        """At a table with people, for a game that :attr:`paces_bots`: how long (ms) after
-        the state of ``view`` this bot acts, and its move; None when it does nothing (it
-        missed its chance, or it is not its move). Each call is a fresh draw."""
-        return None
 
     @abstractmethod
     def snapshot(self, state: S) -> dict[str, Any]:

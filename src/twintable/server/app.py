@@ -30,7 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import bot_factories, default_bot
 from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
@@ -178,8 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def _default_bot(game_id: str) -> str:
         if game_id not in registry:
             return "random"
-        game = registry.get(game_id)
-        return game.default_bot if game.default_bot in bot_factories(game) else "random"
+        return default_bot(registry.entry(game_id))
 
     # -- health and figures ---------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -220,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def games() -> list[GameInfo]:
         return [GameInfo(id=g.id, name=g.name, min_players=g.min_players,
                          max_players=g.max_players, options=g.options_schema.to_json(),
-                         bots=sorted(bot_factories(g)),
+                         bots=sorted(bot_factories(registry.entry(g.id))),
                          default_bot=_default_bot(g.id),
                          players_by_mode=players_by_mode(g)) for g in registry]
 
@@ -506,7 +505,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Whatever a client needs to draw the game (Twin It: the SVG of every picture)."""
         if game_id not in registry:
             raise LobbyError(404, "game.unknown", "no such game")
-        return registry.get(game_id).assets()
+        assets = registry.entry(game_id).assets
+        return assets() if assets is not None else {}
 
     @app.get("/api/leaderboard/{game_id}", responses=ERRORS)
     async def leaderboard(

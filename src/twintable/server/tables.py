@@ -28,9 +28,10 @@ from typing import Any, TypeVar
 
 from fastapi import WebSocket
 
-from twintable.bots.registry import bot_factories, timed_plan
+from twintable.bots.registry import bot_factories, default_bot
 from twintable.core.errors import OptionError, RuleError
-from twintable.core.game import Game
+from twintable.core.game import Game, Outcome
+from twintable.core.plugin import GameEntry, Pacing
 from twintable.core.registry import GameRegistry
 from twintable.core.replay import Replay
 from twintable.core.types import SYSTEM_SEAT, Action, events_for
@@ -176,7 +177,8 @@ class Table:
         self.id = row.id
         self._listed_as: str | None = NOT_LISTED_YET
         """The status the shared lobby lists this table under (several workers)."""
-        self.game: Game[Any] = server.registry.get(row.game)
+        self.entry: GameEntry = server.registry.entry(row.game)
+        self.game: Game[Any] = self.entry.rules
         self.seats = seats
         self.state: Any = None
         self.seq = 0
@@ -280,7 +282,7 @@ class Table:
         return seat is not None and seat == self.creator_seat
 
     def _load_bots(self) -> None:
-        factories = bot_factories(self.game)
+        factories = bot_factories(self.entry)
         self.bots = {s.seat: self._make_bot(factories[s.bot]) for s in self.seats
                      if s.kind == "bot" and s.bot is not None}
 
@@ -343,7 +345,7 @@ class Table:
             if bot is None:
                 await self._empty_seat(seat)
                 return
-            if bot not in bot_factories(self.game):
+            if bot not in bot_factories(self.entry):
                 raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {self.game.id}")
             row = self.seats[seat]
             if row.kind != "bot":
@@ -556,8 +558,9 @@ class Table:
             self.task = asyncio.get_running_loop().create_task(self._finish_again())
             return
         self.row.status, self.row.result = "finished", result
-        self.server.records.setdefault(self.game.id, []).extend(
-            self.game.round_records(self.state))
+        if self.entry.round_records is not None:
+            self.server.records.setdefault(self.game.id, []).extend(
+                self.entry.round_records(self.state))
         self._announce()
         log.info("table finished", extra={"table": self.id, "result": result})
         self.server.retire_later(self.id)
@@ -630,9 +633,8 @@ class Table:
 
     def _stand_in(self, seat: int) -> Any:
         if seat not in self.stand_ins:
-            factories = bot_factories(self.game)
             self.stand_ins[seat] = self._make_bot(
-                factories.get(self.game.default_bot, factories["random"]))
+                bot_factories(self.entry)[default_bot(self.entry)])
         return self.stand_ins[seat]
 
     def _think(self, seat: int, bot: Any, decide: Callable[[Any, Any], T], view: Any) -> T:
@@ -643,7 +645,7 @@ class Table:
         except Exception:
             log.exception("bot failed; the random bot moves for it",
                           extra={"table": self.id, "seat": seat})
-            return decide(self._make_bot(bot_factories(self.game)["random"]), view)
+            return decide(self._make_bot(bot_factories(self.entry)["random"]), view)
 
     async def _automatic_move(self) -> None:
         if getattr(self.game, "realtime", False):
@@ -658,7 +660,7 @@ class Table:
             now = time.monotonic()
             automatic = [s for s in acting if s in self.bots or self._stands_in(s, now)]
             refused = False
-            if automatic and self.game.paces_bots:
+            if automatic and self.entry.pacing is Pacing.PEOPLE:
                 moved = await self._paced_move(state, automatic)
                 if moved:
                     return
@@ -725,7 +727,7 @@ class Table:
             view = self.game.view(state, seat)
             moment = await asyncio.to_thread(
                 self._think, seat, bot,
-                lambda bot, view: self.game.paced_move(bot, view, self.rng), view)
+                lambda bot, view: self.entry.plan(bot, view, self.rng, 0), view)
             if moment is not None:
                 moments.append((moment[0], seat, moment[1]))
         if not moments:
@@ -756,7 +758,7 @@ class Table:
             # person's move (it would be stamped late).
             with self.planning:
                 return [(seat, self._think(
-                    seat, bot, lambda bot, view: timed_plan(bot, view, self.rng, state.clock),
+                    seat, bot, lambda bot, view: self.entry.plan(bot, view, self.rng, state.clock),
                     self.game.view(state, seat))) for seat, bot in bots]
 
         deadline = self.game.deadline(state)
@@ -1007,14 +1009,14 @@ class GameServer:
         for row, _ in await self.store.load_tables(["finished"]):
             if row.game not in self.registry:
                 continue
-            game = self.registry.get(row.game)
-            if not game.learns_from_rounds:
+            entry = self.registry.entry(row.game)
+            if entry.round_records is None:
                 continue
             actions = await self.store.load_actions(row.id)
             replay = Replay(row.game, row.players, row.seed, dict(row.options),
                             [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
             with contextlib.suppress(Exception):  # an old log must never stop a start
-                records = game.round_records(replay.final_state(game))
+                records = entry.round_records(replay.final_state(entry.rules))
                 self.records.setdefault(row.game, []).extend(records)
         if self.cluster is not None:
             await self.cluster.start()
@@ -1059,7 +1061,7 @@ class GameServer:
         if len(seat_kinds) != players or seat_kinds[0][0] != "human":
             raise LobbyError(422, "seats.invalid",
                              "give one entry per seat; seat 0 is the creator's")
-        known = bot_factories(game)
+        known = bot_factories(self.registry.entry(game_id))
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in known:
                 raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {game_id}")
@@ -1112,10 +1114,9 @@ class GameServer:
     async def _make_rematch(self, old: Table, seat: int) -> tuple[Table, str]:
         options = dict(old.row.options)
         result = old.row.result or {}
-        if (old.game.id == "twinit" and options.get("edition") == "fr"
-                and options.get("mode") == "competitive" and result.get("winners")):
-            # RULES.md §3, taboo for chained games: the last winner plays under taboo.
-            options["taboo"] = sorted(result["winners"])
+        if old.entry.rematch_options is not None:
+            options = old.entry.rematch_options(options, Outcome(
+                tuple(result.get("scores", ())), frozenset(result.get("winners", ()))))
         try:
             resolved = old.game.resolve_options(options)
             old.game.check_players(old.row.players, resolved)

@@ -24,6 +24,7 @@ from twintable.bots.base import Bot
 from twintable.bots.registry import STEP_MS, bot_factories, timed_plan
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
+from twintable.core.plugin import GameEntry
 from twintable.core.types import Action
 
 MAX_STEPS = 200_000
@@ -39,11 +40,11 @@ class GameResult:
     actions: list[Action] | None = None
 
 
-def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
-    factories = bot_factories(game)
+def make_bots(entry: GameEntry, names: Sequence[str]) -> list[Bot]:
+    factories = bot_factories(entry)
     unknown = [name for name in names if name not in factories]
     if unknown:
-        raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {game.id}; "
+        raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {entry.id}; "
                          f"choose from {', '.join(sorted(factories))}")
     return [factories[name]() for name in names]
 
@@ -51,7 +52,7 @@ def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],
               seed: int, record: bool = False) -> GameResult:
     """Play one game to the end; the bots' choices and race order come from ``seed`` too."""
-    if getattr(game, "realtime", False):
+    if game.realtime:
         return play_realtime_game(game, options, bots, seed, record)
     if game.has_deadlines:
         return _play_timed_game(game, options, bots, seed, record)
@@ -215,10 +216,11 @@ class SimJob:
 def _run_job(job: SimJob) -> list[GameResult]:
     from twintable.games import default_registry
 
-    game = default_registry().get(job.game_id).simulator()
+    entry = default_registry().entry(job.game_id)
+    game = entry.simulation_engine()
     results = []
     for index in range(job.first, job.first + job.count):
-        bots = make_bots(game, seat_bots(job.lineup, index))
+        bots = make_bots(entry, seat_bots(job.lineup, index))
         results.append(play_game(game, job.options, bots, job.seed + index))
     return results
 

@@ -18,6 +18,7 @@ from twintable.core.errors import RuleError
 from twintable.core.types import Action
 from twintable.games.timo import TimoGame
 from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
+from twintable.games.timo.plugin import entry as timo_entry
 from twintable.sim.runner import play_game, run_games
 
 pytestmark = pytest.mark.usefixtures("native")
@@ -171,7 +172,7 @@ def test_simulations_give_the_same_results_on_either_engine(lineup: tuple[str, .
 
 
 def test_simulations_run_on_the_c_engine() -> None:
-    assert type(REFERENCE.simulator()).__name__ == "FastTimoGame"
+    assert type(timo_entry().simulation_engine()).__name__ == "FastTimoGame"
     chunks = list(run_games("timo", {"target": 100}, ["random", "heuristic"], 6, seed=4,
                             workers=1, chunk=3))
     results = [result for chunk in chunks for result in chunk]

@@ -22,8 +22,8 @@ from twintable.core.game import Outcome
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import load_deck
-from twintable.games.timo.rules import CALL, DRAW, PASS, TimoGame
-from twintable.games.timo.state import TimoState
+from twintable.games.timo.rules import TimoGame
+from twintable.games.timo.state import CALL, DRAW, PASS, TimoState
 from twintable.games.timo.views import TimoView
 
 try:
@@ -58,9 +58,6 @@ class FastTimoGame(TimoGame):
         # (from TimoGame's own caches of legal actions).
         self._actions: list[list[Action | None]] = [
             [None] * _native.CODE_COUNT for _ in range(_native.MAX_PLAYERS)]
-
-    def simulator(self) -> FastTimoGame:
-        return self
 
     def _action_of(self, seat: int, code: int) -> Action:
         native = _native

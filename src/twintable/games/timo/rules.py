@@ -29,10 +29,12 @@ from twintable.games.timo.cards import (
     deck_names,
     load_deck,
 )
-from twintable.games.timo.state import NOBODY, TimoState
+from twintable.games.timo.state import CALL, CATCH, DRAW, NOBODY, PASS, PLAY, TimoState
 from twintable.games.timo.views import TimoView
 
-PLAY, DRAW, PASS, CALL, CATCH = "play", "draw", "pass", "call_timo", "catch"
+#: The move kinds live with the state; they are named here too for older imports.
+__all__ = ["CALL", "CATCH", "DRAW", "PASS", "PLAY", "TimoGame"]
+
 HAND_SIZE = 7
 _NOBODY_ACTS: frozenset[int] = frozenset()
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
@@ -56,7 +58,6 @@ class TimoGame(Game[TimoState]):
     min_players = 2
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "heuristic"
     payloads: ClassVar[ActionPayloads] = {
         PLAY: {"card": PayloadField("int"), "colour": PayloadField("str", required=False),
                "timo": PayloadField("bool", required=False)},
@@ -499,33 +500,6 @@ class TimoGame(Game[TimoState]):
 
     def stats(self, state: TimoState) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}
-
-    def simulator(self) -> Game[Any]:
-        from twintable.games.timo.fast import NATIVE, FastTimoGame
-
-        return FastTimoGame() if NATIVE else self
-
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
-
-        return {"heuristic": HeuristicTimoBot, "search": SearchTimoBot}
-
-    #: People at a table race bots to call TIMO! and to catch; bots take a person's time.
-    paces_bots = True
-
-    def paced_move(self, bot: Any, view: Any, rng: random.Random) -> tuple[int, Action] | None:
-        """A TIMO! call or a catch after the bot's reaction time (if it notices at all),
-        else, on its turn, its move after its thinking time (sometimes forgetting to call
-        TIMO! with it): the same timings as the terminal's."""
-        from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
-
-        if view.exposed != NOBODY:
-            reaction = timo_reaction(bot, view, rng)
-            if reaction is not None:
-                return reaction
-        if any(action.kind not in (CALL, CATCH) for action in view.legal):
-            return turn_delay(bot, rng), table_move(bot, view, rng)
-        return None
 
     def snapshot(self, state: TimoState) -> dict[str, Any]:
         return {

@@ -20,14 +20,22 @@ from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
-from twintable.games.twins.cards import CATEGORY_NAMES, DECK_SIZE, SET_RANK
-from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
+from twintable.games.twins.cards import (
+    BUY_COST,
+    CASH_CARDS,
+    CATEGORY_NAMES,
+    DECK_SIZE,
+    SET_RANK,
+    CashCard,
+)
+from twintable.games.twins.state import BUY, BUY_KIND, OVER, PICK, PICK_KIND, TwinsState
 from twintable.games.twins.views import TwinsView
 
-BUY_KIND, PICK_KIND = "buy", "pick"
+#: Cash cards live with the cards, move kinds with the state; named here for older imports.
+__all__ = ["BUY_COST", "BUY_KIND", "CASH_CARDS", "PICK_KIND", "CashCard", "TwinsGame"]
+
 HAND_SIZE = 8
 START_CHIPS = 12
-BUY_COST = (0, 1, 3)
 ROUNDS = 4
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
 _NOBODY: frozenset[int] = frozenset()
@@ -41,27 +49,6 @@ OPTIONS = OptionSchema([
     Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
            minimum=1, maximum=1000),
 ])
-
-
-class CashCard:
-    """What each round does for a number of players at the start (RULES.md §2 table)."""
-
-    __slots__ = ("gain", "lowest_r1", "lowest_r3", "pay_r1", "pay_r3", "top_r2")
-
-    def __init__(self, lowest_r1: int, top_r2: int, lowest_r3: int):
-        self.lowest_r1, self.pay_r1 = lowest_r1, 2
-        self.top_r2, self.gain = top_r2, 3
-        self.lowest_r3, self.pay_r3 = lowest_r3, 1
-
-    def to_json(self) -> dict[str, Any]:
-        return {"round1": {"lowest": self.lowest_r1, "pay": self.pay_r1},
-                "round2": {"highest": self.top_r2, "gain": self.gain},
-                "round3": {"lowest": self.lowest_r3, "pay": self.pay_r3, "sit_out": True},
-                "round4": {"highest": 1, "gain": "bank"}}
-
-
-CASH_CARDS = {3: CashCard(1, 1, 1), 4: CashCard(2, 1, 1), 5: CashCard(3, 2, 2),
-              6: CashCard(3, 2, 2)}
 
 
 def lowest_payers(ranks: Mapping[int, int], k: int) -> set[int]:
@@ -111,7 +98,6 @@ class TwinsGame(Game[TwinsState]):
     min_players = 3
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "heuristic"
     payloads: ClassVar[ActionPayloads] = {
         BUY_KIND: {"count": PayloadField("int")},
         PICK_KIND: {"cards": PayloadField("int_list", max_items=8)}}
@@ -425,11 +411,6 @@ class TwinsGame(Game[TwinsState]):
     def stats(self, state: TwinsState) -> dict[str, float]:
         return {"hands": state.hand_no, "bankruptcies": sum(state.out),
                 "ended_by_bankruptcy": float(state.ending), **state.ledger}
-
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.twins.bots import HeuristicTwinsBot, StrongTwinsBot
-
-        return {"heuristic": HeuristicTwinsBot, "strong": StrongTwinsBot}
 
     def snapshot(self, state: TwinsState) -> dict[str, Any]:
         return {

@@ -7,6 +7,8 @@ from typing import Any
 from twintable.core.rng import Rng
 
 BUY, PICK, OVER = "buy", "pick", "over"
+#: The kinds of move a seat makes: buy a card, pick a secret set (RULES.md §2).
+BUY_KIND, PICK_KIND = "buy", "pick"
 
 
 class TwinsState:
