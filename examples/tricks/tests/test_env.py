@@ -80,3 +80,22 @@ def test_score_rewards_add_up_to_the_points_scored() -> None:
         for name, reward in raw.rewards.items():
             totals[name] += reward
     assert [round(totals[agent] * 6) for agent in raw.possible_agents] == raw.state.scores
+
+
+def test_twin_tables_gymnasium_wrapper_seats_the_learner_against_the_bot() -> None:
+    """Twin Table's generic single-agent wrapper finds the environment through the entry."""
+    from gymnasium.utils.env_checker import check_env
+    from twintable.envs.gym import TwinTableEnv
+
+    check_env(TwinTableEnv("tricks", players=2, illegal_action="penalty"))
+    env = TwinTableEnv("tricks", players=3, opponents="heuristic", options={"target": 3})
+    observation, info = env.reset(seed=1)
+    rng = random.Random(2)
+    rewards, done = [], False
+    while not done:
+        action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+        observation, reward, terminated, truncated, info = env.step(action)
+        rewards.append(float(reward))
+        done = terminated or truncated
+    assert rewards[-1] in (1.0, -1.0) and set(rewards[:-1]) <= {0.0}
+    assert env.game.is_over(env.raw.state)
