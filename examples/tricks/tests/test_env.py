@@ -89,12 +89,12 @@ def test_twin_tables_gymnasium_wrapper_seats_the_learner_against_the_bot() -> No
 
     check_env(TwinTableEnv("tricks", players=2, illegal_action="penalty"))
     env = TwinTableEnv("tricks", players=3, opponents="heuristic", options={"target": 3})
-    observation, info = env.reset(seed=1)
+    _, info = env.reset(seed=1)
     rng = random.Random(2)
     rewards, done = [], False
     while not done:
         action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
-        observation, reward, terminated, truncated, info = env.step(action)
+        _, reward, terminated, truncated, info = env.step(action)
         rewards.append(float(reward))
         done = terminated or truncated
     assert rewards[-1] in (1.0, -1.0) and set(rewards[:-1]) <= {0.0}

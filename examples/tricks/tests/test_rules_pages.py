@@ -34,3 +34,12 @@ def test_every_option_is_explained_and_nothing_is_for_developers(lang: str) -> N
     for option in TricksGame().options_schema.options:
         assert f"`{option}`" in options_section, option
     assert [word for word in DEVELOPER_WORDS if word in text.lower()] == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_card_pictures_name_real_cards(lang: str) -> None:
+    """A picture is drawn by the web module's ``drawCard`` from ``suit/rank``."""
+    cards = re.findall(r"\]\(card:([^)]*)\)", page(lang))
+    assert cards
+    for spec in cards:
+        assert re.fullmatch(r"tricks/(moons|stars|suns|waves)/([1-9]|10)", spec), spec

@@ -48,10 +48,26 @@ def test_every_language_has_every_line(lang: str) -> None:
     assert base(catalogue(lang)) == base(catalogue("en"))
 
 
+#: Keys the shell looks up for every game (src/twintable/web/README.md), shared by games:
+#: a game's bot names and the replay's caption for each action kind.
+SHARED = {"bot.heuristic", "replay.action.play"}
+
+
 def test_the_catalogues_hold_only_this_games_keys() -> None:
     """Every game's catalogue is merged with the shell's: a key outside the game's own
-    names could overwrite another game's line."""
+    names could overwrite another game's line (the shared ones say what the others do)."""
     for lang in LANGUAGES:
         for key in catalogue(lang):
             assert key.startswith(("tricks.", "event.tricks.", "option.tricks.")) or key in {
-                "game.tricks", "game.tricks.about"}, key
+                "game.tricks", "game.tricks.about", *SHARED}, key
+
+
+def test_shared_keys_say_what_the_other_games_say() -> None:
+    """Catalogues are merged in no fixed order: a shared key must read the same in every
+    game that has it."""
+    for lang in LANGUAGES:
+        mine = catalogue(lang)
+        for path in (Path(twintable.__file__).parent / "games").glob(f"*/web/i18n/{lang}.json"):
+            theirs = json.loads(path.read_text(encoding="utf-8"))
+            for key in SHARED & set(theirs):
+                assert mine[key] == theirs[key], (lang, key, path)

@@ -131,7 +131,6 @@ export default {
   render: renderTricks,
   seat,
   whoActs: (view) => (view.over ? [] : [view.turn]),
-  deadline: () => null,
   narrate,
   score,
   breakdown: (index, total, { view, t }) => t("tricks.breakdown", { n: total, tricks: view?.tricks_won?.[index] ?? 0 }),
