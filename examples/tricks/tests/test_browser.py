@@ -1,6 +1,7 @@
 """Twin Tricks in a real Twin Table: a `twintable serve` on loopback finds the installed
 package through its entry point, lists it in the lobby and serves its client, and a
-person plays a whole game in Chromium against its bot, then watches the replay.
+person plays a whole game in Chromium against its bot, then watches the replay; axe-core
+finds no serious or critical accessibility problem on the way.
 
 Without Chromium (or Playwright) the browser test skips, except when
 TWINTABLE_REQUIRE_SERVICES=1, where it fails, as Twin Table's own browser tests do.
@@ -27,6 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 LEGAL_CARDS = """() => [...document.querySelectorAll('.hand button.card.legal:not([disabled])')]
   .map((b) => Number(b.dataset.card))"""
 LOG_TEXT = "() => document.getElementById('log')?.textContent ?? ''"
+SERIOUS = ("serious", "critical")
 
 
 def free_port() -> int:
@@ -82,6 +84,28 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    try:
+        from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+    except ImportError:
+        if os.environ.get("TWINTABLE_REQUIRE_SERVICES") == "1":
+            raise
+        pytest.skip("axe-playwright-python is not installed")
+    return Axe()
+
+
+def serious(axe: Any, page: Any, where: str) -> list[str]:
+    """axe-core's serious and critical violations on the page, once its animations end."""
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null)))""")
+    found = axe.run(page).response["violations"]
+    return [f"{where}: {v['id']} ({v['impact']}) {v['help']}: "
+            f"{[node['target'] for node in v['nodes'][:4]]}"
+            for v in found if v["impact"] in SERIOUS]
+
+
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
     """A page that must end without console errors or uncaught exceptions. Tests poll
@@ -112,8 +136,9 @@ def test_the_server_lists_the_game_and_serves_its_client_and_rules(server: str) 
 
 
 @pytest.mark.browser
-def test_a_person_plays_a_whole_game_against_the_bot_and_replays_it(page: Any,
-                                                                     server: str) -> None:
+def test_a_person_plays_a_whole_game_against_the_bot_and_replays_it(page: Any, server: str,
+                                                                     axe: Any) -> None:
+    problems: list[str] = []
     page.goto(f"{server}/")
     card = page.locator('.lb-game[data-game="tricks"]')
     card.wait_for()
@@ -129,6 +154,8 @@ def test_a_person_plays_a_whole_game_against_the_bot_and_replays_it(page: Any,
     page.wait_for_selector("#board > *")
     table_id = page.url.rsplit("/", 1)[1]
 
+    page.wait_for_selector(".hand button.card")
+    problems += serious(axe, page, "the table in play")
     played = 0
     log, moved, started = "", time.monotonic(), time.monotonic()
     while not page.locator("#results:not([hidden])").count():
@@ -154,6 +181,7 @@ def test_a_person_plays_a_whole_game_against_the_bot_and_replays_it(page: Any,
     assert "Game over" in "\n".join(page.locator("#board, .felt.holds").all_inner_texts())
     assert page.locator(".hand button.card").count() == 0
     assert "takes the trick" in page.locator("#log").inner_text()
+    problems += serious(axe, page, "the results")
 
     page.click("#replay-link")
     page.wait_for_selector("#seek")
@@ -162,3 +190,8 @@ def test_a_person_plays_a_whole_game_against_the_bot_and_replays_it(page: Any,
     assert [hands.nth(seat).locator(".card").count() for seat in range(2)] == [5, 5]
     page.click("#last")
     assert "takes the trick" in page.locator("#replay-log").inner_text()
+    problems += serious(axe, page, "the replay")
+    page.goto(f"{server}/#/rules/tricks")
+    page.wait_for_selector(".rules-card .card")
+    problems += serious(axe, page, "the rules")
+    assert problems == []

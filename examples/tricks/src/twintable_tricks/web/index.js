@@ -70,7 +70,7 @@ function seat(view, index, ctx) {
   return el("div", { class: "tk-seat" },
     el("span", { class: "tk-points" }, t("tricks.points_n", { n: view.scores[index] ?? 0 })),
     el("span", { class: "tk-taken" }, t("tricks.tricks_n", { n: view.tricks_won[index] ?? 0 })),
-    el("span", { class: "tk-backs", "aria-label": t("tricks.cards_n", { n: size }) },
+    el("span", { class: "tk-backs", role: "img", "aria-label": t("tricks.cards_n", { n: size }) },
       Array.from({ length: size }, () => el("span", { class: "tk-back", "aria-hidden": "true" }))),
     view.dealer === index && !view.over ? el("span", { class: "tk-flag" }, t("tricks.dealer")) : "",
     view.over && view.winners.includes(index) ? el("span", { class: "tk-flag tk-winner" }, `★ ${t("tricks.won")}`) : "");
