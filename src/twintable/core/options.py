@@ -13,6 +13,8 @@ from typing import Any
 from twintable.core.errors import OptionError
 
 _KINDS = ("bool", "int", "choice", "int_list")
+#: The units an option's numbers may be in (a client shows seconds for ``ms``).
+UNITS = ("ms", "s", "points", "cards", "chips")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +33,18 @@ class Option:
     modes: tuple[str, ...] = ()
     """The values of the game's ``mode`` option this one applies to (empty: every mode),
     so a client shows only the options that matter for the chosen mode."""
+    unit: str | None = None
+    """What the numbers count (one of :data:`UNITS`), or None."""
+    names_seats: bool = False
+    """True when the values are seat numbers (counted from 0; people count from 1)."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"unknown option kind {self.kind!r}")
+        if self.unit is not None and self.unit not in UNITS:
+            raise ValueError(f"option {self.name!r}: unknown unit {self.unit!r}")
+        if self.names_seats and self.kind not in ("int", "int_list"):
+            raise ValueError(f"option {self.name!r}: only numbers name seats")
 
     def validate(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -85,6 +95,8 @@ class Option:
             data["max_items"] = self.max_items
         if self.modes:
             data["modes"] = list(self.modes)
+        data["unit"] = self.unit
+        data["names_seats"] = self.names_seats
         return data
 
 

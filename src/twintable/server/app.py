@@ -30,10 +30,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 
-from twintable.bots.registry import bot_factories, default_bot
+from twintable.bots.registry import default_bot
 from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
+from twintable.server.catalog import game_info, mount_game_clients
 from twintable.server.cluster import ClusterUnavailable, RemoteSocket
 from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json, request_host
 from twintable.server.metrics import Metrics
@@ -168,13 +169,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         invite = f"{settings.public_url}/?table={table.id}" + (f"&key={key}" if key else "")
         return Joined(table=table.info(), seat=seat, token=token, invite=invite, key=key)
 
-    def players_by_mode(game: Any) -> dict[str, list[int]] | None:
-        mode = game.options_schema.options.get("mode")
-        if mode is None or mode.kind != "choice":
-            return None
-        return {str(choice): list(game.player_range({"mode": choice}))
-                for choice in mode.choices}
-
     def _default_bot(game_id: str) -> str:
         if game_id not in registry:
             return "random"
@@ -217,11 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- games and the lobby --------------------------------------------------------
     @app.get("/api/games")
     async def games() -> list[GameInfo]:
-        return [GameInfo(id=g.id, name=g.name, min_players=g.min_players,
-                         max_players=g.max_players, options=g.options_schema.to_json(),
-                         bots=sorted(bot_factories(registry.entry(g.id))),
-                         default_bot=_default_bot(g.id),
-                         players_by_mode=players_by_mode(g)) for g in registry]
+        return [game_info(entry) for entry in registry.entries()]
 
     @app.post("/api/tables", status_code=201, responses=ERRORS)
     async def create_table(request: CreateTable, http: Request) -> Joined:
@@ -498,7 +488,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The game's rules page for players as HTML, in ``lang`` (else English)."""
         if game_id not in registry:
             raise LobbyError(404, "game.unknown", "no such game")
-        return rules_page(registry.get(game_id), lang).to_json()
+        return rules_page(registry.entry(game_id).package, lang).to_json()
 
     @app.get("/api/games/{game_id}/assets", responses=ERRORS)
     async def assets(game_id: str) -> dict[str, Any]:
@@ -751,6 +741,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 remotes.pop(ident, None)
                                 remote.gone()
 
+    mount_game_clients(app, registry)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 

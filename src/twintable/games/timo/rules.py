@@ -48,7 +48,8 @@ OPTIONS = OptionSchema([
            "+2 on +2 and +4 on +2 or +4 pass the growing penalty on; off: no stacking."),
     Option("draw_when_able", "bool", False,
            "Allow drawing a card even when a card in hand could be played."),
-    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000),
+    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000,
+           unit="points"),
 ])
 
 

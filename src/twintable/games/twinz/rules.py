@@ -47,13 +47,14 @@ OPTIONS = OptionSchema([
     Option("deck", "choice", "yellow", "yellow (novice, everyday words) or blue (expert).",
            choices=DECKS),
     Option("countdown_s", "int", 5, "Seconds the duo has before giving its clues.",
-           minimum=1, maximum=60),
+           minimum=1, maximum=60, unit="s"),
     Option("grace_ms", "int", 1500, "A clue up to this long after the countdown is on time; "
-           "up to twice this long it is late (-1).", minimum=0, maximum=10_000),
+           "up to twice this long it is late (-1).", minimum=0, maximum=10_000,
+           unit="ms"),
     Option("guess_timeout_s", "int", 30, "Seconds to guess before the attempt fails.",
-           minimum=5, maximum=300),
+           minimum=5, maximum=300, unit="s"),
     Option("tie_ms", "int", 300, "Right guesses this close to the first one share the win.",
-           minimum=0, maximum=5000),
+           minimum=0, maximum=5000, unit="ms"),
     Option("accept_plural", "bool", True, "A plain plural of the mystery word counts as right."),
 ])
 
