@@ -29,9 +29,9 @@ _NOBODY_ACTS: frozenset[int] = frozenset()
 
 OPTIONS = OptionSchema([
     Option("target", "int", 10, "Points that end the game at the end of a hand.",
-           minimum=1, maximum=100),
+           minimum=1, maximum=100, unit="points"),
     Option("hand_size", "int", 5, "Cards dealt to each player, so tricks in a hand.",
-           minimum=1, maximum=10),
+           minimum=1, maximum=10, unit="cards"),
 ])
 
 
