@@ -1,20 +1,17 @@
-"""Which bots a game offers, and how a shell plans a bot's timed move.
+"""Which bots a game offers, by name and level.
 
 A table on the server, the simulator, the environments and the terminal all seat bots by
-name from a game's entry (``core/plugin.py``) and ask it for timed moves; what they share
-lives here, below them all, so serving never depends on simulation.
+name from a game's entry (``core/plugin.py``); what they share lives here, below them
+all, so serving never depends on simulation. A timed move has one way to be planned:
+the entry's :meth:`~twintable.core.plugin.GameEntry.plan`.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import Any
 
 from twintable.bots.base import Bot, RandomBot
-from twintable.core.plugin import STEP_MS, BotLevel, GameEntry, Plan, default_plan
-
-__all__ = ["STEP_MS", "bot_factories", "bot_levels", "timed_plan"]
+from twintable.core.plugin import BotLevel, GameEntry
 
 #: The uniform random bot every game seats; on the shared scale it is a beginner.
 RANDOM = BotLevel("random", "beginner", RandomBot)
@@ -39,9 +36,3 @@ def default_bot(entry: GameEntry) -> str:
     """The bot that stands in for a person: the game's default, or the random bot when
     that one cannot run here."""
     return entry.default_bot if entry.default_bot in bot_factories(entry) else "random"
-
-
-def timed_plan(bot: Bot, view: Any, rng: random.Random, now: int) -> Plan | None:
-    """When and how a bot acts in a real-time game (:func:`core.plugin.default_plan`);
-    a shell that has the game's entry asks :meth:`GameEntry.plan` instead."""
-    return default_plan(bot, view, rng, now)

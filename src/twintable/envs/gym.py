@@ -175,9 +175,8 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         seat = self.raw.seat(agent)
         bot = self._bots[seat]
         view = self.game.view(self.raw.state, seat)
-        plan = getattr(bot, "plan", None) if self.realtime else None
-        if plan is not None:
-            planned = plan(view, self._bot_rng)
+        if self.realtime and hasattr(bot, "plan"):
+            planned = self.entry.plan(bot, view, self._bot_rng, self.raw.now_ms)
             # A timed bot acts in the first tick at or after the moment it chose.
             action = planned[1] if planned is not None and \
                 planned[0] <= self.raw.now_ms else None

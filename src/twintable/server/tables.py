@@ -648,7 +648,7 @@ class Table:
             return decide(self._make_bot(bot_factories(self.entry)["random"]), view)
 
     async def _automatic_move(self) -> None:
-        if getattr(self.game, "realtime", False):
+        if self.game.realtime:
             await self._realtime_move()
             return
         # Every path ends in a move (whose submit plans the next one) or a wait for a

@@ -21,10 +21,10 @@ from itertools import islice
 from typing import Any
 
 from twintable.bots.base import Bot
-from twintable.bots.registry import STEP_MS, bot_factories, timed_plan
+from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
-from twintable.core.plugin import GameEntry
+from twintable.core.plugin import STEP_MS, GameEntry, PlanMove, default_plan
 from twintable.core.types import Action
 
 MAX_STEPS = 200_000
@@ -50,10 +50,12 @@ def make_bots(entry: GameEntry, names: Sequence[str]) -> list[Bot]:
 
 
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],
-              seed: int, record: bool = False) -> GameResult:
-    """Play one game to the end; the bots' choices and race order come from ``seed`` too."""
+              seed: int, record: bool = False, plan: PlanMove = default_plan) -> GameResult:
+    """Play one game to the end; the bots' choices and race order come from ``seed`` too.
+    ``plan``: how bots time their moves in a race on the clock (the game entry's
+    :meth:`~twintable.core.plugin.GameEntry.plan`)."""
     if game.realtime:
-        return play_realtime_game(game, options, bots, seed, record)
+        return play_realtime_game(game, options, bots, seed, record, plan)
     if game.has_deadlines:
         return _play_timed_game(game, options, bots, seed, record)
     state = game.new_state(options, len(bots), seed)
@@ -125,7 +127,8 @@ def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
 
 
 def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
-                       bots: Sequence[Bot], seed: int, record: bool = False) -> GameResult:
+                       bots: Sequence[Bot], seed: int, record: bool = False,
+                       plan_move: PlanMove = default_plan) -> GameResult:
     """A discrete-event simulation on a virtual clock, for games where speed matters.
 
     Each timed bot says when it would act next; the earliest plan, or the game's own
@@ -149,7 +152,7 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
             seat = (step + offset) % players
             if seat in refused:
                 continue
-            plan = timed_plan(bots[seat], game.view(state, seat), rng, now)
+            plan = plan_move(bots[seat], game.view(state, seat), rng, now)
             if plan is not None and (best is None or plan[0] < best[0]):
                 best = (plan[0], seat, plan[1])
         deadline = game.deadline(state)
@@ -221,7 +224,8 @@ def _run_job(job: SimJob) -> list[GameResult]:
     results = []
     for index in range(job.first, job.first + job.count):
         bots = make_bots(entry, seat_bots(job.lineup, index))
-        results.append(play_game(game, job.options, bots, job.seed + index))
+        results.append(play_game(game, job.options, bots, job.seed + index,
+                                 plan=entry.plan))
     return results
 
 
