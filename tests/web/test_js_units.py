@@ -6,12 +6,12 @@ Without Node the test skips, except when TWINTABLE_REQUIRE_SERVICES=1, where it 
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import re
 import shutil
 import subprocess
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +27,16 @@ def game_clients() -> dict[str, dict[str, Any]]:
     """Every registered game's client folder and what the shell will ask its catalogues
     for (clients.test.mjs): its options, their choices, its action kinds and its bots."""
     clients: dict[str, dict[str, Any]] = {}
-    for game in default_registry():
-        web = Path(inspect.getfile(type(game))).parent / "web"
+    for entry in default_registry().entries():
+        game = entry.rules
+        web = Path(str(resources.files(entry.package).joinpath("web")))
         options = game.options_schema.options.values()
         clients[game.id] = {
             "web": f"{web}/",
             "options": [option.name for option in options],
             "choices": sorted({str(choice) for option in options for choice in option.choices}),
             "kinds": sorted(game.payloads),
-            "bots": sorted(bot_factories(game))}
+            "bots": sorted(bot_factories(entry))}
     return clients
 
 
@@ -58,7 +59,7 @@ def test_the_shell_names_no_game() -> None:
     """Everything about one game lives in its own client (games/<id>/web): the shell's
     modules, page and styles never name a game."""
     web = Path(__file__).parents[2] / "src" / "twintable" / "web"
-    ids = [game.id for game in default_registry()]
+    ids = default_registry().ids()
     assert ids
     named = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
     files = [path for pattern in ("*.js", "*/*.js", "*.html", "*.css")

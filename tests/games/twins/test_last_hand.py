@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import random
 
-from twintable.games.twins.rules import TwinsGame
+from twintable.games.twins.plugin import entry
 from twintable.sim.runner import make_bots
 
 
 def test_the_view_keeps_every_round_of_the_hand_before() -> None:
-    game = TwinsGame()
+    twins = entry()
+    game = twins.rules
     state = game.new_state(None, 4, seed=5)
-    bots = make_bots(game, ["heuristic"] * 4)
+    bots = make_bots(twins, ["heuristic"] * 4)
     rng = random.Random(5)
     ended_with: list[tuple[int, int, int, int]] = []
     while state.hand_no == 1:
