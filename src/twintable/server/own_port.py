@@ -26,6 +26,9 @@ def bind_first_free(host: str, first: int, last: int) -> socket.socket | None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
+            # Listening at once: SO_REUSEADDR lets two workers bind one port as long as
+            # neither listens yet, and the second's server then failed to start.
+            sock.listen(socket.SOMAXCONN)
         except OSError:
             sock.close()
             continue
@@ -60,6 +63,9 @@ class OwnPort:
             log.warning("no free port of its own for this worker; its clients are served "
                         "through Redis", extra={"ports": f"{self.first}-{self.last}"})
             return None
+        # Read before serving: the server owns the socket from then on, and one that
+        # stops at once has closed it (getsockname then failed with EBADF).
+        port = int(sock.getsockname()[1])
         # No lifespan (the main server runs the application's), no logging set-up (the
         # worker's stays), the same WebSocket options as the shared port.
         config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False,
@@ -72,7 +78,7 @@ class OwnPort:
                 self._task.result()  # raises what stopped it
                 return None
             await asyncio.sleep(0.01)
-        return int(sock.getsockname()[1])
+        return port
 
     async def stop(self) -> None:
         if self._server is None or self._task is None:
