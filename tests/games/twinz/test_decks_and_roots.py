@@ -96,6 +96,7 @@ def test_the_build_reproduces_the_shipped_lexicon_and_families(tmp_path: Path) -
         pytest.skip("the word vectors ([words] extra) are not installed")
     lexique = default_lexique()
     for name, data in (("lexicon.json", roots.build_lexicon(lexique)),
+                       ("accents.json", roots.build_accents(lexique)),
                        ("families.json", roots.build_families(lexique, space))):
         rebuilt = roots.write_data(data, name, tmp_path / name)
         shipped = resources.files("twintable.games.twinz").joinpath(f"data/{name}")
