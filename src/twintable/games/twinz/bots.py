@@ -134,12 +134,18 @@ class Knowledge:
     """Vocabulary: never guesses a word rarer than this (Zipf), deck words it knows aside."""
     depth: int
     """How many clue candidates it weighs for a mystery word."""
+    clue_zipf: float
+    """Clues: only words at least this common (Zipf), unless rounds taught them."""
 
 
+#: Levels differ in speed, depth and vocabulary, never in sense (RULES.md §4): even
+#: ``casual`` knows what everyone says for a word (the head of each lexicon list) and
+#: says only everyday words, so its clues make sense; it knows less and weighs fewer.
 KNOWLEDGE = {
-    "casual": Knowledge(knows_decks=False, lexicon=0.0, min_zipf=3.0, depth=12),
-    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24),
-    "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40),
+    "casual": Knowledge(knows_decks=False, lexicon=0.3, min_zipf=3.3, depth=12,
+                        clue_zipf=3.8),
+    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24, clue_zipf=3.0),
+    "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40, clue_zipf=3.0),
 }
 #: Guess scoring: a candidate's tie to one clue is its cosine, less HUB_WEIGHT times how
 #: close it is to everything (its hub score), plus LEXICON_WEIGHT when the lexicon says
@@ -164,8 +170,6 @@ NOUN_WEIGHT = 0.03
 DECK_WEIGHT = 0.03
 #: Places (0-based) in a guesser's answers kept for its best answers by the vectors alone.
 PLAIN_PLACES = (2, 4)
-#: A clue is a word people know: at least this common (Zipf), unless rounds taught it.
-CLUE_ZIPF = 3.0
 #: Clues of last resort, one per member, when a bot knows nothing near the word.
 FALLBACK_CLUES = ("chose", "truc", "machin", "bidule")
 #: How many candidates the clue giver weighs in pairs.
@@ -569,7 +573,8 @@ class WordBot:
                 continue
             seen.add(key)
             row = space.row(word)
-            if not learned[key] and (row is None or space.zipf[row] < CLUE_ZIPF):
+            if not learned[key] and (row is None
+                                     or space.zipf[row] < self.knowledge.clue_zipf):
                 continue  # a clue people would not know (or not a plain headword)
             if same_root(word, mystery):
                 continue
