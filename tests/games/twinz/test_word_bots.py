@@ -197,3 +197,32 @@ def test_casual_clues_are_everyday_words_tied_to_the_word(by_level: dict[str, Wo
             assert near is not None
             assert fold(clue) in {fold(item) for item in said.get(word, ())} or (
                 float(near[row]) >= 0.45), (word, clue)
+
+
+def test_a_bot_partner_leaves_the_most_obvious_association_to_the_person() -> None:
+    # issue 25: a scripted person gives the lexicon's first entry; the default bot partner
+    # gives the same clue (-2 each) in at most 10% of rounds, over 300 deck words.
+    bot = WordBot(level=None)
+    said = load_associations()
+    words = sorted(said)[:: max(1, len(said) // 300)][:300]
+    assert len(words) == 300
+    same = 0
+    for index, word in enumerate(words):
+        person = said[word][0]
+        clue = bot.give_clue(word, set(), index % 2, random.Random(index))
+        same += fold(clue) == fold(person)
+    assert same <= 30, same
+
+
+def test_a_bot_never_takes_the_card_before_the_result_pause() -> None:
+    from twintable.games.twinz.rules import TwinzGame
+
+    game = TwinzGame()
+    state = game.new_state({"result_pause_ms": 3000}, 4, seed=3)
+    state.opened_ms = state.clock = 10_000  # the last round's result went up at 10 s
+    bot = WordBot(level="expert")
+    for seed in range(20):
+        bot.memo_round = -1
+        planned = bot.plan(game.view(state, state.duo[0]), random.Random(seed))
+        assert planned is not None and planned[1].kind == "draw"
+        assert planned[0] >= 13_000
