@@ -455,10 +455,13 @@ def build_families(lexique: Path, space: WordSpace,
     graph = _graph(links, space, strict=False)
     deck: dict[str, set[str]] = {}
     for word in deck_words:
-        removed = {fold(member) for member in review["removed"].get(word, ())}
-        members = {member for member in _family(word, graph) if fold(member) not in removed}
-        members |= set(review["added"].get(word, ()))
-        members |= set(review["learned"].get(word, {}).get("words", ()))
+        # Lexique and the review write the ligature out (CŒUR is their COEUR).
+        written = word.replace("œ", "oe")
+        removed = {fold(member) for member in review["removed"].get(written, ())}
+        members = {member for member in _family(written, graph)
+                   if fold(member) not in removed}
+        members |= set(review["added"].get(written, ()))
+        members |= set(review["learned"].get(written, {}).get("words", ()))
         deck[_key(spell(word))] = {fold(member) for member in members} - {fold(word)}
     # Between two deck words a link goes both ways, and a removal too.
     unrelated = {(fold(word), fold(member)) for word, members in review["removed"].items()
