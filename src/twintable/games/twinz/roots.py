@@ -39,7 +39,7 @@ import json
 import re
 import threading
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -182,27 +182,29 @@ def _as_typed(word: str) -> frozenset[str] | None:
     return variants.get(word) if variants else None
 
 
-def _readings(clue: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def _readings(clue: str) -> frozenset[str]:
     """The keys (:func:`_key`) of the lemmas a clue may stand for, and of the clue."""
     typed = _as_typed(clue)
     if typed is not None:
-        return {_key(head) for head in typed} | {_key(clue)}
+        return frozenset({_key(head) for head in typed} | {_key(clue)})
     ambiguous = _accents()[1]
     found: set[str] = set()
     for head in _lexicon().get(fold(clue), frozenset()) | {fold(clue)}:
         found.update(ambiguous.get(head, (head,)))
-    return found
+    return frozenset(found)
 
 
-def _heads(word: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def _heads(word: str) -> frozenset[str]:
     """The headwords a mystery spelling stands for (itself when it is a lemma), keyed."""
     typed = _as_typed(word)
     if typed is not None:
-        return {_key(word)} if word in typed else {_key(head) for head in typed}
+        return frozenset([_key(word)] if word in typed else map(_key, typed))
     lemmas = _lexicon().get(fold(word))
     if not lemmas or fold(word) in lemmas:
-        return {_key(word)}
-    return {_key(head) for head in lemmas}
+        return frozenset([_key(word)])
+    return frozenset(map(_key, lemmas))
 
 
 def _family_keys(head: str, spelled: str) -> set[str]:
@@ -220,13 +222,14 @@ def _family_keys(head: str, spelled: str) -> set[str]:
     return found
 
 
-def _related(mystery: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def _related(mystery: str) -> frozenset[str]:
     """The keys of the mystery word's headwords and of their families."""
     heads = _heads(mystery)
     related = set(heads)
     for head in heads:
         related |= _family_keys(head, mystery)
-    return related
+    return frozenset(related)
 
 
 def plurals(word: str) -> set[str]:
