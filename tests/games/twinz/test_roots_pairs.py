@@ -40,7 +40,7 @@ from twintable.games.twinz.roots import MIN_STEM, family, plurals, same_root, sp
     ("yeux", "œil"),
     # transparent learned families (RULES.md §4, turn 3)
     ("peintre", "peindre"), ("peinture", "peindre"), ("peinture", "peintre"),
-    ("natation", "nager"), ("dentaire", "dent"),
+    ("natation", "nager"), ("dentaire", "dent"), ("roue", "rouet"), ("chirurgie", "chirurgien"),
     # typed bare, a spelling that is no word of its own is read folded; MURE is MURER's
     ("peche", "pêche"), ("PECHEUR", "pêche"), ("mure", "mur"), ("age", "âge"),
     # ligatures: OE typed for Œ
