@@ -97,6 +97,13 @@ def test_bad_lobby_requests_get_codes(sqlite_url: str) -> None:
             ({"game": "timo", "players": 9, "display_name": "A"}, 422, "players.invalid"),
             ({"game": "timo", "players": 2, "display_name": "A", "options": {"x": 1}}, 422,
              "option.unknown"),
+            # Variants are checked at creation: out of range, or too big for the table.
+            ({"game": "timo", "players": 2, "display_name": "A",
+              "options": {"hand_size": 21}}, 422, "option.invalid"),
+            ({"game": "timo", "players": 6, "display_name": "A",
+              "options": {"hand_size": 10}}, 422, "players.invalid"),
+            ({"game": "twins", "players": 5, "display_name": "A",
+              "options": {"deal": 11}}, 422, "players.invalid"),
             ({"game": "timo", "players": 2, "display_name": "A",
               "seats": [{"kind": "bot", "bot": "random"}, {"kind": "human"}]}, 422,
              "seats.invalid"),

@@ -8,7 +8,6 @@ lobby, profiles, replay, leaderboard, socket) and the browser client.
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from twintable.games import default_registry
+from twintable.server.catalog import mount_game_clients
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.limits import EdgeMiddleware
@@ -102,10 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for part in (health, games, lobby, profiles, replay, leaderboard, socket):
         app.include_router(part.router)
-    for game in server.registry:  # each game's own client, from the folder beside its rules
-        game_web = Path(inspect.getfile(type(game))).parent / "web"
-        if game_web.is_dir():
-            app.mount(f"/static/games/{game.id}", StaticFiles(directory=game_web))
+    mount_game_clients(app, server.registry)  # before /static, which it shadows there
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 

@@ -19,15 +19,14 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from twintable.bots.registry import bot_factories, timed_plan
+from twintable.bots.registry import bot_factories, default_bot
+from twintable.core.plugin import Pacing
 from twintable.core.schedule import EventKind, Plan, earliest, next_event
 from twintable.core.types import SYSTEM_SEAT
 from twintable.server import clock
-
-if TYPE_CHECKING:
-    from twintable.server.tables import Table
+from twintable.server.table_view import TableView
 
 log = logging.getLogger("twintable.server")
 
@@ -45,7 +44,7 @@ PEOPLE_PACE_BOT_DELAY_MS = 700
 class Automation:
     """One table's bots and stand-ins, and the task that plays their moves and its timers."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: TableView):
         self.table = table
         self.bots: dict[int, Any] = {}
         self.stand_ins: dict[int, Any] = {}
@@ -59,7 +58,7 @@ class Automation:
     # -- the bots ---------------------------------------------------------------------
     def load_bots(self) -> None:
         table = self.table
-        factories = bot_factories(table.game)
+        factories = bot_factories(table.entry)
         self.bots = {s.seat: self.make_bot(factories[s.bot]) for s in table.seats
                      if s.kind == "bot" and s.bot is not None}
 
@@ -75,10 +74,8 @@ class Automation:
 
     def stand_in(self, seat: int) -> Any:
         if seat not in self.stand_ins:
-            game = self.table.game
-            factories = bot_factories(game)
-            self.stand_ins[seat] = self.make_bot(
-                factories.get(game.default_bot, factories["random"]))
+            entry = self.table.entry
+            self.stand_ins[seat] = self.make_bot(bot_factories(entry)[default_bot(entry)])
         return self.stand_ins[seat]
 
     def _player(self, seat: int) -> Any:
@@ -92,7 +89,7 @@ class Automation:
         except Exception:
             log.exception("bot failed; the random bot moves for it",
                           extra={"table": self.table.id, "seat": seat})
-            return decide(self.make_bot(bot_factories(self.table.game)["random"]), view)
+            return decide(self.make_bot(bot_factories(self.table.entry)["random"]), view)
 
     # -- the task ---------------------------------------------------------------------
     def wake(self) -> None:
@@ -128,7 +125,7 @@ class Automation:
     async def _automatic_move(self) -> None:
         table = self.table
         game = table.game
-        if getattr(game, "realtime", False):
+        if game.realtime:
             await self._realtime_move()
             return
         # Every path ends in a move (whose submit plans the next one) or a wait for a
@@ -141,7 +138,7 @@ class Automation:
             automatic = [s for s in acting
                          if s in self.bots or table.presence.stands_in(s, now)]
             refused = False
-            if automatic and game.paces_bots:
+            if automatic and table.entry.pacing is Pacing.PEOPLE:
                 moved = await self._paced_move(state, automatic)
                 if moved:
                     return
@@ -204,7 +201,7 @@ class Automation:
             view = table.game.view(state, seat)
             moment = await asyncio.to_thread(
                 self._think, seat, self._player(seat),
-                lambda bot, view: table.game.paced_move(bot, view, self.rng), view)
+                lambda bot, view: table.entry.plan(bot, view, self.rng, 0), view)
             if moment is not None:
                 plans.append(Plan(moment[0], seat, moment[1]))
         first = earliest(plans)  # seats come in order: a tie goes to the lower seat
@@ -235,7 +232,7 @@ class Automation:
             # person's move (it would be stamped late).
             with self.planning:
                 return [(seat, self._think(
-                    seat, bot, lambda bot, view: timed_plan(bot, view, self.rng, state.clock),
+                    seat, bot, lambda bot, view: table.entry.plan(bot, view, self.rng, state.clock),
                     game.view(state, seat))) for seat, bot in bots]
 
         deadline = game.deadline(state)

@@ -17,6 +17,7 @@ from typing import Any
 
 from twintable.bots.registry import bot_factories
 from twintable.core.errors import OptionError, RuleError
+from twintable.core.game import Outcome
 from twintable.core.registry import GameRegistry
 from twintable.core.replay import Replay
 from twintable.core.types import Action
@@ -228,14 +229,14 @@ class GameServer:
         for row, _ in await self.store.load_tables(["finished"]):
             if row.game not in self.registry:
                 continue
-            game = self.registry.get(row.game)
-            if not game.learns_from_rounds:
+            entry = self.registry.entry(row.game)
+            if entry.round_records is None:
                 continue
             actions = await self.store.load_actions(row.id)
             replay = Replay(row.game, row.players, row.seed, dict(row.options),
                             [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
             with contextlib.suppress(Exception):  # an old log must never stop a start
-                records = game.round_records(replay.final_state(game))
+                records = entry.round_records(replay.final_state(entry.rules))
                 self.records.setdefault(row.game, []).extend(records)
         if self.cluster is not None:
             await self.cluster.start()
@@ -280,7 +281,7 @@ class GameServer:
         if len(seat_kinds) != players or seat_kinds[0][0] != "human":
             raise LobbyError(422, "seats.invalid",
                              "give one entry per seat; seat 0 is the creator's")
-        known = bot_factories(game)
+        known = bot_factories(self.registry.entry(game_id))
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in known:
                 raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {game_id}")
@@ -333,10 +334,9 @@ class GameServer:
     async def _make_rematch(self, old: Table, seat: int) -> tuple[Table, str]:
         options = dict(old.row.options)
         result = old.row.result or {}
-        if (old.game.id == "twinit" and options.get("edition") == "fr"
-                and options.get("mode") == "competitive" and result.get("winners")):
-            # RULES.md §3, taboo for chained games: the last winner plays under taboo.
-            options["taboo"] = sorted(result["winners"])
+        if old.entry.rematch_options is not None:
+            options = old.entry.rematch_options(options, Outcome(
+                tuple(result.get("scores", ())), frozenset(result.get("winners", ()))))
         try:
             resolved = old.game.resolve_options(options)
             old.game.check_players(old.row.players, resolved)

@@ -9,13 +9,10 @@ listed; a table is listed again under a new status only when its status changes.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from twintable.server.presence import DEFAULT_GRACE_S
 from twintable.server.protocol import SeatInfo, TableInfo
-
-if TYPE_CHECKING:
-    from twintable.server.tables import Table
+from twintable.server.table_view import TableView
 
 #: A table this worker has not yet described to the shared lobby (no status is empty).
 NOT_LISTED_YET = ""
@@ -24,7 +21,7 @@ NOT_LISTED_YET = ""
 class Listing:
     """One table's description, and where the shared lobby lists it."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: TableView):
         self.table = table
         self.listed_as: str | None = NOT_LISTED_YET
         """The status the shared lobby lists this table under (several workers)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import default_bot
 from twintable.core.registry import GameRegistry
 from twintable.server.bus import (
     AnyCall,
@@ -66,8 +66,7 @@ class Lobby:
     def default_bot(self, game_id: str) -> str:
         if game_id not in self.registry:
             return "random"
-        game = self.registry.get(game_id)
-        return game.default_bot if game.default_bot in bot_factories(game) else "random"
+        return default_bot(self.registry.entry(game_id))
 
     # -- new tables ---------------------------------------------------------------------
     async def create(self, request: CreateTable, client: str) -> Joined:

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import TYPE_CHECKING
 
 from twintable.bots.registry import bot_factories
 from twintable.server.errors import LobbyError
-
-if TYPE_CHECKING:
-    from twintable.server.tables import Table
+from twintable.server.table_view import TableView
 
 #: ``creator_seat`` when every person has left a table before its start.
 NO_CREATOR = -1
@@ -50,7 +47,7 @@ def new_token() -> str:
 class Seating:
     """The seats of one table and the lobby's changes to them."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: TableView):
         self.table = table
         for seat_row in table.seats:  # bot seats made before bots had names get theirs now
             if seat_row.kind == "bot" and not seat_row.display_name:
@@ -160,7 +157,7 @@ class Seating:
             if bot is None:
                 await self._empty_seat(seat)
                 return
-            if bot not in bot_factories(table.game):
+            if bot not in bot_factories(table.entry):
                 raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {table.game.id}")
             row = table.seats[seat]
             if row.kind != "bot":

@@ -22,10 +22,11 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
+from twintable.core.plugin import GameEntry
 from twintable.core.types import Action, events_for
 from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
@@ -37,9 +38,7 @@ from twintable.server.ratings import new_ratings
 from twintable.server.seating import Seating
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.store import FencedOut, StoredAction
-
-if TYPE_CHECKING:
-    from twintable.server.game_server import GameServer
+from twintable.server.table_view import ServerView
 
 log = logging.getLogger("twintable.server")
 
@@ -53,11 +52,12 @@ class Table:
     """One table: its game state, its log and the move pipeline every change goes
     through; its seats, its people and its automatic moves are parts of their own."""
 
-    def __init__(self, server: GameServer, row: TableRow, seats: list[SeatRow]):
+    def __init__(self, server: ServerView, row: TableRow, seats: list[SeatRow]):
         self.server = server
         self.row = row
         self.id = row.id
-        self.game: Game[Any] = server.registry.get(row.game)
+        self.entry: GameEntry = server.registry.entry(row.game)
+        self.game: Game[Any] = self.entry.rules
         self.seats = seats
         self.state: Any = None
         self.seq = 0
@@ -250,8 +250,9 @@ class Table:
                 self._finish_again())
             return
         self.row.status, self.row.result = "finished", result
-        self.server.records.setdefault(self.game.id, []).extend(
-            self.game.round_records(self.state))
+        if self.entry.round_records is not None:
+            self.server.records.setdefault(self.game.id, []).extend(
+                self.entry.round_records(self.state))
         self.announce()
         log.info("table finished", extra={"table": self.id, "result": result})
         self.server.retire_later(self.id)

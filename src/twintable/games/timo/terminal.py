@@ -24,8 +24,7 @@ from rich.text import Text
 from twintable.core.types import Action, Event
 from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
 from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, Deck
-from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY
-from twintable.games.timo.state import NOBODY
+from twintable.games.timo.state import CALL, CATCH, DRAW, NOBODY, PASS, PLAY
 from twintable.games.timo.views import TimoView
 from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 

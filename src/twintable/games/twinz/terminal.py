@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
-from twintable.bots.registry import timed_plan
 from twintable.core.errors import RuleError
+from twintable.core.plugin import default_plan
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz.decks import fold
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES
@@ -166,7 +166,7 @@ class TwinzTerminal:
         for seat, bot in enumerate(self.bots):
             if seat == self.human or bot is None or seat in self.refused:
                 continue
-            plan = timed_plan(bot, self.game.view(state, seat), self.rng, state.clock)
+            plan = default_plan(bot, self.game.view(state, seat), self.rng, state.clock)
             if plan is not None:
                 at = state.clock + int((plan[0] - state.clock) * self.pace)
                 if best is None or at < best[0]:

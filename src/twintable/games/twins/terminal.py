@@ -14,6 +14,8 @@ from rich.text import Text
 
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import (
+    BUY_COST,
+    CASH_CARDS,
     COLOURS,
     classify,
     colour_of,
@@ -21,7 +23,6 @@ from twintable.games.twins.cards import (
     set_name,
     value_of,
 )
-from twintable.games.twins.rules import BUY_COST, CASH_CARDS
 from twintable.games.twins.views import TwinsView
 
 INTRO = "Keep a poker face: pay least, win most. The most chips at the end wins."

@@ -11,9 +11,9 @@ from rich.console import Console
 from twintable.core.types import Action
 from twintable.games.twinz.rules import TwinzGame
 from twintable.games.twinz.state import TwinzState
+from twintable.games.twinz.terminal import TwinzTerminal
 from twintable.games.twinz.views import TwinzView
 from twintable.terminal.keyboard import ScriptedKeyboard
-from twintable.terminal.twinz import TwinzTerminal
 
 GAME = TwinzGame()
 NAMES = ["Player 0 (you)", "bot (1)", "bot (2)", "bot (3)"]

@@ -20,8 +20,8 @@ from twintable.games.timo.bots import (
     timo_reaction,
 )
 from twintable.games.timo.state import NOBODY, TimoState
+from twintable.games.timo.terminal import TimoTerminal
 from twintable.terminal.keyboard import ScriptedKeyboard
-from twintable.terminal.timo import TimoTerminal
 
 NAMES = ["Player 0 (you)", "bot (1)", "bot (2)"]
 
