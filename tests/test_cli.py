@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -75,12 +76,21 @@ def test_games_lists_every_option() -> None:
 
 def test_games_shows_each_variant_with_its_printed_default_and_range() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
-    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:4]]
-            for line in result.output.splitlines() if line.count("│") >= 4}
-    assert rows["hand_size"] == ["7", "1 to 20 cards"]
-    assert rows["starting_chips"] == ["12", "1 to 100 chips"]
-    assert rows["deal"] == ["8", "8 to 18 cards"]
-    assert rows["stacking"] == ["true", "true or false"]
+    # Rows by (game id, option): an installed plug-in game may name its options alike
+    # (examples/tricks has a hand_size too).
+    rows: dict[tuple[str, str], list[str]] = {}
+    game = ""
+    for line in result.output.splitlines():
+        title = re.search(r"\((\w+)\), \d+-\d+ players", line)
+        if title:
+            game = title.group(1)
+        elif line.count("│") >= 4:
+            cells = line.split("│")
+            rows[game, cells[1].strip()] = [cell.strip() for cell in cells[2:4]]
+    assert rows["timo", "hand_size"] == ["7", "1 to 20 cards"]
+    assert rows["twins", "starting_chips"] == ["12", "1 to 100 chips"]
+    assert rows["twins", "deal"] == ["8", "8 to 18 cards"]
+    assert rows["timo", "stacking"] == ["true", "true or false"]
 
 
 def test_sim_refuses_a_variant_outside_its_range() -> None:
