@@ -35,6 +35,13 @@ from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.server.cluster import ClusterUnavailable, RemoteSocket
+from twintable.server.guards import (
+    ForwardGuard,
+    TableQuota,
+    TooManyTables,
+    unfinished_by,
+    unfinished_by_address,
+)
 from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json, request_host
 from twintable.server.metrics import Metrics
 from twintable.server.moves import check_version, checked_payload
@@ -90,6 +97,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = Metrics()
     store = Store(settings.db_url)
     server = GameServer(store, registry, settings, metrics)
+    quota = TableQuota(settings.max_open_tables_per_client,
+                       lambda address: len(unfinished_by(server.tables, address)),
+                       server.cluster)
 
     #: Several workers: clients of other workers served here (by connection id), and
     #: this worker's clients served by others.
@@ -113,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if server.cluster is not None:
                 server.cluster.on_message = on_bus_message
                 server.cluster.on_reset = on_bus_reset
+                server.cluster.made_by = lambda: unfinished_by_address(server.tables)
                 in_background(watch_peers())
                 if settings.worker_ports:
                     first, last = settings.worker_ports
@@ -263,6 +274,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         server.check_capacity(client)
+        try:
+            async with quota.place(client) as made:
+                joined_table = await create_counted(request, client)
+                made(joined_table.table.id)
+                return joined_table
+        except TooManyTables as refused:
+            raise LobbyError(429, "tables.too_many",
+                             f"you already have {refused.held} unfinished tables") from None
+
+    async def create_counted(request: CreateTable, client: str) -> Joined:
         await server.check_profile(request.player_id, request.player_secret)
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
@@ -655,10 +676,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         inbox: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
         proxies[ident] = inbox
         client = websocket.client.host if websocket.client else "unknown"
+        guard = ForwardGuard(settings)
         cluster.send(owner, "o", ident, json.dumps({"table": table_id,
                                                     "from": cluster.worker_id,
                                                     "client": client}))
-        cluster.send(owner, "f", ident, first)
+
+        async def pass_on(text: str) -> bool:
+            """Checked here before anything is published; False: the client is closed."""
+            onward, answer = guard.check(text)
+            if onward is not None:
+                cluster.send(owner, "f", ident, onward)
+            if answer is not None:
+                await websocket.send_text(answer.model_dump_json())
+            if guard.abusive:
+                await websocket.close(code=1008, reason="too many bad messages")
+                return False
+            return True
 
         async def to_client() -> None:
             while (item := await inbox.get()) is not None:
@@ -666,6 +699,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if kind == "c":
                     await websocket.close(code=int(body))
                     return
+                guard.answered(body)
                 await websocket.send_text(body)
             await websocket.close(code=MOVED_CLOSE_CODE)
 
@@ -679,14 +713,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         tasks = [asyncio.create_task(to_client()), asyncio.create_task(watch_owner())]
         try:
-            while True:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None and frame.get("bytes") is not None:
-                    text = frame["bytes"].decode("utf-8", "replace")
-                cluster.send(owner, "f", ident, text or "")
+            if await pass_on(first):
+                while True:
+                    frame = await websocket.receive()
+                    if frame["type"] == "websocket.disconnect":
+                        break
+                    text = frame.get("text")
+                    if text is None and frame.get("bytes") is not None:
+                        text = frame["bytes"].decode("utf-8", "replace")
+                    if not await pass_on(text or ""):
+                        break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -729,8 +765,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         elif kind == "r":
             in_background(answer_call(json.loads(body)["from"], ident, body))
 
-    def on_bus_reset() -> None:
+    def on_bus_reset(reason: str) -> None:
         """Messages may have been lost: every forwarded client reconnects and resumes."""
+        metrics.bus_resets.labels(reason=reason).inc()
         for remote in list(remotes.values()):
             remote.gone()
         remotes.clear()
