@@ -40,13 +40,13 @@ pytestmark = [pytest.mark.services,
 
 @contextlib.contextmanager
 def small_buffered_redis(tmp_path: Path) -> Iterator[int]:
-    """A redis-server of this test's own that closes a subscriber with more than 256 KiB
-    waiting for it; its port."""
+    """A redis-server of this test's own that closes a subscriber with more than 2 KiB
+    waiting for it beyond its 16 KiB reply buffer; its port."""
     port = free_port()
     process = subprocess.Popen(
         [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no", "--dir", str(tmp_path),
-         "--client-output-buffer-limit", "pubsub 256kb 128kb 10"],
+         "--client-output-buffer-limit", "pubsub 2kb 1kb 10"],
         stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 10
@@ -98,8 +98,8 @@ def test_huge_frames_at_the_other_worker_never_reach_the_bus(
             answers = []
             async with websockets.connect(
                     f"ws://127.0.0.1:{other.port}/ws/tables/{table_id}") as ws:
-                for _ in range(3):  # 1 MiB each: four times what a subscriber may queue
-                    await ws.send(json.dumps({"type": "hello", "key": "x" * 2**20}))
+                for _ in range(3):  # over the protocol's 16 KiB, under the server's cap
+                    await ws.send(json.dumps({"type": "hello", "key": "x" * 19_000}))
                     answers.append(json.loads(await asyncio.wait_for(ws.recv(), 5))["code"])
             return answers
 

@@ -1,5 +1,6 @@
 """What one address may hold (``server/guards.py``): unfinished tables, whether waiting or
-running, counted atomically; running tables nobody looks at end as abandoned."""
+running, counted atomically; running tables nobody looks at end as abandoned; WebSockets,
+each given a time to say hello, sharing one message allowance."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import time
 from pathlib import Path
 
 import httpx2
+import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from tests.server.client import app_client, auth, create_table, free_port, running_server
 from tests.server.test_cluster_faults import database, services, workers  # noqa: F401
@@ -79,3 +82,48 @@ def test_a_running_table_nobody_looks_at_is_abandoned(sqlite_url: str) -> None:
             assert server.tables[watched["table"]["id"]].status == "running"
         info = client.get(f"/api/tables/{left['table']['id']}").json()
         assert info["status"] == "abandoned"
+
+
+def test_one_address_holds_a_bounded_number_of_sockets(sqlite_url: str) -> None:
+    with app_client(sqlite_url, max_sockets_per_client=2) as client:
+        table_id = create_table(client)["table"]["id"]
+        with client.websocket_connect(f"/ws/tables/{table_id}"), \
+                client.websocket_connect(f"/ws/tables/{table_id}"):
+            with pytest.raises(WebSocketDisconnect) as refused, \
+                    client.websocket_connect(f"/ws/tables/{table_id}") as third:
+                third.send_json({"type": "hello"})
+                third.receive_json()
+            assert refused.value.code == 1008
+        with client.websocket_connect(f"/ws/tables/{table_id}") as again:  # places freed
+            again.send_json({"type": "hello"})
+            assert again.receive_json()["type"] == "welcome"
+
+
+def test_a_socket_that_says_no_hello_is_closed(sqlite_url: str) -> None:
+    with app_client(sqlite_url, hello_timeout_s=0.3) as client:
+        table_id = create_table(client)["table"]["id"]
+        with client.websocket_connect(f"/ws/tables/{table_id}") as silent:
+            time.sleep(0.6)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                silent.send_json({"type": "ping"})
+                silent.receive_json()
+            assert closed.value.code == 1008
+        with client.websocket_connect(f"/ws/tables/{table_id}") as greeted:
+            greeted.send_json({"type": "hello"})
+            assert greeted.receive_json()["type"] == "welcome"
+            time.sleep(0.5)
+            greeted.send_json({"type": "ping"})
+            assert greeted.receive_json()["type"] == "pong"
+
+
+def test_an_address_sockets_share_one_message_allowance(sqlite_url: str) -> None:
+    with app_client(sqlite_url, client_messages_per_second=0.01,
+                    client_message_burst=6) as client:
+        table_id = create_table(client)["table"]["id"]
+        sockets = [client.websocket_connect(f"/ws/tables/{table_id}") for _ in range(3)]
+        answers = []
+        with sockets[0] as a, sockets[1] as b, sockets[2] as c:
+            for ws in (a, b, c, a, b, c, a, b, c):
+                ws.send_json({"type": "ping"})
+                answers.append(ws.receive_json().get("code", "pong"))
+        assert answers == ["pong"] * 6 + ["rate.limited"] * 3

@@ -36,9 +36,12 @@ from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.server.cluster import ClusterUnavailable, RemoteSocket
 from twintable.server.guards import (
+    AddressBook,
+    Allowance,
     ForwardGuard,
     TableQuota,
     TooManyTables,
+    hello_deadline,
     unfinished_by,
     unfinished_by_address,
 )
@@ -81,6 +84,7 @@ from twintable.server.tables import (
     hash_token,
     new_token,
 )
+from twintable.server.transport import server_options
 
 log = logging.getLogger("twintable.server")
 
@@ -97,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = Metrics()
     store = Store(settings.db_url)
     server = GameServer(store, registry, settings, metrics)
+    addresses = AddressBook(settings)
     quota = TableQuota(settings.max_open_tables_per_client,
                        lambda address: len(unfinished_by(server.tables, address)),
                        server.cluster)
@@ -128,7 +133,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if settings.worker_ports:
                     first, last = settings.worker_ports
                     own_port = OwnPort(app, settings.worker_host, first, last,
-                                       ws_compression=settings.ws_compression)
+                                       ws_compression=settings.ws_compression,
+                                       options=server_options(settings))
                     if (port := await own_port.start()) is not None:
                         server.cluster.address = f":{port}"
                 if settings.advertise_url:
@@ -576,6 +582,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        address = websocket.client.host if websocket.client else "unknown"
+        if not addresses.open(address):
+            await websocket.close(code=1008, reason="too many connections")
+            return
+        try:
+            await counted_socket(websocket, table_id, addresses.allowance(address))
+        finally:
+            addresses.close(address)
+
+    async def counted_socket(websocket: WebSocket, table_id: str, shared: Allowance) -> None:
         await websocket.accept()
         table = server.tables.get(table_id)
         if table is None and server.accepting and server.cluster is not None:
@@ -589,7 +605,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await websocket.close(code=1013)  # try again later
                 return
             if isinstance(found, str):
-                await redirect_or_forward(websocket, found, table_id)
+                await redirect_or_forward(websocket, found, table_id, shared)
                 return
             table = found
         if table is None and server.accepting:
@@ -612,16 +628,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                    message="no such table").model_dump_json())
             await websocket.close(code=4404)
             return
-        session = SocketSession(websocket, table, settings)
+        session = SocketSession(websocket, table, settings, shared)
         try:
-            await session.run()
+            async with hello_deadline(websocket, lambda: session.connection is not None,
+                                      settings.hello_timeout_s):
+                await session.run()
         except WebSocketDisconnect:
             pass
         finally:
             await session.close()
 
     # -- several workers: clients sent to the table's owner, or served through it ---
-    async def redirect_or_forward(websocket: WebSocket, owner: str, table_id: str) -> None:
+    async def redirect_or_forward(websocket: WebSocket, owner: str, table_id: str,
+                                  shared: Allowance) -> None:
         """A client whose table runs on worker ``owner``: a hello that follows redirects
         is answered ``moved`` with the owner's own address; any other client is served
         through the owner (its hello goes there first)."""
@@ -638,7 +657,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await websocket.send_text(Moved(url=url).model_dump_json())
                     await websocket.close(code=MOVED_CLOSE_CODE)
                     return
-        await forward(websocket, owner, table_id, first)
+        await forward(websocket, owner, table_id, first, shared)
 
     def follows_redirects(frame: str) -> bool:
         try:
@@ -666,7 +685,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         query = f"?{websocket.url.query}" if websocket.url.query else ""
         return f"{address}/ws/tables/{table_id}{query}"
 
-    async def forward(websocket: WebSocket, owner: str, table_id: str, first: str) -> None:
+    async def forward(websocket: WebSocket, owner: str, table_id: str, first: str,
+                      shared: Allowance) -> None:
         """Serve a client whose table runs on worker ``owner``: its frames (``first``,
         then the rest) go there, the owner's come back, until either side closes or the
         owner changes."""
@@ -676,7 +696,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         inbox: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
         proxies[ident] = inbox
         client = websocket.client.host if websocket.client else "unknown"
-        guard = ForwardGuard(settings)
+        guard = ForwardGuard(settings, shared=shared)
         cluster.send(owner, "o", ident, json.dumps({"table": table_id,
                                                     "from": cluster.worker_id,
                                                     "client": client}))
@@ -713,7 +733,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         tasks = [asyncio.create_task(to_client()), asyncio.create_task(watch_owner())]
         try:
-            if await pass_on(first):
+            async with hello_deadline(websocket, lambda: guard.welcomed,
+                                      settings.hello_timeout_s):
+                if not await pass_on(first):
+                    return
                 while True:
                     frame = await websocket.receive()
                     if frame["type"] == "websocket.disconnect":
@@ -820,8 +843,11 @@ TableKey = Annotated[str | None, Query(max_length=128, description="A private ta
 class SocketSession:
     """One client's conversation: hello first, then actions, each answered."""
 
-    def __init__(self, websocket: WebSocket, table: Table, settings: Settings):
+    def __init__(self, websocket: WebSocket, table: Table, settings: Settings,
+                 shared: Allowance | None = None):
         self.websocket = websocket
+        self.shared = shared
+        """The allowance every socket of this client's address draws from too."""
         self.table = table
         self.settings = settings
         self.connection: Connection | None = None
@@ -860,7 +886,7 @@ class SocketSession:
         rate, burst = self.settings.messages_per_second, self.settings.message_burst
         self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
         self.checked = now
-        if self.allowance < 1:
+        if self.allowance < 1 or (self.shared is not None and not self.shared.take()):
             return False
         self.allowance -= 1
         return True

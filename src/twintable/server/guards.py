@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import time
@@ -92,10 +93,11 @@ class Allowance:
 class ForwardGuard:
     """One forwarded client's frames, checked at the worker it reached (see the module)."""
 
-    def __init__(self, settings: Settings, allowance: Allowance | None = None):
+    def __init__(self, settings: Settings, shared: Allowance | None = None):
         self.settings = settings
-        self.allowance = allowance or Allowance(settings.messages_per_second,
-                                                settings.message_burst)
+        self.allowance = Allowance(settings.messages_per_second, settings.message_burst)
+        self.shared = shared
+        """The allowance every socket of the client's address draws from too."""
         self.seated = False
         """The client holds a seat, or its hello on its way claims one with a token."""
         self.welcomed = False
@@ -106,7 +108,7 @@ class ForwardGuard:
         """``(to forward, answer here)``: what to send on to the table's worker (None:
         nothing) and what to answer the client here (None: nothing)."""
         message = screen(text, self.settings)
-        if not self.allowance.take():
+        if not self.allowance.take() or (self.shared is not None and not self.shared.take()):
             client_id = message.id if isinstance(message, ActionMessage) else None
             return self._refuse(ErrorMessage(id=client_id, code="rate.limited",
                                              message="too many messages; slow down"))
@@ -267,3 +269,33 @@ class TableQuota:
                 del self.pending[address]
             if self.cluster is not None and reservation is not None and held < 0:
                 self.cluster.settle_claim(address, reservation, made[0] if made else None)
+
+
+@contextlib.asynccontextmanager
+async def hello_deadline(websocket: Any, greeted: Callable[[], bool],
+                         seconds: float) -> AsyncIterator[None]:
+    """Close ``websocket`` (1008) and stop what serves it if it has not been greeted
+    ``seconds`` after this opens: a silent socket holds a descriptor and memory for
+    nothing."""
+    serving = asyncio.current_task()
+    assert serving is not None
+    timed_out = False
+
+    async def watch() -> None:
+        nonlocal timed_out
+        await asyncio.sleep(seconds)
+        if not greeted():
+            timed_out = True
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1008, reason="no hello in time")
+            serving.cancel()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        yield
+    except asyncio.CancelledError:
+        if not timed_out:
+            raise
+        serving.uncancel()
+    finally:
+        watcher.cancel()

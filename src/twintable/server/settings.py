@@ -77,6 +77,9 @@ class Settings:
     the shared host: a WebSocket base URL (``wss://w1.example.org``) or a path on the
     shared address where a proxy sends to this worker (``/w1``)."""
     ws_compression: bool = False
+    trusted_proxies: list[str] = field(default_factory=list)
+    """Addresses (or networks) of the proxies whose X-Forwarded-For/Proto is believed;
+    none: every client is the address its connection comes from."""
 
     @property
     def clustered(self) -> bool:
