@@ -136,20 +136,30 @@ async function identity() {
 async function profilePage(code) {
   if (code) {  // an export link opened on this device: adopt the profile it carries
     const [id, secret] = decodeURIComponent(code).split(".");
-    localStorage.setItem("tt.player", id);
-    localStorage.setItem("tt.secret", secret);
+    const [mine, mySecret] = [localStorage.getItem("tt.player"), localStorage.getItem("tt.secret")];
+    // A link from someone else must not silently take this browser's own profile away:
+    // ask, and keep the one replaced as a link on the profile page, to switch back.
+    if (mine !== id && (!mine || !mySecret || confirm(t("profile.replace", { id, mine })))) {
+      if (mine && mySecret) localStorage.setItem("tt.previous", `${mine}.${mySecret}`);
+      localStorage.setItem("tt.player", id);
+      localStorage.setItem("tt.secret", secret);
+    }
     location.hash = "#/profile";
     return;
   }
   const { player_id: id, player_secret: secret } = await identity();
   const link = `${location.origin}/#/profile/${encodeURIComponent(`${id}.${secret}`)}`;
+  const previous = localStorage.getItem("tt.previous");
   page(t("profile.title"),
     el("section", { class: "panel" },
       el("p", {}, t("profile.id", { id })),
       el("p", {}, t("profile.move")),
       el("input", { readonly: true, value: link, id: "profile-link", size: 50, "aria-label": t("profile.link"),
         onfocus: (event) => event.target.select() }),
-      el("p", {}, el("small", {}, t("profile.secret_warning")))));
+      el("p", {}, el("small", {}, t("profile.secret_warning"))),
+      previous && previous.split(".")[0] !== id ? el("p", {}, el("a", {
+        id: "previous-profile", href: `#/profile/${encodeURIComponent(previous)}`,
+      }, t("profile.previous", { id: previous.split(".")[0] }))) : null));
 }
 
 const displayName = () => localStorage.getItem("tt.name") || "";
