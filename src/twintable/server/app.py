@@ -45,7 +45,13 @@ from twintable.server.guards import (
     unfinished_by,
     unfinished_by_address,
 )
-from twintable.server.limits import BadJson, EdgeMiddleware, bounded_json, request_host
+from twintable.server.limits import (
+    BadJson,
+    EdgeMiddleware,
+    bounded_json,
+    readable_id,
+    request_host,
+)
 from twintable.server.metrics import Metrics
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.own_port import OwnPort
@@ -910,7 +916,7 @@ class SocketSession:
                                 message="too many messages; slow down")
         if refused is not None:
             code = "message.invalid_json" if refused.code == "json.invalid" else refused.code
-            return ErrorMessage(code=code, message=refused.message)
+            return ErrorMessage(id=readable_id(text), code=code, message=refused.message)
         if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
             return ErrorMessage(code="message.unknown_type",
                                 message="expected a message of type hello, action or ping")

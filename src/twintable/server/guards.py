@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 
-from twintable.server.limits import BadJson, bounded_json
+from twintable.server.limits import BadJson, bounded_json, readable_id
 from twintable.server.protocol import (
     ActionMessage,
     ErrorMessage,
@@ -52,7 +52,7 @@ def screen(text: str, settings: Settings) -> Hello | ActionMessage | Ping | Erro
         data = bounded_json(text)
     except BadJson as error:
         code = "message.invalid_json" if error.code == "json.invalid" else error.code
-        return ErrorMessage(code=code, message=error.message)
+        return ErrorMessage(id=readable_id(text), code=code, message=error.message)
     client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
                  else None)
     if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
