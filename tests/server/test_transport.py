@@ -79,3 +79,24 @@ def test_few_file_descriptors_are_warned_about() -> None:
     warning = descriptor_warning(1024, 1024)
     assert warning is not None and "1024" in warning
     assert descriptor_warning(WANTED_DESCRIPTORS, WANTED_DESCRIPTORS) is None
+
+
+def test_invite_keys_stay_out_of_the_server_log(sqlite_url: str, tmp_path: Path) -> None:
+    port, log = free_port(), tmp_path / "server.log"
+    secret = "k3y-that-must-not-be-logged"
+    with running_server(sqlite_url, port, log=log):
+        made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann", "private": True}).json()
+        table_id = made["table"]["id"]
+        httpx2.get(f"http://127.0.0.1:{port}/api/tables/{table_id}?key={secret}")
+
+        async def knock() -> None:
+            async with websockets.connect(
+                    f"ws://127.0.0.1:{port}/ws/tables/{table_id}?key={secret}") as ws:
+                await ws.send(json.dumps({"type": "hello", "key": secret}))
+                await asyncio.wait_for(ws.recv(), 5)
+
+        asyncio.run(knock())
+    written = log.read_text()
+    assert f"/api/tables/{table_id}?key=" in written  # the request is logged...
+    assert secret not in written  # ...without its key

@@ -34,6 +34,7 @@ from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
 from twintable.core.types import events_for
 from twintable.games import default_registry
+from twintable.server import logs
 from twintable.server.cluster import ClusterUnavailable, RemoteSocket
 from twintable.server.guards import (
     AddressBook,
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.clustered and store.engine.dialect.name != "postgresql":
             raise RuntimeError("several workers need PostgreSQL: give --db postgresql://...")
         claim_sqlite(settings.db_url)  # DatabaseBusy if another server runs on this file
+        logs.redact_server_logs()  # uvicorn has configured its loggers by now
         own_port: OwnPort | None = None
         try:
             await store.migrate()
@@ -824,8 +826,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def create_app_from_env() -> FastAPI:
     """The application of one ``serve --workers`` process (uvicorn imports this factory
     in each worker): settings from the environment."""
-    from twintable.server import logs
-
     logs.configure(os.environ.get("TWINTABLE_LOG_LEVEL", "info"))
     tune_collector_for_serving()
     return create_app(settings_from_env())
