@@ -56,7 +56,8 @@ def test_creates_at_once_cannot_pass_the_share_together(sqlite_url: str,
 
 
 def test_the_share_holds_across_workers(database: str, tmp_path: Path) -> None:  # noqa: F811
-    with workers(database, "redis://127.0.0.1:6379/13", tmp_path) as pair:
+    with workers(database, "redis://127.0.0.1:6379/13", tmp_path,
+                 one_machine=False) as pair:
         statuses = _create_at_once([worker.base for worker in pair], 60)
     assert statuses.count(201) == 20, statuses
     assert set(statuses) == {201, 429}
