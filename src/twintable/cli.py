@@ -109,6 +109,10 @@ def serve(
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For and "
              "X-Forwarded-Proto are believed; without one no forwarded header is.")] = None,
+    api_docs: Annotated[bool, typer.Option(
+        help="Serve the interactive API pages /docs and /redoc (scripts from a CDN, on "
+             "the origin that holds players' tokens; /openapi.json is always served).")]
+    = False,
     tables_per_address: Annotated[int, typer.Option(
         help="Unfinished tables one client address may have made at once.")] = 20,
     sockets_per_address: Annotated[int, typer.Option(
@@ -139,7 +143,7 @@ def serve(
                         redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms,
                         worker_host=host, advertise_url=advertise_url,
                         ws_compression=ws_compression, trusted_proxies=trusted_proxy or [],
-                        max_open_tables_per_client=tables_per_address,
+                        api_docs=api_docs, max_open_tables_per_client=tables_per_address,
                         max_sockets_per_client=sockets_per_address,
                         client_messages_per_second=messages_per_address,
                         client_message_burst=max(1, int(2 * messages_per_address)))

@@ -13,7 +13,7 @@ import httpx2
 import pytest
 import websockets
 
-from tests.server.client import free_port, running_server
+from tests.server.client import app_client, free_port, running_server
 from twintable.server.transport import MAX_HEAD_BYTES, WANTED_DESCRIPTORS, descriptor_warning
 
 
@@ -100,3 +100,12 @@ def test_invite_keys_stay_out_of_the_server_log(sqlite_url: str, tmp_path: Path)
     written = log.read_text()
     assert f"/api/tables/{table_id}?key=" in written  # the request is logged...
     assert secret not in written  # ...without its key
+
+
+def test_the_api_pages_are_served_only_when_asked_for(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        assert client.get("/docs").status_code == 404
+        assert client.get("/redoc").status_code == 404
+        assert client.get("/openapi.json").status_code == 200
+    with app_client(sqlite_url, api_docs=True) as client:
+        assert client.get("/docs").status_code == 200

@@ -159,7 +159,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             release_sqlite(settings.db_url)
 
-    app = FastAPI(title="Twin Table", version="1", lifespan=lifespan)
+    app = FastAPI(title="Twin Table", version="1", lifespan=lifespan,
+                  docs_url="/docs" if settings.api_docs else None,
+                  redoc_url="/redoc" if settings.api_docs else None)
     app.state.server = server
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
                        worker_ports=settings.worker_ports)

@@ -77,6 +77,10 @@ class Settings:
     the shared host: a WebSocket base URL (``wss://w1.example.org``) or a path on the
     shared address where a proxy sends to this worker (``/w1``)."""
     ws_compression: bool = False
+    api_docs: bool = False
+    """Serve the interactive API pages (/docs, /redoc): they load scripts from a CDN and
+    run inline scripts, on the origin where the browser keeps seat tokens and the
+    profile secret, so they are off unless asked for (/openapi.json is always there)."""
     trusted_proxies: list[str] = field(default_factory=list)
     """Addresses (or networks) of the proxies whose X-Forwarded-For/Proto is believed;
     none: every client is the address its connection comes from."""
