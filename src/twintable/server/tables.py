@@ -880,6 +880,8 @@ class GameServer:
         table = Table(self, row, seats)
         table.fence = fence
         self.tables[row.id] = table
+        if self.cluster is not None:
+            table._announce()  # in the shared lobby at once, not at its first change
         return table
 
     async def locate(self, table_id: str) -> Table | str | None:
