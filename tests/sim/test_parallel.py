@@ -85,3 +85,20 @@ def test_sim_without_ray_says_which_extra_to_install(monkeypatch: pytest.MonkeyP
     assert result.exit_code == 2
     assert "twintable[dist]" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_sweep_on_a_local_ray_reports_as_locally(tmp_path: Path) -> None:
+    assert not ray.is_initialized()
+    runner = CliRunner()
+    args = ["sweep", "timo", "--grid", "hand_size=5,7", "--players", "2", "--games", "4",
+            "--seed", "3", "--bots", "heuristic,random", "--option", "target=60"]
+    on_ray = runner.invoke(app, [*args, "--ray", "local", "--workers", "1",
+                                 "--json", str(tmp_path / "ray.json")])
+    assert on_ray.exit_code == 0, on_ray.output
+    # One Ray for the whole sweep, started and stopped by the command.
+    assert not ray.is_initialized()
+    local = runner.invoke(app, [*args, "--workers", "1", "--json", str(tmp_path / "one.json")])
+    assert local.exit_code == 0, local.output
+    report = json.loads((tmp_path / "ray.json").read_text())
+    assert report == json.loads((tmp_path / "one.json").read_text())
+    assert len(report["cells"]) == 2

@@ -24,14 +24,11 @@ from importlib import import_module
 from types import ModuleType
 
 from twintable.envs.errors import IllegalActionError
+from twintable.games import default_registry
 
-#: Game id -> its environment module, newest version first.
-ENV_MODULES: dict[str, str] = {
-    "timo": "twintable.envs.timo_v0",
-    "twins": "twintable.envs.twins_v0",
-    "twinit": "twintable.envs.twinit_v0",
-    "twinz": "twintable.envs.twinz_v0",
-}
+#: Game id -> its environment module, as each game's entry declares it (``env``).
+ENV_MODULES: dict[str, str] = {entry.id: entry.env for entry in default_registry().entries()
+                               if entry.env is not None}
 
 
 def env_module(game_id: str) -> ModuleType:

@@ -10,17 +10,17 @@
   is granted, so a Redis that restarted empty never hands out an old token.
 - **The bus.** Each worker subscribes to one pub/sub channel of its own. Clients that
   reach another worker are served through the owner: the receiving worker forwards
-  their frames there and the owner's frames back (``o`` open, ``f`` frame, ``c`` close),
-  lobby requests for a table go to its owner as calls (``r`` request, ``a`` answer).
-  Publishing goes through one task, so frames keep their order. Pub/sub delivers at most
-  once: when the subscription breaks, every forwarded connection is closed and its
-  client reconnects and resumes (the protocol's hello), as after any network drop. A
-  break is noticed however it happens: the Redis client reconnects and resubscribes by
-  itself (Redis closes a subscriber that falls behind, "output buffer limits"), so a
-  callback on its connection reports each reconnection; and every message carries its
-  sender and a number counting up per receiving channel, so a message lost any other
-  way shows as a gap in the next one's number. Either is logged, counted
-  (``twintable_bus_resets_total``) and answered with that reset.
+  their frames there and the owner's frames back, lobby requests for a table go to its
+  owner as calls (typed messages: ``server/bus.py``). Publishing goes through one task,
+  so frames keep their order. Pub/sub delivers at most once: when the subscription
+  breaks, every forwarded connection is closed and its client reconnects and resumes
+  (the protocol's hello), as after any network drop. A break is noticed however it
+  happens: the Redis client reconnects and resubscribes by itself (Redis closes a
+  subscriber that falls behind, "output buffer limits"), so a callback on its connection
+  reports each reconnection; and every message carries its sender and a number counting
+  up per receiving channel, so a message lost any other way shows as a gap in the next
+  one's number. Either is logged, counted (``twintable_bus_resets_total``) and answered
+  with that reset.
 - **Addresses.** A worker may have an address of its own (``serve --workers`` gives each
   a port of its own; ``--advertise-url`` names one behind a proxy), kept in its heartbeat
   key. A client whose hello says it follows redirects is sent there (``moved``) instead
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -56,6 +55,18 @@ import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ConstantBackoff
 from redis.exceptions import RedisError
+
+from twintable.server.bus import (
+    AnyCall,
+    BusMessage,
+    CallAnswer,
+    LobbyAnswer,
+    LobbyCall,
+    SocketClosed,
+    SocketFrame,
+    decode,
+    encode,
+)
 
 log = logging.getLogger("twintable.server")
 
@@ -174,8 +185,8 @@ class Cluster:
         self.held: dict[str, int] = {}
         """Tables whose lease this worker holds, with their fencing tokens."""
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
-        self.on_message: Callable[[str, str, str], None] | None = None
-        """Called with (kind, connection or call id, body) for each message received."""
+        self.on_message: Callable[[BusMessage], None] | None = None
+        """Called with each message received (but answers to this worker's calls)."""
         self.on_reset: Callable[[str], None] | None = None
         """Called, with why, when messages may have been lost: the subscription broke or
         was renewed, a publish failed, or a message's number skipped some."""
@@ -193,7 +204,7 @@ class Cluster:
         self._outbox: asyncio.Queue[tuple[str, ...]] = asyncio.Queue()
         """Redis commands to send in order: (command, key, arguments...)."""
         self._tasks: list[asyncio.Task[None]] = []
-        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._calls: dict[str, asyncio.Future[CallAnswer]] = {}
         self._renewed_at = time.monotonic()
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
@@ -404,11 +415,12 @@ class Cluster:
                         await self.on_lost(table_id)
 
     # -- the bus --------------------------------------------------------------------
-    def send(self, worker_id: str, kind: str, ident: str, body: str) -> None:
+    def send(self, worker_id: str, message: BusMessage) -> None:
         """Queue one message for a worker (kept in order with every other one sent)."""
         number = self._sent[worker_id] = self._sent.get(worker_id, 0) + 1
+        # The envelope (sender and number) lets the receiver notice a lost message.
         self._outbox.put_nowait(("publish", self._channel(worker_id),
-                                 f"{self.worker_id}:{number}:{kind}:{ident}:{body}"))
+                                 f"{self.worker_id}:{number}:{encode(message)}"))
 
     def put_info(self, table_id: str, created_ms: int, info_json: str,
                  listed_as: str | None, relist: bool = True) -> None:
@@ -465,21 +477,20 @@ class Cluster:
         value = await self.redis.hget(self._lobby_key, table_id)
         return str(value).partition(" ")[2] if value else None
 
-    async def call(self, worker_id: str, op: str, table_id: str,
-                   args: dict[str, Any]) -> dict[str, Any]:
-        """Run a lobby operation on the worker that owns the table; its JSON answer."""
+    async def call(self, worker_id: str, call: AnyCall) -> CallAnswer:
+        """Run a lobby request on another worker (the table's owner, or the worker chosen
+        for a new table); its answer."""
         call_id = secrets.token_hex(8)
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[CallAnswer] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = answer
-        self.send(worker_id, "r", call_id, json.dumps(
-            {"op": op, "table": table_id, "args": args, "from": self.worker_id}))
+        self.send(worker_id, LobbyCall(call_id, self.worker_id, call))
         try:
             return await asyncio.wait_for(answer, CALL_TIMEOUT_S)
         finally:
             self._calls.pop(call_id, None)
 
-    def answer(self, worker_id: str, call_id: str, result: dict[str, Any]) -> None:
-        self.send(worker_id, "a", call_id, json.dumps(result))
+    def answer(self, worker_id: str, call_id: str, answer: CallAnswer) -> None:
+        self.send(worker_id, LobbyAnswer(call_id, answer))
 
     async def _publish(self) -> None:
         while True:
@@ -528,17 +539,27 @@ class Cluster:
                 await asyncio.sleep(0.2)
 
     def _dispatch(self, data: str) -> None:
-        sender, number, kind, ident, body = data.split(":", 4)
+        try:
+            sender, number, line = data.split(":", 2)
+            seq = int(number)
+        except ValueError:
+            log.warning("a message no worker sends came on the bus", extra={"data": data[:80]})
+            return
         last = self._received.get(sender)
-        self._received[sender] = int(number)
-        if last is not None and int(number) != last + 1:
-            self._lost("gap", f"from worker {sender}: {int(number) - last - 1} missing")
-        if kind == "a":
-            answer = self._calls.get(ident)
+        self._received[sender] = seq
+        if last is not None and seq != last + 1:
+            self._lost("gap", f"from worker {sender}: {seq - last - 1} missing")
+        try:
+            message = decode(line)
+        except (ValueError, KeyError):
+            log.warning("a message no worker sends came on the bus", extra={"data": data[:80]})
+            return
+        if isinstance(message, LobbyAnswer):
+            answer = self._calls.get(message.ident)
             if answer is not None and not answer.done():
-                answer.set_result(json.loads(body))
+                answer.set_result(message.answer)
         elif self.on_message is not None:
-            self.on_message(kind, ident, body)
+            self.on_message(message)
 
 
 class RemoteSocket:
@@ -562,9 +583,9 @@ class RemoteSocket:
 
     async def send_text(self, text: str) -> None:
         if not self.closed:
-            self.cluster.send(self.peer, "f", self.ident, text)
+            self.cluster.send(self.peer, SocketFrame(self.ident, text))
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
-            self.cluster.send(self.peer, "c", self.ident, str(code))
+            self.cluster.send(self.peer, SocketClosed(self.ident, code))
