@@ -2,7 +2,7 @@
 // player bounds, and what is sent back.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { differs, initialText, inMode, playerBounds, readOption, scaleOf, seatCount } from "../../../src/twintable/web/pages/options.js";
+import { differs, initialText, inMode, playerBounds, rangeOf, readOption, scaleOf, seatCount } from "../../../src/twintable/web/pages/options.js";
 
 const hold = { name: "hold_ms", kind: "int", default: 1500, minimum: 200, maximum: 10_000, unit: "ms" };
 const rounds = { name: "rounds", kind: "int", default: 3, minimum: 1, maximum: 10, modes: ["timeattack"] };
@@ -50,4 +50,12 @@ test("only what differs from the default is sent", () => {
   assert.equal(differs(2000, hold), true);
   assert.equal(differs(null, { default: null }), false);
   assert.equal(differs([], taboo), false);
+});
+
+test("a bounded number shows its range in the unit people read", () => {
+  assert.deepEqual(rangeOf({ kind: "int", minimum: 1, maximum: 20, unit: "cards" }), { min: "1", max: "20", unit: "cards" });
+  assert.deepEqual(rangeOf({ kind: "int", minimum: 200, maximum: 10000, unit: "ms" }), { min: "0.2", max: "10", unit: "s" });
+  assert.deepEqual(rangeOf({ kind: "int", minimum: 1, maximum: 5, unit: null }), { min: "1", max: "5", unit: null });
+  assert.equal(rangeOf({ kind: "int", minimum: 1, maximum: null, unit: "hands" }), null);
+  assert.equal(rangeOf({ kind: "bool", default: true }), null);
 });

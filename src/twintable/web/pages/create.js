@@ -4,7 +4,7 @@ import { api, errorText, identity } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { saveKey, saveToken } from "../lib/store.js";
-import { differs, initialText, inMode, playerBounds, readOption, scaleOf, seatCount, shown } from "./options.js";
+import { differs, initialText, inMode, playerBounds, rangeOf, readOption, scaleOf, seatCount, shown } from "./options.js";
 
 function optionField(game, option) {
   const id = `opt-${option.name}`;
@@ -25,8 +25,11 @@ function optionField(game, option) {
       step: scale === 1 ? 1 : 0.1, min: shown(option.minimum, scale), max: shown(option.maximum, scale),
       value: initialText(option), placeholder: t("lobby.default") });
   }
+  const range = rangeOf(option);
+  const rangeNote = range && el("span", { class: "lb-range" }, " ", t(range.unit ? "lobby.range_unit" : "lobby.range",
+    { min: range.min, max: range.max, unit: range.unit ? t(`unit.${range.unit}`) : "" }));
   return el("label", { class: `field lb-option${option.kind === "bool" ? " lb-check" : ""}`, for: id, "data-option-field": option.name },
-    option.kind === "bool" ? [input, " ", label] : [label, " ", input],
+    option.kind === "bool" ? [input, " ", label] : [label, " ", input, rangeNote],
     el("small", { id: helpId }, t(`option.${game.id}.${option.name}.help`)));
 }
 

@@ -8,6 +8,16 @@ export const shown = (value, scale) => (value === null || value === undefined ? 
 // Seats are shown from 1, as everywhere in the lobby; the server counts from 0.
 export const seatShift = (option) => (option.names_seats ? 1 : 0);
 
+// The values a number field takes, in the units people read: { min, max, unit } with
+// unit the key of its word ("s" where the server counts milliseconds), or null when the
+// option is not a bounded number.
+export function rangeOf(option) {
+  if (option.kind !== "int" || option.minimum == null || option.maximum == null) return null;
+  const scale = scaleOf(option);
+  const unit = option.unit === "ms" ? "s" : option.unit || null;
+  return { min: shown(option.minimum, scale), max: shown(option.maximum, scale), unit };
+}
+
 // What a field starts with.
 export function initialText(option) {
   if (option.kind === "int_list") return (option.default || []).map((n) => n + seatShift(option)).join(", ");
