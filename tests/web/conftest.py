@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.server.client import free_port
+from tests.server.test_cluster_faults import ONE_MACHINE
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -30,7 +31,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
          f"sqlite:///{db}", "--bot-delay-ms", "40", "--realtime-bot-pace", "0.15",
-         "--log-level", "warning"],
+         "--log-level", "warning", *ONE_MACHINE],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
@@ -52,7 +53,7 @@ def serve_on(port: int, db: Path) -> subprocess.Popen[bytes]:
     log = db.with_suffix(".log")  # a file, not a pipe nobody drains while it serves
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
+         f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning", *ONE_MACHINE],
         stdout=subprocess.DEVNULL, stderr=log.open("ab"))
     # A start is slow on a loaded machine (a restart replays its tables: 10 s did not
     # always do in CI): wait while the server lives, fail as soon as it exits.

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import socket
 from collections.abc import Iterator
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -49,9 +50,11 @@ class OwnPort:
     """Serves ``app`` on the first free port of a range until :meth:`stop`."""
 
     def __init__(self, app: ASGIApp, host: str, first: int, last: int,
-                 ws_compression: bool = False):
+                 ws_compression: bool = False, options: dict[str, Any] | None = None):
         self.app, self.host, self.first, self.last = app, host, first, last
         self.ws_compression = ws_compression
+        self.options = options or {}
+        """More uvicorn options (``server/transport.py``'s limits)."""
         self._server: _SecondListener | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -70,7 +73,7 @@ class OwnPort:
         # worker's stays), the same WebSocket options as the shared port.
         config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False,
                                 ws_per_message_deflate=self.ws_compression,
-                                timeout_graceful_shutdown=5)
+                                timeout_graceful_shutdown=5, **self.options)
         self._server = _SecondListener(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
         while not self._server.started:
