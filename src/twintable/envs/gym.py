@@ -33,6 +33,7 @@ from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
 from twintable.envs import env_module
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.opponents import turn_move
 
 #: Gymnasium id -> game id.
 GYM_IDS = {
@@ -176,15 +177,18 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
     def _bot_move(self, agent: str) -> None:
         seat = self.raw.seat(agent)
         bot = self._bots[seat]
-        view = self.game.view(self.raw.state, seat)
         plan = getattr(bot, "plan", None) if self.realtime else None
         if plan is not None:
-            planned = plan(view, self._bot_rng)
+            planned = plan(self.game.view(self.raw.state, seat), self._bot_rng)
             # A timed bot acts in the first tick at or after the moment it chose.
             action = planned[1] if planned is not None and \
                 planned[0] <= self.raw.now_ms else None
+        elif self.realtime:
+            action = bot.act(self.game.view(self.raw.state, seat), self._bot_rng)
         else:
-            action = bot.act(view, self._bot_rng)
+            # Offered only what the environment asks of its seat now (a TIMO! race).
+            mask = self.aec.observe(agent)["action_mask"]
+            action = turn_move(self.raw, agent, bot, mask, self._bot_rng)
         if action is None:
             if self.wait_index is None:
                 raise RuntimeError(f"the {bot.name} bot made no move for {agent}, and "
