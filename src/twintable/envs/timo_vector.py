@@ -158,18 +158,12 @@ class TimoVectorEnv(VectorEnv):
     def _final_infos(self) -> dict[str, Any]:
         """The results of the games that ended this step (see the module docstring)."""
         ended = self._terminations.copy()
-        winner = np.full(self.num_envs, -1, dtype=np.int64)
+        winners = np.full(self.num_envs, -1, dtype=np.int64)
         scores = np.zeros((self.num_envs, self.players), dtype=np.int64)
         for game in np.flatnonzero(ended):
-            final, winner[game], _ = self._engine.result(int(game))
+            final, winners[game], _ = self._engine.result(int(game))
             scores[game] = final
-        players = self.players
-        returns = (players * scores - scores.sum(axis=1, keepdims=True)) / (100.0 * players)
-        episode_return = np.where(ended, self._episode_returns, 0.0)
-        self._episode_returns[ended] = 0.0
-        return {"winner": winner, "_winner": ended, "scores": scores, "_scores": ended.copy(),
-                "returns": returns, "_returns": ended.copy(),
-                "episode_return": episode_return, "_episode_return": ended.copy()}
+        return final_infos(ended, winners, scores, self._episode_returns)
 
     def _observation(self) -> Observation:
         if self.copy:
@@ -181,3 +175,18 @@ class TimoVectorEnv(VectorEnv):
         about a TIMO! race now."""
         episode, seed, reacting = self._engine.episode(game)
         return int(episode), int(seed), bool(reacting)
+
+
+def final_infos(ended: npt.NDArray[np.bool_], winners: npt.NDArray[np.int64],
+                scores: npt.NDArray[np.int64],
+                episode_returns: npt.NDArray[np.float64]) -> dict[str, Any]:
+    """Gymnasium's vector infos for the games that ended (``ended``): winner, scores,
+    every seat's return for the game and the learner's episode return, which is then
+    cleared in ``episode_returns`` for the next episode."""
+    players = scores.shape[1]
+    returns = (players * scores - scores.sum(axis=1, keepdims=True)) / (100.0 * players)
+    episode_return = np.where(ended, episode_returns, 0.0)
+    episode_returns[ended] = 0.0
+    return {"winner": winners, "_winner": ended, "scores": scores, "_scores": ended.copy(),
+            "returns": returns, "_returns": ended.copy(),
+            "episode_return": episode_return, "_episode_return": ended.copy()}
