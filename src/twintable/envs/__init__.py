@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 from twintable.envs.errors import IllegalActionError
 
@@ -44,4 +45,13 @@ def env_module(game_id: str) -> ModuleType:
     return import_module(name)
 
 
-__all__ = ["ENV_MODULES", "IllegalActionError", "env_module"]
+def evaluate(policy: Any, opponents: Any, games: int, seed: int = 0,
+             **kwargs: Any) -> Any:
+    """Win rate and mean return of ``policy`` against bots, with intervals, seats rotated:
+    :func:`twintable.envs.evaluation.evaluate` (imported on first use: it needs Gymnasium)."""
+    from twintable.envs.evaluation import evaluate as run
+
+    return run(policy, opponents, games, seed, **kwargs)
+
+
+__all__ = ["ENV_MODULES", "IllegalActionError", "env_module", "evaluate"]
