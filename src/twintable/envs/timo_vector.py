@@ -26,9 +26,13 @@ tests/envs/test_timo_vector.py checks step by step.
   players, that seed)``. An episode that ends before the learner's first decision (a
   round won straight through skips, possible only with a tiny target) is skipped for
   the next.
-- **Autoreset**: Gymnasium's next-step mode: the step that ends a game returns its last
-  observation with ``terminated`` True; the following step ignores that game's action
-  and returns the first observation of its next episode, with reward 0.
+- **Autoreset**: Gymnasium's next-step mode by default: the step that ends a game returns
+  its last observation with ``terminated`` True; the following step ignores that game's
+  action and returns the first observation of its next episode, with reward 0. With
+  ``autoreset_mode=AutoresetMode.SAME_STEP`` the step that ends a game already returns
+  the next episode's first observation, and its last one is in ``infos["final_obs"]``
+  (an object array, ``_final_obs`` its mask), as Gymnasium's vector environments do and
+  Stable-Baselines3 expects (``twintable.envs.sb3``). Both modes deal the same episodes.
 - **Infos**: empty while no game ends. At a step where some games end, ``infos`` holds
   Gymnasium's vector-info arrays, each with its ``_name`` mask of the games that ended:
   ``winner`` (the seat that reached the target), ``scores`` (final points, one column
@@ -72,7 +76,8 @@ class TimoVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, players: int = 2,
                  options: Mapping[str, Any] | None = None, learner: int = 0,
                  threads: int | None = None, copy: bool = True,
-                 opponents: str | Sequence[str] = "greedy"):
+                 opponents: str | Sequence[str] = "greedy",
+                 autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP):
         if not NATIVE:
             raise RuntimeError("the vector engine needs the C engine of Timo's Twist, "
                                "which was not built (no C compiler at install)")
@@ -84,6 +89,10 @@ class TimoVectorEnv(VectorEnv):
         if num_envs < 1 or not 0 <= learner < players:
             raise ValueError("num_envs must be positive and learner a seat")
         self.num_envs, self.players, self.learner, self.copy = num_envs, players, learner, copy
+        if autoreset_mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError("autoreset_mode must be NEXT_STEP or SAME_STEP")
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {"autoreset_mode": autoreset_mode}
         self.threads = threads if threads is not None else min(2, os.cpu_count() or 1)
         deck = load_deck(self.options["deck"])
         layout = codec.layout(players, deck, self.options["target"])
@@ -149,6 +158,14 @@ class TimoVectorEnv(VectorEnv):
                                      "no game moved")
         self._episode_returns += self._rewards
         infos = self._final_infos() if self._terminations.any() else {}
+        if infos and self.autoreset_mode == AutoresetMode.SAME_STEP:
+            ended = np.flatnonzero(self._terminations)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for slot in ended:
+                final_obs[slot] = {"observation": self._observations[slot].copy(),
+                                   "action_mask": self._masks[slot].copy()}
+            infos["final_obs"], infos["_final_obs"] = final_obs, self._terminations.copy()
+            self._engine.restart_ended()
         if self.copy:
             return (self._observation(), self._rewards.copy(), self._terminations.copy(),
                     self._truncations.copy(), infos)

@@ -1839,6 +1839,24 @@ static PyObject *vector_result(Vector *self, PyObject *arg) {
     return Py_BuildValue("(Nii)", scores, g->over ? g->round_winner : -1, g->over);
 }
 
+/* restart_ended(): deal the next episode of every game that has just ended, at once
+ * (Gymnasium's same-step autoreset), leaving the other games where they are; it writes
+ * those games' observations and masks, not their rewards or terminations. */
+static PyObject *vector_restart_ended(Vector *self, PyObject *Py_UNUSED(ignored)) {
+    if (!self->buffers_held) {
+        PyErr_SetString(PyExc_RuntimeError, "the vector engine was not set up");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        Slot *s = &self->slots[i];
+        if (!s->needs_reset) continue;
+        s->episode++;
+        slot_start(self, i);
+        slot_encode(self, i);
+    }
+    return vector_broken(self);
+}
+
 /* set_opponents(kinds): one byte per game, OPPONENT_GREEDY or OPPONENT_RANDOM; takes
  * effect from the next move. */
 static PyObject *vector_set_opponents(Vector *self, PyObject *arg) {
@@ -1868,6 +1886,8 @@ static PyMethodDef vector_methods[] = {
      "step(actions) -> None, or (game, index) of the first illegal action (nothing changed)"},
     {"episode", (PyCFunction)vector_episode, METH_O,
      "episode(game) -> (episode number, engine seed, learner asked about a race)"},
+    {"restart_ended", (PyCFunction)vector_restart_ended, METH_NOARGS,
+     "restart_ended(): deal the next episode of every game that has just ended"},
     {"set_opponents", (PyCFunction)vector_set_opponents, METH_O,
      "set_opponents(kinds): one byte per game, 0 greedy, 1 random"},
     {"result", (PyCFunction)vector_result, METH_O,
