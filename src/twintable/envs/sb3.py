@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
+from twintable.envs._timo_codec import N_ACTIONS
 from twintable.envs.timo_vector import TimoVectorEnv
 
 
@@ -50,7 +51,7 @@ class SB3VecEnvMethods:
         self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._seed: int | None = None
         self._actions: npt.NDArray[np.int64] | None = None
-        self._masks = np.zeros((self.num_envs, self.action_space.n), dtype=bool)
+        self._masks = np.zeros((self.num_envs, N_ACTIONS), dtype=np.bool_)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
 
     # -- stepping ----------------------------------------------------------------------
@@ -58,7 +59,7 @@ class SB3VecEnvMethods:
         observations, _ = self.vector.reset(seed=self._seed)
         self._seed = None
         self._lengths[:] = 0
-        self._masks = observations["action_mask"].astype(bool)
+        self._masks = observations["action_mask"].astype(np.bool_)
         return observations
 
     def step_async(self, actions: npt.NDArray[Any]) -> None:
@@ -83,7 +84,7 @@ class SB3VecEnvMethods:
                 "scores": infos["scores"][game].tolist(),
             }
             self._lengths[game] = 0
-        self._masks = observations["action_mask"].astype(bool)
+        self._masks = observations["action_mask"].astype(np.bool_)
         return observations, rewards.astype(np.float32), dones, per_game
 
     def step(self, actions: npt.NDArray[Any]) -> tuple[Any, ...]:
