@@ -40,8 +40,9 @@ EXAMPLES = examples()
                          ids=[f"{page}:{line}" for page, line, _, _ in EXAMPLES])
 def test_every_example_runs_and_prints_what_the_page_shows(page: str, line: int, code: str,
                                                             output: str | None) -> None:
-    if "pyspiel" in code:
-        pytest.importorskip("pyspiel")
+    for extra in ("pyspiel", "sb3_contrib"):  # optional libraries: skipped without them
+        if extra in code:
+            pytest.importorskip(extra)
     printed = io.StringIO()
     namespace: dict[str, Any] = {"__name__": f"docs_{page}_{line}"}
     with contextlib.redirect_stdout(printed):
