@@ -96,3 +96,22 @@ def test_the_adapter_needs_same_step_autoreset() -> None:
     with pytest.raises(ValueError, match="SAME_STEP"):
         TimoSB3VecEnv(TimoVectorEnv(2, 2))
     assert TimoSB3VecEnv(TimoVectorEnv(2, 2, autoreset_mode=AutoresetMode.SAME_STEP))
+
+
+def test_maskable_ppo_learns_on_it_where_sb3_contrib_is_installed() -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from stable_baselines3.common.vec_env import VecEnv
+
+    from twintable.envs.sb3 import timo_vec_env
+
+    env = timo_vec_env(4, 2, options={"target": 30}, opponents="random")
+    assert isinstance(env, VecEnv)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=64,
+                                    n_epochs=1, seed=0)
+    model.learn(256)
+    observations = env.reset()
+    for _ in range(50):
+        masks = env.action_masks()
+        actions, _ = model.predict(observations, action_masks=masks)
+        assert masks[np.arange(4), actions].all()
+        observations, *_ = env.step(actions)
