@@ -183,3 +183,33 @@ def test_a_bot_move_the_environment_does_not_ask_for_is_the_bots_fault() -> None
     # ...and one that reaches past its view for a card is named as the one at fault.
     with pytest.raises(OpponentMoveError, match=f"card-player bot playing {agent}"):
         turn_move(raw, agent, CardPlayer(), mask, random.Random(0))
+
+
+def test_the_gymnasium_wrapper_blames_the_bot_not_the_learner() -> None:
+    env = TwinTableEnv("timo", players=2, opponents="random")
+
+    class RulesReader:
+        """Reads the rules' moves behind its view's back and plays a card when it can."""
+
+        name = "rules-reader"
+
+        def act(self, view: Any, rng: random.Random) -> Any:
+            legal = env.game.view(env.raw.state, view.viewer).legal
+            plays = [action for action in legal if action.kind == "play"]
+            return plays[0] if plays else rng.choice(legal) if legal else None
+
+    rng = random.Random(4)
+    for seed in range(100):
+        _, info = env.reset(seed=seed)
+        env._bots[1] = RulesReader()
+        try:
+            done = False
+            while not done:
+                action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+                _, _, terminated, truncated, info = env.step(action)
+                done = terminated or truncated
+        except OpponentMoveError as error:
+            assert "rules-reader bot playing seat_1" in str(error)
+            assert "not the learner" in str(error)
+            return
+    pytest.fail("the bot was never asked to react to a race in 100 games")

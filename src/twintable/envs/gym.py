@@ -32,8 +32,8 @@ import numpy as np
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
 from twintable.envs import env_module
-from twintable.envs.errors import IllegalActionError
-from twintable.envs.opponents import turn_move
+from twintable.envs.errors import IllegalActionError, OpponentMoveError
+from twintable.envs.opponents import asked_view
 
 #: Gymnasium id -> game id.
 GYM_IDS = {
@@ -177,18 +177,15 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
     def _bot_move(self, agent: str) -> None:
         seat = self.raw.seat(agent)
         bot = self._bots[seat]
+        view = self._view(agent, seat)
         plan = getattr(bot, "plan", None) if self.realtime else None
         if plan is not None:
-            planned = plan(self.game.view(self.raw.state, seat), self._bot_rng)
+            planned = plan(view, self._bot_rng)
             # A timed bot acts in the first tick at or after the moment it chose.
             action = planned[1] if planned is not None and \
                 planned[0] <= self.raw.now_ms else None
-        elif self.realtime:
-            action = bot.act(self.game.view(self.raw.state, seat), self._bot_rng)
         else:
-            # Offered only what the environment asks of its seat now (a TIMO! race).
-            mask = self.aec.observe(agent)["action_mask"]
-            action = turn_move(self.raw, agent, bot, mask, self._bot_rng)
+            action = bot.act(view, self._bot_rng)
         if action is None:
             if self.wait_index is None:
                 raise RuntimeError(f"the {bot.name} bot made no move for {agent}, and "
@@ -208,7 +205,12 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
             play = self.aec.step
         argument = action if index is None else index
         if not self.realtime:
-            play(argument)
+            try:
+                play(argument)
+            except IllegalActionError as error:
+                raise OpponentMoveError(f"the {bot.name} bot playing {agent} chose a move "
+                                        f"the environment does not allow now ({error}); "
+                                        "the bot is at fault, not the learner") from error
             return
         try:
             play(argument)
@@ -217,6 +219,15 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
             # lets such a move fail too): the bot waits this tick.
             assert self.wait_index is not None
             self.aec.step(self.wait_index)
+
+    def _view(self, agent: str, seat: int) -> Any:
+        """The bot's view; in a turn-based game its legal moves are only those the
+        environment asks of the seat now (``timo_v0`` asks the seat on turn first whether
+        it catches a player who forgot TIMO!)."""
+        view = self.game.view(self.raw.state, seat)
+        if self.realtime:
+            return view
+        return asked_view(self.raw, view, self.aec.observe(agent)["action_mask"])
 
     def render(self) -> str | None:
         return self.aec.render()  # type: ignore[no-any-return]
