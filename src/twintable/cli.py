@@ -18,6 +18,7 @@ from rich.table import Table
 from twintable.core.errors import TwinTableError
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
+from twintable.envs.training import train_app
 from twintable.games import default_registry
 from twintable.loadtest.cli import loadtest
 from twintable.sim.report import build_report, plot_report
@@ -524,6 +525,7 @@ def twinit_sheet(
     console.print(f"deck sheet written to {out}")
 
 
+app.add_typer(train_app, name="train")
 twinz_app = typer.Typer(help="Twinz tools: decks and word bots.", no_args_is_help=True)
 app.add_typer(twinz_app, name="twinz")
 
