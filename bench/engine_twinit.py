@@ -18,7 +18,10 @@ import time
 
 from twintable.core.types import Action
 from twintable.games.twinit import TwinItGame
+from twintable.games.twinit.plugin import entry
 from twintable.sim.runner import make_bots, play_game
+
+ENTRY = entry()
 
 PLAYERS = 4
 TARGET = 200
@@ -31,7 +34,7 @@ def simulated(seconds: float) -> tuple[float, float, float]:
     virtual = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        result = play_game(game, None, make_bots(game, ["sharp"] * PLAYERS), games,
+        result = play_game(game, None, make_bots(ENTRY, ["sharp"] * PLAYERS), games,
                            record=True)
         assert result.actions is not None
         actions += len(result.actions)
@@ -76,7 +79,7 @@ def main() -> None:
     game = TwinItGame()
     logs = []
     for seed in range(50):
-        result = play_game(game, None, make_bots(game, ["sharp"] * PLAYERS), seed, record=True)
+        result = play_game(game, None, make_bots(ENTRY, ["sharp"] * PLAYERS), seed, record=True)
         assert result.actions is not None
         logs.append(result.actions)
     # Best of several short runs: the machine is shared, and noise only ever slows a run.

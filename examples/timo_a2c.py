@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return int(probs[0].argmax())
 
     result = evaluate(policy, "heuristic", args.eval_games, seed=args.seed + 10_000,
-                      options={"target": args.target})
+                      game="timo", options={"target": args.target})
     print(f"against heuristic: {result}")
     return {"steps": steps, "games": len(results), "evaluation": result}
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +68,25 @@ def test_sim_rejects_an_unknown_bot() -> None:
 def test_games_lists_every_option() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
-    for name in ("deck", "stacking", "draw_when_able", "target"):
+    for name in ("deck", "stacking", "draw_when_able", "target", "hand_size",
+                 "starting_chips"):
         assert name in result.output
+
+
+def test_games_shows_each_variant_with_its_printed_default_and_range() -> None:
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:4]]
+            for line in result.output.splitlines() if line.count("│") >= 4}
+    assert rows["hand_size"] == ["7", "1 to 20 cards"]
+    assert rows["starting_chips"] == ["12", "1 to 100 chips"]
+    assert rows["deal"] == ["8", "8 to 18 cards"]
+    assert rows["stacking"] == ["true", "true or false"]
+
+
+def test_sim_refuses_a_variant_outside_its_range() -> None:
+    result = runner.invoke(app, ["sim", "timo", "--games", "1", "--option", "hand_size=0"])
+    assert result.exit_code == 2
+    assert "option 'hand_size': must be at least 1" in result.output
 
 
 def test_play_twins_to_the_end(tmp_path: Path) -> None:
@@ -251,3 +270,103 @@ def test_sim_refuses_an_unwritable_output_before_it_runs(tmp_path: Path, flag: s
         assert result.exit_code == 2, result.output
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and "cannot write" in lines[0], result.output
+
+
+def test_sim_reports_turn_order_and_writes_exports_and_a_self_contained_page(
+        tmp_path: Path) -> None:
+    out = {name: tmp_path / name for name in ("r.json", "g.jsonl", "g.csv", "r.html")}
+    result = runner.invoke(app, [
+        "sim", "timo", "--players", "3", "--games", "9", "--bots", "heuristic,random",
+        "--seed", "2", "--workers", "1", "--option", "hand_size=5", "--fixed-seats",
+        "--json", str(out["r.json"]), "--jsonl", str(out["g.jsonl"]),
+        "--csv", str(out["g.csv"]), "--report", str(out["r.html"])], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "By turn order" in result.output and "1st (first player)" in result.output
+    assert "Seats are fixed" in result.output and "Warning" in result.output
+    report = json.loads(out["r.json"].read_text())
+    assert report["fixed_seats"] and len(report["turn_order"]) == 3
+    assert report["bots"]["heuristic"]["games"] == 18
+    rows = out["g.jsonl"].read_text().splitlines()
+    assert len(rows) == 9 and all(json.loads(row)["bots"] == ["heuristic", "random",
+                                                             "heuristic"] for row in rows)
+    assert len(out["g.csv"].read_text().splitlines()) == 10
+    page = out["r.html"].read_text()
+    command = ("twintable sim timo --players 3 --games 9 --bots heuristic,random,heuristic "
+               "--seed 2 --option hand_size=5 --fixed-seats")
+    assert command in page
+    assert page.count("<svg") >= 5 and "<script" not in page and " src=" not in page
+    # The page's command plays the same games.
+    again = tmp_path / "again.json"
+    rerun = runner.invoke(app, [*command.split()[1:], "--workers", "1", "--json", str(again)])
+    assert rerun.exit_code == 0, rerun.output
+    assert json.loads(again.read_text())["bots"] == report["bots"]
+
+
+def test_sweep_plays_every_cell_on_the_same_seeds_and_reports_differences(
+        tmp_path: Path) -> None:
+    out = {name: tmp_path / name for name in ("s.json", "s.jsonl", "s.csv", "s.html",
+                                              "s.png")}
+    result = runner.invoke(app, [
+        "sweep", "timo", "--grid", "stacking=true,false", "--grid", "hand_size=5,7",
+        "--players", "3", "--games", "6", "--bots", "heuristic,random", "--seed", "4",
+        "--option", "target=100", "--workers", "1", "--json", str(out["s.json"]),
+        "--jsonl", str(out["s.jsonl"]), "--csv", str(out["s.csv"]),
+        "--report", str(out["s.html"]), "--plot", str(out["s.png"])], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    report = json.loads(out["s.json"].read_text())
+    assert [cell["label"] for cell in report["cells"]] == [
+        "stacking=true hand_size=5", "stacking=true hand_size=7",
+        "stacking=false hand_size=5", "stacking=false hand_size=7"]
+    assert all(cell["options"]["target"] == 100 for cell in report["cells"])
+    assert {row["changed"] for row in report["differences"]} == {"stacking", "hand_size"}
+    rows = [json.loads(line) for line in out["s.jsonl"].read_text().splitlines()]
+    assert len(rows) == 24
+    assert sorted(row["seed"] for row in rows) == sorted(list(range(4, 10)) * 4)
+    assert rows[0]["cell"] == {"stacking": True, "hand_size": 5, "players": 3,
+                               "lineup": ["heuristic", "random", "heuristic"]}
+    assert "Differences between neighbouring cells" in result.output
+    page = out["s.html"].read_text()
+    assert "--grid stacking=true,false --grid hand_size=5,7" in page and "<svg" in page
+    assert out["s.png"].read_bytes()[:4] == b"\x89PNG"
+    # The page's command plays the same sweep again.
+    command = page.split("<pre><code>")[1].split("</code>")[0]
+    again = tmp_path / "again.json"
+    rerun = runner.invoke(app, [*shlex.split(html.unescape(command))[1:], "--workers", "1",
+                                "--json", str(again)])
+    assert rerun.exit_code == 0, rerun.output
+    assert json.loads(again.read_text())["cells"] == report["cells"]
+
+
+def test_a_sweep_of_list_and_word_values_reproduces_from_its_page(tmp_path: Path) -> None:
+    page_path, first = tmp_path / "s.html", tmp_path / "s.json"
+    result = runner.invoke(app, [
+        "sweep", "twinit", "--grid", "taboo=[];[0]", "--grid", "mode=competitive,team",
+        "--bots", "expert,sharp", "--players", "4", "--fixed-seats", "--games", "2",
+        "--option", "sets_to_win=2", "--workers", "1", "--report", str(page_path),
+        "--json", str(first)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    command = html.unescape(page_path.read_text().split("<pre><code>")[1].split("</code>")[0])
+    assert "--grid 'taboo=[];[0]' --grid mode=competitive,team" in command
+    again = tmp_path / "again.json"
+    rerun = runner.invoke(app, [*shlex.split(command)[1:], "--workers", "1", "--json",
+                                str(again)])
+    assert rerun.exit_code == 0, rerun.output
+    report = json.loads(first.read_text())
+    assert json.loads(again.read_text())["cells"] == report["cells"]
+    assert [cell["label"] for cell in report["cells"]][:2] == [
+        "taboo=[] mode=competitive", "taboo=[] mode=team"]
+    assert report["cells"][1]["report"]["teams"]["partnerships"].keys() == {
+        "expert+expert", "sharp+sharp"}
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--grid", "hand_size=7,30"], "option 'hand_size': must be at most 20"),
+    (["--grid", "hand_size=12", "--players", "5"], "2 to 4 players with these options"),
+    (["--grid", "stacking"], "--grid takes name=value"),
+    (["--bots", "genius"], "unknown bot"),
+])
+def test_sweep_refuses_a_cell_before_playing(arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, ["sweep", "timo", "--games", "1", *arguments],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert message in result.output

@@ -1,16 +1,20 @@
 """The layers import one way only (docs/architecture.md): core ← games ← bots, sim, envs ←
-server ← web. Every import in ``src/twintable`` is read with ``ast``, including imports
-inside functions and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
+server ← web; no modules import each other in a circle; and no shell names a game.
+
+Every import in ``src/twintable`` is read with ``ast``, including imports inside functions
+and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 import twintable
+from twintable.games import default_registry
 
 PACKAGE = Path(twintable.__file__).resolve().parent
 
@@ -64,15 +68,82 @@ def layer_of(module: str) -> str | None:
     return parts[1]
 
 
+def forbidden_for(module: str) -> set[str]:
+    """The layers ``module`` must never import. A game's terminal game
+    (``twintable.games.<id>.terminal``) is that game's front end in the terminal layer's
+    role: it may use the terminal layer's shared helpers (keyboards), nothing else above."""
+    layer = layer_of(module)
+    forbidden = FORBIDDEN.get(layer or "", set())
+    parts = module.split(".")
+    if layer == "games" and len(parts) == 4 and parts[3] == "terminal":
+        return forbidden - {"terminal"}
+    return forbidden
+
+
 def violations() -> list[str]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         layer = layer_of(module_name(path))
-        forbidden = FORBIDDEN.get(layer or "", set())
+        forbidden = forbidden_for(module_name(path))
         for imported in sorted(imported_modules(path)):
             if layer_of(imported) in forbidden:
                 found.append(f"{path.relative_to(PACKAGE.parent)} ({layer}) imports {imported}")
     return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the twintable modules it imports (``from a.b import c`` of a name ``c``
+    counts as importing ``a.b``). A package's ``__init__`` that runs first is not an
+    edge: only what a module names."""
+    modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+    def module_of(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets = {module_of(name) for name in imported_modules(path)}
+        graph[module] = {target for target in targets if target and target != module}
+    return graph
+
+
+def import_cycles() -> list[list[str]]:
+    """Every set of modules that import each other in a circle (strongly connected
+    components of more than one module, Tarjan's algorithm), each sorted."""
+    graph = import_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(cycles)
 
 
 def test_every_layer_imports_only_the_layers_below_it() -> None:
@@ -92,3 +163,102 @@ def test_the_check_sees_lazy_and_relative_imports(tmp_path: Path,
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
     assert [line.split(" imports ")[1] for line in violations()] == [
         "twintable.sim", "twintable.sim.runner", "twintable.sim.runner.timed_plan"]
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """A game's rules never import its bots (they hang off its entry, ``plugin.py``), so
+    rules, bots and fast engines import one way; lazy imports count."""
+    assert import_cycles() == []
+
+
+def test_the_cycle_check_sees_a_lazy_circle(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "twintable"
+    (root / "games" / "demo").mkdir(parents=True)
+    for package in (root, root / "games", root / "games" / "demo"):
+        (package / "__init__.py").write_text("")
+    (root / "games" / "demo" / "rules.py").write_text(
+        "def bots():\n    from twintable.games.demo.bots import Bot\n    return Bot\n")
+    (root / "games" / "demo" / "bots.py").write_text(
+        "from twintable.games.demo import rules\nclass Bot: ...\n")
+    (root / "games" / "demo" / "views.py").write_text("from . import rules\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    assert import_cycles() == [["twintable.games.demo.bots", "twintable.games.demo.rules"]]
+
+
+#: Layers that run any game and name none: they find games through their entries.
+SHELLS = ("server", "sim", "envs", "terminal", "cli", "bots", "core")
+
+#: Research environments are still written per game and stay in ``envs/`` until they move
+#: into their game packages (each entry names its own, ``env``); these modules serve them.
+PER_GAME_ENVS = {"twintable.envs._timo_codec", "twintable.envs._timo_policy",
+                 "twintable.envs.timo_vector", "twintable.envs.openspiel",
+                 # Built on Timo's vector engine and codec (its 125 moves, its C greedy
+                 # policy), like timo_vector: the self-play vector env and
+                 # ``twintable train timo``'s A2C run on it.
+                 "twintable.envs.timo_selfplay", "twintable.envs.training"}
+
+
+def docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions (prose that
+    may name a game as an example; code may not)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                found.add(id(first.value))
+    return found
+
+
+def games_named(ids: list[str], exempt: set[str]) -> list[str]:
+    """Every place a shell module names a game: a string (outside docstrings) with a game
+    id as a word in it, or an import from a game's package."""
+    word = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if layer_of(module) not in SHELLS or module in exempt:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        prose = docstrings(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in prose and word.search(node.value)):
+                found.append(f"{module}:{node.lineno} says {node.value[:40]!r}")
+        for imported in sorted(imported_modules(path)):
+            parts = imported.split(".")
+            if parts[:2] == ["twintable", "games"] and len(parts) > 2 and parts[2] in ids:
+                found.append(f"{module} imports {imported}")
+    return found
+
+
+def test_no_shell_names_a_game() -> None:
+    """Server, simulator, environments, terminal and command line know games only through
+    their entries (``core/plugin.py``)."""
+    registry = default_registry()
+    own_envs = {entry.env for entry in registry.entries() if entry.env is not None}
+    assert games_named(registry.ids(), own_envs | PER_GAME_ENVS) == []
+
+
+def test_the_game_name_check_sees_strings_and_imports(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "twintable"
+    (root / "server").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "server" / "__init__.py").write_text('"""Serves chess, among others."""\n')
+    (root / "server" / "rules.py").write_text(
+        '"""No chess here."""\n\n'
+        'def rematch(game_id: str) -> bool:\n'
+        '    from twintable.games.chess import rules\n'
+        '    return game_id == "chess" and "checkers-chess" != "chessboard"\n')
+    (root / "cli.py").write_text('HELP = "Game id: chess or go."\n')
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    assert games_named(["chess", "go"], set()) == [
+        "twintable.cli:1 says 'Game id: chess or go.'",
+        "twintable.server.rules:5 says 'chess'",
+        "twintable.server.rules:5 says 'checkers-chess'",
+        "twintable.server.rules imports twintable.games.chess",
+        "twintable.server.rules imports twintable.games.chess.rules",
+    ]

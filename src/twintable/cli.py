@@ -6,27 +6,50 @@ import json
 import os
 import random
 import sys
+from importlib import import_module
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from twintable.bots.registry import bot_levels
 from twintable.core.errors import TwinTableError
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.envs.training import train_app
 from twintable.games import default_registry
 from twintable.loadtest.cli import loadtest
-from twintable.sim.report import build_report, plot_report
+from twintable.sim.figures import plot_report
+from twintable.sim.lab import sim_command, sweep, write_exports, write_sim_page
+from twintable.sim.progress import progress_bar
+from twintable.sim.report import build_report
 from twintable.sim.runner import GameResult, make_bots, run_games
+from twintable.sim.summary import markdown_summary
 
-app = typer.Typer(help="Twin Table: four card games to play with friends or bots, "
+app = typer.Typer(help="Twin Table: card games to play with friends or bots, "
                        "and to simulate and study.", no_args_is_help=True)
 console = Console()
+
+#: Every installed game, found through its entry (help texts and game commands below).
+GAMES = default_registry()
+
+
+def _ids(entries: Any = None) -> str:
+    """Game ids for a help text: "a, b or c"."""
+    ids = [entry.id for entry in (GAMES.entries() if entries is None else entries)]
+    return ", ".join(ids[:-1]) + (" or " if len(ids) > 1 else "") + ids[-1] if ids else "none"
+
+
+TERMINAL_GAMES = [entry for entry in GAMES.entries() if entry.terminal is not None]
+REALTIME_NAMES = ", ".join(entry.rules.name for entry in GAMES.entries() if entry.rules.realtime)
+MODES = "; ".join(
+    f"{entry.rules.name}: {', '.join(map(str, mode.choices))}"
+    for entry in GAMES.entries()
+    if (mode := entry.rules.options_schema.options.get("mode")) is not None)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -56,17 +79,12 @@ def _lineup(bots: str, players: int) -> list[str]:
 
 
 def _terminal(game_id: str) -> Any:
-    """The terminal front end of a game (Twin It is played in the browser only)."""
-    if game_id == "timo":
-        from twintable.terminal import timo
-        return timo
-    if game_id == "twins":
-        from twintable.terminal import twins
-        return twins
-    if game_id == "twinz":
-        from twintable.terminal import twinz
-        return twinz
-    raise _fail(f"terminal play is available for timo, twins and twinz, not {game_id!r}")
+    """The terminal front end of a game, as its entry names it (some games are played in
+    the browser only)."""
+    terminal = GAMES.entry(game_id).terminal if game_id in GAMES else None
+    if terminal is None:
+        raise _fail(f"terminal play is available for {_ids(TERMINAL_GAMES)}, not {game_id!r}")
+    return import_module(terminal)
 
 
 @app.command()
@@ -79,7 +97,7 @@ def serve(
     bot_delay_ms: Annotated[int, typer.Option(help="How long bots think before acting.")]
     = 700,
     realtime_bot_pace: Annotated[float, typer.Option(
-        help="Real-time games (Twin It, Twinz): 1 = bots react at human speed, less = "
+        help=f"Real-time games ({REALTIME_NAMES}): 1 = bots react at human speed, less = "
              "faster.")]
     = 1.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
@@ -208,21 +226,25 @@ def protocol_schema() -> None:
 
 @app.command()
 def games() -> None:
-    """List the games, their player counts and their options."""
-    for game in default_registry():
+    """List the games, their player counts, bots and options."""
+    for entry in default_registry().entries():
+        game = entry.rules
+        bots = ", ".join(f"{bot.name} ({bot.level})" for bot in bot_levels(entry))
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
-                            "players", show_lines=False)
-        for column in ("option", "default", "meaning"):
+                            "players", caption=f"bots: {bots}", show_lines=False)
+        for column in ("option", "default", "values", "meaning"):
             table.add_column(column)
         for option in game.options_schema.options.values():
-            table.add_row(option.name, json.dumps(option.default), option.description)
+            table.add_row(option.name, json.dumps(option.default), option.range_text(),
+                          option.description)
         console.print(table)
 
 
 @app.command()
 def play(
     game_id: Annotated[str, typer.Argument(metavar="GAME",
-                                           help="Game id: timo, twins or twinz.")] = "timo",
+                                           help=f"Game id: {_ids(TERMINAL_GAMES)}.")]
+    = TERMINAL_GAMES[0].id if TERMINAL_GAMES else "",
     players: Annotated[int | None, typer.Option(
         help="Players at the table, you included (default: the fewest the game takes).")]
     = None,
@@ -230,29 +252,28 @@ def play(
         help="Bots for the other seats, comma-separated; repeated to fill (default: the "
              "game's usual bot).")] = None,
     pace: Annotated[float, typer.Option(
-        help="Bots' speed where time counts (TIMO! races, Twinz): 1 = a person's, 2 = "
-             "twice as slow, 0 = at once.", min=0)] = 1.0,
+        help="Bots' speed where time counts (races): 1 = a person's, 2 = twice as slow, "
+             "0 = at once.", min=0)] = 1.0,
     seed: Annotated[int | None, typer.Option(help="Seed for the shuffle (random if unset).")]
     = None,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
     = None,
     save: Annotated[Path | None, typer.Option(help="Write the game's replay here.")] = None,
 ) -> None:
-    """Play in the terminal against bots. You sit in seat 0.
-
-    Bots: random, heuristic, search (timo); random, heuristic, strong (twins); words (twinz).
-    """
+    """Play in the terminal against bots. You sit in seat 0 (see `twintable games` for
+    each game's bots)."""
     tui = _terminal(game_id)
 
     registry = default_registry()
-    game = registry.get(game_id)
+    entry = registry.entry(game_id)
+    game = entry.rules
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
         options = game.resolve_options(_parse_options(option))
         players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
-        bot_names = _lineup(bots or game.default_bot, players - 1)
-        seat_bots = make_bots(game, bot_names)
+        bot_names = _lineup(bots or entry.default_bot, players - 1)
+        seat_bots = make_bots(entry, bot_names)
     except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(str(error)) from None
     names = ["Player 0 (you)"]
@@ -293,7 +314,7 @@ def play(
 @app.command()
 def sim(
     game_id: Annotated[str, typer.Argument(metavar="GAME",
-                                           help="Game id: timo, twins, twinit or twinz.")],
+                                           help=f"Game id: {_ids()}.")],
     players: Annotated[int | None, typer.Option(
         help="Players per game (default: the fewest the game takes).")] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
@@ -304,8 +325,7 @@ def sim(
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
     = None,
     mode: Annotated[str | None, typer.Option(
-        help="Shorthand for --option mode=... (Twin It: competitive, team, coop, "
-             "timeattack).")] = None,
+        help=f"Shorthand for --option mode=... ({MODES}).")] = None,
     workers: Annotated[int, typer.Option(
         help="Processes (0: one per CPU core); with --ray local, the CPUs Ray may use.")] = 0,
     ray: Annotated[str | None, typer.Option(
@@ -316,19 +336,33 @@ def sim(
     plot: Annotated[Path | None, typer.Option(help="Save a figure (PNG) here.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Save the report here.")]
     = None,
+    fixed_seats: Annotated[bool, typer.Option(
+        "--fixed-seats", help="Keep each bot in the seat it is named for (no rotation), so "
+                              "an option naming seats (a handicap, a team) goes to that "
+                              "bot.")] = False,
+    jsonl: Annotated[Path | None, typer.Option(
+        help="Write one JSON line per game here (seed, seats, turn order, winners, "
+             "scores by round, length).")] = None,
+    csv_out: Annotated[Path | None, typer.Option(
+        "--csv", help="Write one CSV row per game here.")] = None,
+    report_out: Annotated[Path | None, typer.Option(
+        "--report", help="Write one self-contained HTML page here: tables, figures, and "
+                         "the command to reproduce the run.")] = None,
 ) -> None:
-    """Simulate bots against each other and report win rates with 95% intervals."""
+    """Simulate bots against each other and report win rates with 95% intervals, by bot,
+    by seat and by turn order."""
     registry = default_registry()
     try:
-        game = registry.get(game_id)
+        entry = registry.entry(game_id)
+        game = entry.rules
         raw = _parse_options(option)
         if mode is not None:
             raw["mode"] = mode
         options = game.resolve_options(raw)
         players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
-        lineup = _lineup(bots or f"{game.default_bot},random", players)
-        make_bots(game, lineup)
+        lineup = _lineup(bots or f"{entry.default_bot},random", players)
+        make_bots(entry, lineup)
     except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(str(error)) from None
     if games < 1:
@@ -340,32 +374,36 @@ def sim(
             require_ray()
         except RuntimeError as error:
             raise _fail(str(error)) from None
-    for out in (json_out, plot):
+    for out in (json_out, plot, jsonl, csv_out, report_out):
         if out is not None:
             # Refuse now rather than after a long simulation.
             problem = _unwritable(out)
             if problem:
                 raise _fail(f"cannot write {out}: {problem}")
     results: list[GameResult] = []
-    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
-               TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(f"{game.name}: {', '.join(lineup)}", total=games)
         try:
             for chunk in run_games(game.id, options, lineup, games, seed, workers or None,
-                                   ray_address=ray):
+                                   ray_address=ray, fixed_seats=fixed_seats):
                 results.extend(chunk)
                 progress.advance(task, len(chunk))
         except ConnectionError as error:
             raise _fail(f"cannot reach the Ray cluster at {ray}: {error}") from None
-    report = build_report(game.id, players, lineup, seed, options, results)
+    report = build_report(game.id, players, lineup, seed, options, results, fixed_seats)
     _print_report(report)
+    console.print(Markdown(markdown_summary(report)))
     if json_out:
         json_out.write_text(json.dumps(report, indent=2), encoding="utf-8")
         console.print(f"report written to {json_out}")
     if plot:
         plot_report(report, results, plot)
         console.print(f"figure written to {plot}")
+    write_exports(game.id, options, results, jsonl, csv_out, console)
+    if report_out:
+        command = sim_command(game.id, players, games, lineup, seed, raw, fixed_seats)
+        write_sim_page(report_out, report, results, command)
+        console.print(f"HTML report written to {report_out}")
 
 
 def _unwritable(path: Path) -> str | None:
@@ -509,116 +547,13 @@ def _move_text(action: Any) -> str:
     return f"seat {action.seat} {action.kind} {json.dumps(action.payload)}"
 
 
-twinit_app = typer.Typer(help="Twin It tools.", no_args_is_help=True)
 app.command()(loadtest)
-app.add_typer(twinit_app, name="twinit")
-
-
-@twinit_app.command("sheet")
-def twinit_sheet(
-    out: Annotated[Path, typer.Argument(help="HTML file to write.")],
-) -> None:
-    """Render every Twin It picture and card on one HTML page, for review."""
-    from twintable.games.twinit.art import deck_sheet_html
-
-    out.write_text(deck_sheet_html(), encoding="utf-8")
-    console.print(f"deck sheet written to {out}")
-
-
 app.add_typer(train_app, name="train")
-twinz_app = typer.Typer(help="Twinz tools: decks and word bots.", no_args_is_help=True)
-app.add_typer(twinz_app, name="twinz")
-
-
-@twinz_app.command("build-decks")
-def twinz_build_decks(
-    out: Annotated[Path | None, typer.Option(help="Where to write the decks JSON "
-                                                  "(default: the package's data file).")]
-    = None,
-) -> None:
-    """Rebuild the Twinz decks, lexicon and word families from Lexique 3.83, wordfreq and the
-    reviews in the package data (the [twinz-build] extra; families also need [words])."""
-    try:
-        from twintable.games.twinz import roots
-        from twintable.games.twinz.decks import build_decks, default_lexique, write_decks
-
-        lexique = default_lexique()
-        decks = build_decks(lexique)
-    except ImportError as error:
-        raise _fail(f"{error}: pip install 'twintable[twinz-build]'") from None
-    target = write_decks(decks, out)
-    console.print(f"decks written to {target}")
-    if out is not None:
-        return  # a trial build: the package's lexicon and families stay as they are
-    lexicon = roots.write_data(roots.build_lexicon(lexique), "lexicon.json")
-    console.print(f"lexicon written to {lexicon}")
-    try:
-        from twintable.games.twinz.words import load_space
-
-        space = load_space()
-    except ImportError:
-        space = None
-    if space is None:
-        raise _fail("word families need the word vectors: pip install 'twintable[words]'")
-    families = roots.write_data(roots.build_families(lexique, space), "families.json")
-    console.print(f"families written to {families}")
-
-
-@twinz_app.command("eval")
-def twinz_eval(
-    words: Annotated[int, typer.Option(help="Mystery words per deck and level in duo "
-                                            "self-play (0: clue pairs only).")] = 300,
-    seed: Annotated[int, typer.Option(help="Which words, and the bots' choices.")] = 0,
-    levels: Annotated[str | None, typer.Option(help="Bot levels, comma-separated "
-                                                    "(default: every level).")] = None,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Save the figures here.")]
-    = None,
-) -> None:
-    """The word bots against the shipped human-style clue pairs (guesser top-1/top-5, both
-    halves: dev is tuned on, test only reported) and in duo self-play per deck and level
-    (round won on the first attempt, identical clues, same-root penalties)."""
-    from twintable.games.twinz.evaluate import SPLITS, run
-
-    names = [name.strip() for name in levels.split(",") if name.strip()] if levels else None
-    try:
-        with Progress(*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console, transient=True) as progress:
-            def tick(label: str, total: int) -> Any:
-                task = progress.add_task(label, total=total)
-                return lambda: progress.advance(task)
-
-            results = run(words, seed, names, tick)
-    except ImportError as error:
-        raise _fail(f"{error}: pip install 'twintable[words]'") from None
-    except (RuntimeError, ValueError) as error:
-        raise _fail(str(error)) from None
-    sizes = results["settings"]["pairs"]
-    table = Table(title="Twinz guesser on human-style clue pairs (" + ", ".join(
-        f"{half} {sizes[half]}" for half in SPLITS) + "; test: reported only)")
-    # "known": targets in the guesser's word space at all (it can never name the others).
-    for column in ("half", "level", "top-1", "top-5", "two-sense top-1", "two-sense top-5",
-                   "off-deck top-5", "known"):
-        table.add_column(column, justify="right")
-    for half in SPLITS:
-        for level, row in results["pairs"][half].items():
-            table.add_row(half, level, f"{row['all']['top1']:.1%}", f"{row['all']['top5']:.1%}",
-                          f"{row['two_sense']['top1']:.1%}", f"{row['two_sense']['top5']:.1%}",
-                          f"{row['outside_deck']['top5']:.1%}", f"{row['all']['known']:.1%}")
-    console.print(table)
-    if words > 0:
-        table = Table(title=f"Twinz duo self-play: {words} mystery words per deck and level, "
-                            f"seed {seed}")
-        for column in ("deck", "level", "won on 1st attempt", "top-1", "top-5",
-                       "identical clues", "same-root penalties"):
-            table.add_column(column, justify="right")
-        for deck, by_level in results["self_play"].items():
-            for level, row in by_level.items():
-                table.add_row(deck, level, f"{row['won_first']:.1%}", f"{row['top1']:.1%}",
-                              f"{row['top5']:.1%}", f"{row['identical']:.1%}",
-                              f"{row['same_root']:.1%}")
-        console.print(table)
-    if json_out:
-        json_out.write_text(json.dumps(results, indent=2), encoding="utf-8")
+app.command()(sweep)
+for _entry in GAMES.entries():
+    if _entry.commands is not None:
+        _module, _, _attr = _entry.commands.partition(":")
+        app.add_typer(getattr(import_module(_module), _attr), name=_entry.id)
 
 if __name__ == "__main__":
     app()

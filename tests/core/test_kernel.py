@@ -14,6 +14,7 @@ from twintable.core.rng import Rng
 from twintable.core.types import Action, Event, events_for
 from twintable.games import default_registry
 from twintable.games.timo import TimoGame
+from twintable.games.timo.plugin import entry as timo_entry
 
 
 def test_action_identity_ignores_time_and_round_trips_json() -> None:
@@ -68,7 +69,7 @@ def test_registry_lists_games_and_refuses_unknown_ids() -> None:
         registry.get("chess")
     assert error.value.code == "game.unknown"
     with pytest.raises(ValueError):
-        registry.register(TimoGame())
+        registry.register(timo_entry())
     assert GameRegistry().ids() == []
 
 

@@ -51,7 +51,7 @@ MAX_STEPS = 3000
 
 
 def levels(game_id: str) -> list[str]:
-    return sorted(bot_factories(default_registry().get(game_id)))
+    return sorted(bot_factories(default_registry().entry(game_id)))
 
 
 def short(game_id: str, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +133,7 @@ TURN_BASED = [(game_id, mode, kwargs, level) for game_id, mode, kwargs, level in
 def test_pettingzoo_every_seat_played_by_one_bot_level(game_id: str, mode: str,
                                                        kwargs: dict[str, Any],
                                                        level: str) -> None:
-    factory = bot_factories(default_registry().get(game_id))[level]
+    factory = bot_factories(default_registry().entry(game_id))[level]
     players = kwargs["players"]
     assert play_aec(game_id, kwargs, {f"seat_{s}": factory() for s in range(players)}) > 0
 

@@ -20,6 +20,7 @@ from twintable.envs import IllegalActionError, timo_v0
 from twintable.envs import _timo_codec as codec
 from twintable.games.timo import TimoGame
 from twintable.games.timo.fast import NATIVE
+from twintable.games.timo.plugin import entry as timo_entry
 
 ENGINES = [pytest.param(True, id="native"), pytest.param(False, id="reference")]
 
@@ -218,7 +219,7 @@ def test_the_projects_bots_play_seats_through_action_of_and_index_of(native: boo
     engine(native)
     env = timo_v0.raw_env(3, {"target": 100}, native=native)
     env.reset(seed=4)
-    bots = [bot_factories(env.game)[name]() for name in ("random", "heuristic", "random")]
+    bots = [bot_factories(timo_entry())[name]() for name in ("random", "heuristic", "random")]
     rng = random.Random(4)
     while not env.state.over:
         seat = env.seat(env.agent_selection)

@@ -38,7 +38,7 @@ def test_a_tiny_run_writes_weights_that_replay_and_play(tmp_path: Path) -> None:
     for key, value in one.network.params.items():
         assert np.array_equal(value, two.network.params[key])
     assert one.meta["seed"] == 3 and one.meta["steps"] >= 2000
-    result = evaluate(one, "random", 2, seed=0, options={"target": 30})
+    result = evaluate(one, "random", 2, seed=0, game="timo", options={"target": 30})
     assert result.games == 2
     vector = TimoSelfPlayVectorEnv(3, 2, {"target": 30}, opponents=one)
     observations, _ = vector.reset(seed=1)

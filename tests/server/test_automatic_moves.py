@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import twintable.server.tables as tables
+import twintable.server.clock as clock
 from tests.server.client import app_client, create_table, hello, play_to_end, start
 from tests.server.test_play import SHORT, twinit_chooser
 from twintable.core.types import Action
@@ -21,8 +21,8 @@ def test_timers_fire_when_the_wall_clock_runs_slower_than_the_sleeps(
         sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # NTP may slew the wall clock against the monotonic clock the table sleeps on; here it
     # runs 1% slow, so every timer wakes a little before its deadline by the wall clock.
-    real_now_ms, origin = tables.now_ms, tables.now_ms()
-    monkeypatch.setattr(tables, "now_ms",
+    real_now_ms, origin = clock.now_ms, clock.now_ms()
+    monkeypatch.setattr(clock, "now_ms",
                         lambda: origin + int((real_now_ms() - origin) * 0.99))
     with app_client(sqlite_url, realtime_bot_pace=0.05) as client:  # bots: human pace / 20
         joined = create_table(client, "twinz", 4, SHORT["twinz"])
@@ -59,7 +59,7 @@ def play_against(sqlite_url: str, game_id: str, options: dict[str, Any], bot: An
                               seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
         table_id = joined["table"]["id"]
         server = client.app.state.server  # type: ignore[attr-defined]
-        server.tables[table_id].bots[1] = bot
+        server.tables[table_id].automation.bots[1] = bot
         start(client, table_id, joined["token"])
         with client.websocket_connect(f"/ws/tables/{table_id}") as player:
             hello(player, joined["token"])

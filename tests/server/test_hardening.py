@@ -21,8 +21,8 @@ from tests.server.client import (
     start,
 )
 from tests.server.conftest import fresh_postgres, require_postgres
+from twintable.server.presence import Connection
 from twintable.server.storage.store import Store
-from twintable.server.tables import Connection
 
 
 def _sql(db_url: str, statement: str) -> list[tuple[object, ...]]:

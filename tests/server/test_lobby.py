@@ -23,6 +23,23 @@ def test_games_are_listed_with_options_and_bots(sqlite_url: str) -> None:
         assert {"timo", "twins"} <= set(games)
         assert "search" in games["timo"]["bots"] and "strong" in games["twins"]["bots"]
         assert any(o["name"] == "target" for o in games["timo"]["options"])
+        # What a client needs from the declarations: units, seat options, racing moves.
+        twinit = {o["name"]: o for o in games["twinit"]["options"]}
+        assert twinit["hold_ms"]["unit"] == "ms" and twinit["taboo"]["names_seats"]
+        assert twinit["sets_to_win"]["unit"] is None and not twinit["sets_to_win"]["names_seats"]
+        assert set(games["twinit"]["unversioned_kinds"]) == {"touch", "turn_over"}
+        assert games["timo"]["unversioned_kinds"] == []
+
+
+def test_each_games_client_is_served_beside_the_shell(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        for game in client.get("/api/games").json():
+            module = client.get(f"/static/games/{game['id']}/index.js")
+            assert module.status_code == 200, game["id"]
+            assert "export default" in module.text
+            assert client.get(f"/static/games/{game['id']}/i18n/fr.json").json()
+        assert client.get("/static/app.js").status_code == 200
+        assert client.get("/static/games/none/index.js").status_code == 404
 
 
 def test_create_join_by_invite_bots_kick_leave_and_start(sqlite_url: str) -> None:
@@ -80,6 +97,13 @@ def test_bad_lobby_requests_get_codes(sqlite_url: str) -> None:
             ({"game": "timo", "players": 9, "display_name": "A"}, 422, "players.invalid"),
             ({"game": "timo", "players": 2, "display_name": "A", "options": {"x": 1}}, 422,
              "option.unknown"),
+            # Variants are checked at creation: out of range, or too big for the table.
+            ({"game": "timo", "players": 2, "display_name": "A",
+              "options": {"hand_size": 21}}, 422, "option.invalid"),
+            ({"game": "timo", "players": 6, "display_name": "A",
+              "options": {"hand_size": 10}}, 422, "players.invalid"),
+            ({"game": "twins", "players": 5, "display_name": "A",
+              "options": {"deal": 11}}, 422, "players.invalid"),
             ({"game": "timo", "players": 2, "display_name": "A",
               "seats": [{"kind": "bot", "bot": "random"}, {"kind": "human"}]}, 422,
              "seats.invalid"),

@@ -147,7 +147,7 @@ def test_finished_twinz_rounds_teach_the_next_tables_word_bots(sqlite_url: str) 
         records = server.records["twinz"]
         assert len(records) == 12 and all("word" in r and "clues" in r for r in records)
         second = create_table(client, "twinz", 4, SHORT["twinz"])
-        bots = server.tables[second["table"]["id"]].bots
+        bots = server.tables[second["table"]["id"]].automation.bots
         learned = sum(len(c) for c in bots[1].clue_for.values())
         assert learned == sum(len([c for c in r["clues"] if c]) for r in records
                               if r["winners"])

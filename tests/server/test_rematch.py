@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.server.client import app_client, auth, hello, profile, start
-from twintable.server.tables import BOT_NAMES, bot_name
+from twintable.server.seating import BOT_NAMES, bot_name
 
 
 def create(client: TestClient, game: str, seats: list[dict[str, Any]],

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.client import app_client
 from twintable.games import default_registry
-from twintable.server.rules_pages import LANGUAGES, SECTIONS, package_of, render, source
+from twintable.server.rules_pages import LANGUAGES, SECTIONS, render, source
 
 GAMES = ("timo", "twins", "twinit", "twinz")
 REGISTRY = default_registry()
@@ -25,7 +25,7 @@ ALLOWED_TAGS = {"section", "h2", "h3", "h4", "p", "ul", "ol", "li", "strong", "e
 
 def pages(game: str) -> dict[str, str]:
     """The game's page in every language; skipped while unwritten, except in CI."""
-    package = package_of(REGISTRY.get(game))
+    package = REGISTRY.entry(game).package
     found = {lang: source(package, lang) for lang in LANGUAGES}
     missing = [lang for lang, text in found.items() if text is None]
     if missing:

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from tests.server.client import Player, app_client, create_table, hello, start
+from twintable.bots.registry import bot_factories
 from twintable.games.timo import bots as timo_bots
 from twintable.games.timo.bots import REFLEXES, Reflexes
+from twintable.games.timo.plugin import entry as timo_entry
 from twintable.games.timo.rules import CALL, CATCH, TimoGame
 from twintable.games.timo.state import NOBODY
 
@@ -63,22 +65,23 @@ def test_bots_take_a_persons_time_to_call_and_to_catch() -> None:
     rng = random.Random(5)
     state = game.new_state(game.resolve_options({}), 3, 11)
     state.exposed = 1  # seat 1 played its last-but-one card without calling
-    bot = game.bots()["heuristic"]()
+    entry = timo_entry()
+    bot = bot_factories(entry)["heuristic"]()
     reflexes = REFLEXES["heuristic"]
     calls, catches, turns = [], [], []
     for _ in range(400):
-        own = game.paced_move(bot, game.view(state, 1), rng)
-        other = game.paced_move(bot, game.view(state, 2), rng)
+        own = entry.plan(bot, game.view(state, 1), rng, 0)
+        other = entry.plan(bot, game.view(state, 2), rng, 0)
         if own is not None and own[1].kind == CALL:
             calls.append(own[0])
         if other is not None and other[1].kind == CATCH:
             catches.append(other[0])
     state.exposed = NOBODY
     for _ in range(200):
-        moment = game.paced_move(bot, game.view(state, state.turn), rng)
+        moment = entry.plan(bot, game.view(state, state.turn), rng, 0)
         assert moment is not None and moment[1].kind not in (CALL, CATCH)
         turns.append(moment[0])
-        assert game.paced_move(bot, game.view(state, (state.turn + 1) % 3), rng) is None
+        assert entry.plan(bot, game.view(state, (state.turn + 1) % 3), rng, 0) is None
 
     def median(values: list[int]) -> float:
         return sorted(values)[len(values) // 2]

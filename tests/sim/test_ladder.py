@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from twintable.sim.ladder import LADDERS, Ladder, climb, lineups, main, rate
+import pytest
+
+from twintable.bots.registry import bot_levels
+from twintable.core.errors import OptionError
+from twintable.games import default_registry
+from twintable.sim.ladder import Ladder, climb, game_ladder, lineups, main, parse_ladder, rate
 from twintable.sim.runner import GameResult
 
 
@@ -19,7 +24,28 @@ def test_pairings_face_to_face_or_on_alternate_seats() -> None:
     assert lineups(two) == [("a", "b"), ("a", "c"), ("b", "c")]
     four = Ladder("y", "twins", {}, 4, ("a", "b", "c"))
     assert lineups(four)[0] == ("a", "b", "a", "b")
-    assert {ladder.name for ladder in LADDERS} == {"timo-2p", "timo-4p", "twins-4p"}
+
+
+def test_a_ladder_seats_every_bot_the_games_entry_offers() -> None:
+    registry = default_registry()
+    for entry in registry.entries():
+        names = [level.name for level in bot_levels(entry)]
+        if len(names) < 2:
+            continue
+        players = entry.rules.player_range({})[0]
+        ladder = parse_ladder(f"{entry.id}:{players}", registry)
+        assert ladder == Ladder(f"{entry.id}-{players}p", entry.id, {}, players, tuple(names))
+        assert ladder.bots[0] == "random"
+    assert game_ladder("timo", 4).bots == ("random", "heuristic", "search")
+
+
+def test_a_ladder_that_cannot_be_climbed_is_refused() -> None:
+    with pytest.raises(ValueError, match="GAME:PLAYERS"):
+        parse_ladder("timo")
+    with pytest.raises(OptionError, match="unknown game"):
+        parse_ladder("chess:2")
+    with pytest.raises(OptionError, match="players"):
+        parse_ladder("timo:9")
 
 
 def test_ratings_follow_the_results_and_shares_count_ties() -> None:
@@ -49,6 +75,10 @@ def test_a_small_ladder_replays() -> None:
 
 def test_the_command_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "ladder.json"
-    report = main(["--games", "1", "--only", "timo-2p", "--out", str(out)])
+    report = main(["timo:2", "--games", "1", "--out", str(out)])
     assert out.read_text(encoding="utf-8").startswith("{")
     assert set(report) == {"timo-2p"}
+    assert {row["bot"] for row in report["timo-2p"]["ratings"]} == {"random", "heuristic",
+                                                                    "search"}
+    with pytest.raises(SystemExit):
+        main(["nosuchgame:2", "--games", "1"])

@@ -95,3 +95,20 @@ def test_an_error_in_a_worker_process_reaches_the_caller_as_itself() -> None:
         results("timo", {"target": -5}, ["random", "random"], 4, workers=2)
     assert raised.value.code == "option.invalid"
     assert raised.value.details["option"] == "target"
+
+
+def test_a_sweep_on_a_local_ray_reports_as_locally(tmp_path: Path) -> None:
+    assert not ray.is_initialized()
+    runner = CliRunner()
+    args = ["sweep", "timo", "--grid", "hand_size=5,7", "--players", "2", "--games", "4",
+            "--seed", "3", "--bots", "heuristic,random", "--option", "target=60"]
+    on_ray = runner.invoke(app, [*args, "--ray", "local", "--workers", "1",
+                                 "--json", str(tmp_path / "ray.json")])
+    assert on_ray.exit_code == 0, on_ray.output
+    # One Ray for the whole sweep, started and stopped by the command.
+    assert not ray.is_initialized()
+    local = runner.invoke(app, [*args, "--workers", "1", "--json", str(tmp_path / "one.json")])
+    assert local.exit_code == 0, local.output
+    report = json.loads((tmp_path / "ray.json").read_text())
+    assert report == json.loads((tmp_path / "one.json").read_text())
+    assert len(report["cells"]) == 2

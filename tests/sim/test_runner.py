@@ -8,13 +8,14 @@ from twintable.games import default_registry
 from twintable.sim.runner import make_bots, play_game, run_games, seat_bots
 from twintable.sim.stats import mean_interval, wilson_interval
 
-GAME = default_registry().get("timo")
+ENTRY = default_registry().entry("timo")
+GAME = ENTRY.rules
 
 
 def test_same_seed_same_game() -> None:
-    first = play_game(GAME, {"target": 60}, make_bots(GAME, ["heuristic", "random"]), 11,
+    first = play_game(GAME, {"target": 60}, make_bots(ENTRY, ["heuristic", "random"]), 11,
                       record=True)
-    second = play_game(GAME, {"target": 60}, make_bots(GAME, ["heuristic", "random"]), 11,
+    second = play_game(GAME, {"target": 60}, make_bots(ENTRY, ["heuristic", "random"]), 11,
                        record=True)
     assert first.actions == second.actions and first.scores == second.scores
 
@@ -35,7 +36,7 @@ def test_seats_rotate() -> None:
 
 def test_unknown_bot_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
-        make_bots(GAME, ["oracle"])
+        make_bots(ENTRY, ["oracle"])
 
 
 def test_wilson_interval() -> None:

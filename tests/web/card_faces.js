@@ -1,9 +1,10 @@
 // Draws every Timo and Twins card face through the real renderers and catalogues and
 // lists the faces whose text overflows (test_table_timo_twins.py).
 async ([phone]) => {
-  const { t, el } = await import('/static/app.js');
-  const { renderTimo } = await import('/static/games/timo.js');
-  const { renderTwins } = await import('/static/games/twins.js');
+  const { t } = await import('/static/lib/i18n.js');
+  const { el } = await import('/static/lib/dom.js');
+  const { renderTimo } = await import('/static/games/timo/board.js');
+  const { renderTwins } = await import('/static/games/twins/board.js');
   const colours = ['blue', 'green', 'orange', 'pink'];
   const ranks = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'stop', 'twist', '+2'];
   const hand = [];

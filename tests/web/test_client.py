@@ -129,13 +129,17 @@ def test_the_phone_layout_shows_the_whole_hand(second_tab: Tab) -> None:
 
 
 def test_catalogues_have_the_same_keys_in_every_language() -> None:
-    folder = Path(__file__).parents[2] / "src" / "twintable" / "web" / "i18n"
-    catalogues = {path.stem: json.loads(path.read_text()) for path in folder.glob("*.json")}
-    assert set(catalogues) == {"en", "fr", "ko", "nl"}
-    keys = set(catalogues["en"])
-    for code, catalogue in catalogues.items():
-        assert set(catalogue) == keys, code
-        assert all(isinstance(value, str) and value for value in catalogue.values())
+    """The shell's catalogues and each game's own (games/<id>/web/i18n)."""
+    package = Path(__file__).parents[2] / "src" / "twintable"
+    folders = [package / "web" / "i18n", *sorted(package.glob("games/*/web/i18n"))]
+    assert len(folders) == 5
+    for folder in folders:
+        catalogues = {path.stem: json.loads(path.read_text()) for path in folder.glob("*.json")}
+        assert set(catalogues) == {"en", "fr", "ko", "nl"}, folder
+        keys = set(catalogues["en"])
+        for code, catalogue in catalogues.items():
+            assert set(catalogue) == keys, (folder, code)
+            assert all(isinstance(value, str) and value for value in catalogue.values())
 
 
 def test_cooperative_time_attack_spreads_every_card_and_ends_with_a_level(tab: Tab) -> None:

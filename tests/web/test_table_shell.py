@@ -150,8 +150,16 @@ def test_play_again_makes_a_rematch_the_other_player_joins(tab: Tab, second_tab:
         each.page.wait_for_selector(".hand")
 
 
+# Each blip that sounds is announced as a `tt:sound` event (lib/sound.js): the test
+# page collects them.
+COLLECT_SOUNDS = ("document.addEventListener('tt:sound', (event) => "
+                  "(window.ttSounds = window.ttSounds || []).push(event.detail));")
+
+
 def test_mute_is_remembered_and_nothing_sounds_before_a_gesture(tab: Tab, second_tab: Tab
                                                                 ) -> None:
+    for each in (tab, second_tab):
+        each.page.add_init_script(COLLECT_SOUNDS)
     table_id = create_table(tab, "timo", 3, {"target": "500"})
     tab.page.click("#start")
     tab.page.wait_for_selector("#board > *")

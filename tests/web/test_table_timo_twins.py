@@ -187,34 +187,48 @@ def test_every_card_face_fits_in_every_language(browser: Any, server_url: str,
 PRIORITY = {"+4": 100, "+2": 90, "stop": 80, "twist": 80, "colour": -1}
 
 
+# One look at the table per decision (the bots move on their own, so two reads of the
+# page may see two different hands): the selector to tap, and whether to say TIMO first.
+TIMO_DECISION = """(priority) => {
+  const colour = document.querySelector('[data-colour]');
+  if (colour) {
+    const n = {};
+    for (const c of document.querySelectorAll('.hand .card')) {
+      const m = /c-(blue|green|orange|pink)/.exec(c.className);
+      if (m) n[m[1]] = (n[m[1]] || 0) + 1; }
+    const best = Object.entries(n).sort((a, b) => b[1] - a[1]).map((e) => e[0])[0] || 'blue';
+    return { target: `[data-colour='${best}']`, sayTimo: false };
+  }
+  for (const selector of ['#call-timo', '[data-catch]']) {
+    if (document.querySelector(selector)) return { target: selector, sayTimo: false };
+  }
+  const legal = [...document.querySelectorAll('.hand button.card.legal:not([disabled])')];
+  if (legal.length) {
+    const worth = (card) => {
+      const rank = [...card.classList].find((k) => k.startsWith('r-')).slice(2)
+        .replace('plus', '+');
+      return rank in priority ? priority[rank] : /^\\d+$/.test(rank) ? Number(rank) : 0;
+    };
+    const best = legal.reduce((a, b) => (worth(b) > worth(a) ? b : a));
+    return { target: `[data-key='${best.dataset.key}']`,
+             sayTimo: Boolean(document.querySelector("#say-timo[aria-pressed='false']")) };
+  }
+  for (const selector of ['#pass', '#draw']) {
+    if (document.querySelector(selector)) return { target: selector, sayTimo: false };
+  }
+  return null;
+}"""
+
+
 def timo_turn(tab: Tab) -> None:
     """A sensible person: shout first, then keep the turn, then shed the highest card."""
     page = tab.page
-    if page.locator("[data-colour]").count():
-        colours = page.evaluate("""() => { const n = {};
-          for (const c of document.querySelectorAll('.hand .card')) {
-            const m = /c-(blue|green|orange|pink)/.exec(c.className);
-            if (m) n[m[1]] = (n[m[1]] || 0) + 1; }
-          return Object.entries(n).sort((a, b) => b[1] - a[1]).map((e) => e[0]); }""")
-        tap(page.locator(f"[data-colour='{colours[0] if colours else 'blue'}']"))
+    decision = page.evaluate(TIMO_DECISION, PRIORITY)
+    if decision is None:
         return
-    for selector in ("#call-timo", "[data-catch]"):
-        if page.locator(selector).count():
-            tap(page.locator(selector).first)
-            return
-    legal = page.locator(".hand button.card.legal:not([disabled])")
-    if legal.count():
-        if page.locator("#say-timo[aria-pressed='false']").count():
-            tap(page.locator("#say-timo"))
-        ranks = [re.sub(r"^r-", "", c) for c in legal.evaluate_all(
-            "cards => cards.map((c) => [...c.classList].find((k) => k.startsWith('r-')))")]
-        worth = [PRIORITY.get(r.replace("plus", "+"), int(r) if r.isdigit() else 0) for r in ranks]
-        tap(legal.nth(worth.index(max(worth))))
-        return
-    for selector in ("#pass", "#draw"):
-        if page.locator(selector).count():
-            tap(page.locator(selector).first)
-            return
+    if decision["sayTimo"]:
+        tap(page.locator("#say-timo"))
+    tap(page.locator(decision["target"]).first)
 
 
 def test_a_person_wins_a_whole_timo_game_against_random_bots(tab: Tab) -> None:

@@ -81,8 +81,8 @@ WATCH = """() => {
 # Draws two views of one table into the page with the real renderer, one after the other,
 # and presses cards with pointerdown at chosen moments: what each touch names.
 NAMED = """async () => {
-  const { renderTwinIt } = await import('/static/games/twinit.js');
-  const { el } = await import('/static/app.js');
+  const { renderTwinIt } = await import('/static/games/twinit/board.js');
+  const { el } = await import('/static/lib/dom.js');
   const assets = await (await fetch('/api/games/twinit/assets')).json();
   const sent = [];
   const ctx = { t: (key) => key, el, local: {}, assets, me: 0, names: ['Ann', 'Bo'],

@@ -1,4 +1,5 @@
-"""The bot contract and the uniform random bot every game gets for free."""
+"""The bot contract (acting, and planning when to act) and the uniform random bot every
+game gets for free."""
 
 from __future__ import annotations
 
@@ -16,6 +17,15 @@ class Bot(Protocol):
     name: str
 
     def act(self, view: View, rng: random.Random) -> Action | None: ...
+
+
+class TimedBot(Bot, Protocol):
+    """A bot for races on the clock that says *when* it acts, from the view's own clock
+    (a reaction time after the last change): Twin It's and Twinz's bots. Shells never
+    call ``plan`` themselves: they ask the game's entry (``GameEntry.plan``), which uses it,
+    or the game's own pacing, or acts a step after now for a bot without one."""
+
+    def plan(self, view: View, rng: random.Random) -> tuple[int, Action] | None: ...
 
 
 class RandomBot:

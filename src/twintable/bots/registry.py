@@ -1,36 +1,38 @@
-"""Which bots a game offers, and when a bot acts in a real-time game.
+"""Which bots a game offers, by name and level.
 
-Both a table on the server and the simulator seat bots by name and ask timed bots for
-their plans; what they share lives here, below both, so serving never depends on
-simulation.
+A table on the server, the simulator, the environments and the terminal all seat bots by
+name from a game's entry (``core/plugin.py``); what they share lives here, below them
+all, so serving never depends on simulation. A timed move has one way to be planned:
+the entry's :meth:`~twintable.core.plugin.GameEntry.plan`.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import Any
 
 from twintable.bots.base import Bot, RandomBot
-from twintable.core.game import Game
-from twintable.core.types import Action
+from twintable.core.plugin import BotLevel, GameEntry
 
-#: How long after "now" a bot without a plan of its own acts in a real-time game; also
-#: the simulator's virtual time between two actions when the game sets no deadline.
-STEP_MS = 1000
+#: The uniform random bot every game seats; on the shared scale it is a beginner.
+RANDOM = BotLevel("random", "beginner", RandomBot)
 
 
-def bot_factories(game: Game[Any]) -> dict[str, Callable[[], Bot]]:
-    """Every bot a game can seat, by name: the random bot, then the game's own."""
-    return {"random": RandomBot, **game.bots()}
+def bot_levels(entry: GameEntry) -> tuple[BotLevel, ...]:
+    """Every bot a game can seat here: the random bot, then the game's own that can run."""
+    return (RANDOM, *entry.available_bots())
 
 
-def timed_plan(bot: Bot, view: Any, rng: random.Random,
-               now: int) -> tuple[int, Action] | None:
-    """When and how a bot acts in a real-time game: its own plan if it makes one,
-    otherwise its choice now, a step later (the random bot)."""
-    plan = getattr(bot, "plan", None)
-    if plan is not None:
-        return plan(view, rng)  # type: ignore[no-any-return]
-    action = bot.act(view, rng)
-    return (now + STEP_MS, action) if action is not None else None
+def bot_factories(entry: GameEntry) -> dict[str, Callable[..., Bot]]:
+    """Every bot a game can seat, by name (former names included): the random bot, then
+    the game's own."""
+    factories: dict[str, Callable[..., Bot]] = {}
+    for bot in bot_levels(entry):
+        for name in (bot.name, *bot.aliases):
+            factories[name] = bot.make
+    return factories
+
+
+def default_bot(entry: GameEntry) -> str:
+    """The bot that stands in for a person: the game's default, or the random bot when
+    that one cannot run here."""
+    return entry.default_bot if entry.default_bot in bot_factories(entry) else "random"

@@ -53,6 +53,15 @@ class View(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Opening:
+    """Turn order at the start of a game: the first player and the dealer (None when no one
+    deals). Seats then follow one another from the first player in seat order."""
+
+    first: int
+    dealer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game: final scores per seat and the winning seats (ties share)."""
 
@@ -74,8 +83,10 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     options_schema: OptionSchema
-    default_bot: str = "random"
-    """The bot that stands in for a person who is away or out of time."""
+    realtime: bool = False
+    """True for a race on the clock (Twin It, Twinz): who moves first is whoever is
+    fastest, so a table and the simulator ask every bot *when* it would act
+    (``GameEntry.plan``) and play the earliest plan."""
     finite_actions: bool = True
     """True when ``legal_actions`` lists every legal action (False for free-text words)."""
     payloads: ClassVar[ActionPayloads] = {}
@@ -96,8 +107,11 @@ class Game(ABC, Generic[S]):
     def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
         low, high = self.player_range(options)
         if not low <= players <= high:
+            # An option may narrow the range (a bigger hand seats fewer): say so.
+            narrowed = (low, high) != (self.min_players, self.max_players)
             raise OptionError(
-                "players.invalid", f"{self.name} takes {low} to {high} players",
+                "players.invalid", f"{self.name} takes {low} to {high} players"
+                + (" with these options" if narrowed else ""),
                 {"players": players, "min": low, "max": high},
             )
 
@@ -214,37 +228,32 @@ class Game(ABC, Generic[S]):
         """Figures about a finished game for simulation reports (turns, rounds, ...)."""
         return {}
 
-    def simulator(self) -> Game[Any]:
-        """The engine simulations play this game on: this one, or a faster one with the
-        same rules whose games are the same, seed for seed and move for move (Timo's
-        Twist has one in C)."""
-        return self
+    # -- for studies of balance (sim/) ----------------------------------------------
+    def opening(self, state: S) -> Opening | None:
+        """Who deals and who plays first in a game just set up, so that reports can give
+        results by turn order (the first dealer is drawn at random, so seat number is not
+        turn order); None for a game without turns."""
+        return None
 
-    learns_from_rounds: bool = False
-    """True when this game's bots learn from finished rounds (see :meth:`round_records`);
-    only then does the server replay finished games at start to collect them."""
+    def round_number(self, state: S) -> int:
+        """The round (or hand) being played, from 1, for games that score round by round:
+        a report follows :meth:`running_scores` as it changes ("the leader after round k
+        wins"). Games that override it also override :meth:`running_scores`."""
+        raise NotImplementedError
 
-    def round_records(self, state: S) -> list[dict[str, Any]]:
-        """What a finished game teaches bots that learn from people (Twinz: each round's
-        word, clues, guesses and result)."""
-        return []
+    def running_scores(self, state: S) -> tuple[int, ...]:
+        """The scores so far (points, chips), per seat."""
+        raise NotImplementedError
 
-    def assets(self) -> dict[str, Any]:
-        """JSON a client needs to draw this game beyond its views (pictures, names)."""
-        return {}
+    @property
+    def scores_by_round(self) -> bool:
+        """Whether this game reports :meth:`round_number` and :meth:`running_scores`."""
+        return type(self).round_number is not Game.round_number
 
-    def bots(self) -> dict[str, Any]:
-        """Bot factories by name, beyond the ``random`` bot every game has."""
-        return {}
-
-    paces_bots: bool = False
-    """True when the game times its bots like people at a table (:meth:`paced_move`)
-    instead of the table's fixed thinking delay."""
-
-    def paced_move(self, bot: Any, view: Any, rng: random.Random) -> tuple[int, Action] | None:
-        """At a table with people, for a game that :attr:`paces_bots`: how long (ms) after
-        the state of ``view`` this bot acts, and its move; None when it does nothing (it
-        missed its chance, or it is not its move). Each call is a fresh draw."""
+    def sides(self, state: S) -> tuple[int, ...] | None:
+        """The team of each seat when seats win together (Twin It's team mode), else
+        None: reports then count a team's win once, against an even line of one team in
+        so many."""
         return None
 
     @abstractmethod

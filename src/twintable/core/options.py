@@ -13,6 +13,8 @@ from typing import Any
 from twintable.core.errors import OptionError
 
 _KINDS = ("bool", "int", "choice", "int_list")
+#: The units an option's numbers may be in (a client shows seconds for ``ms``).
+UNITS = ("ms", "s", "points", "cards", "chips", "hands")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +33,20 @@ class Option:
     modes: tuple[str, ...] = ()
     """The values of the game's ``mode`` option this one applies to (empty: every mode),
     so a client shows only the options that matter for the chosen mode."""
+    unit: str | None = None
+    """What the numbers count (one of :data:`UNITS`: "ms", "s", "points", "cards", "chips",
+    "hands"), so a client shows it in the unit people read (seconds for "ms"); None: a
+    plain number."""
+    names_seats: bool = False
+    """The values are seat numbers (counted from 0; people count from 1)."""
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"unknown option kind {self.kind!r}")
+        if self.unit is not None and self.unit not in UNITS:
+            raise ValueError(f"option {self.name!r}: unknown unit {self.unit!r}")
+        if self.names_seats and self.kind not in ("int", "int_list"):
+            raise ValueError(f"option {self.name!r}: only numbers name seats")
 
     def validate(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -85,7 +97,24 @@ class Option:
             data["max_items"] = self.max_items
         if self.modes:
             data["modes"] = list(self.modes)
+        data["unit"] = self.unit
+        data["names_seats"] = self.names_seats
         return data
+
+    def range_text(self) -> str:
+        """The values it takes, in words: "1 to 20 cards", "true or false", "a, b or c"."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            names = [str(choice) for choice in self.choices]
+            return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        low = "" if self.minimum is None else str(self.minimum)
+        high = "" if self.maximum is None else str(self.maximum)
+        span = (f"{low} to {high}" if low and high else f"at least {low}" if low
+                else f"at most {high}" if high else "any integer")
+        if self.kind == "int_list":
+            span = f"up to {self.max_items} of {span}"
+        return f"{span} {self.unit or ''}".rstrip()
 
 
 class OptionSchema:

@@ -1,4 +1,5 @@
-"""A registry of games by id. Games are registered explicitly, never on import."""
+"""A registry of games by id: their plug-in entries (``core/plugin.py``), registered
+explicitly, never on import."""
 
 from __future__ import annotations
 
@@ -7,29 +8,38 @@ from typing import Any
 
 from twintable.core.errors import OptionError
 from twintable.core.game import Game
+from twintable.core.plugin import GameEntry
 
 
 class GameRegistry:
     def __init__(self) -> None:
-        self._games: dict[str, Game[Any]] = {}
+        self._entries: dict[str, GameEntry] = {}
 
-    def register(self, game: Game[Any]) -> None:
-        if game.id in self._games:
-            raise ValueError(f"game {game.id!r} is already registered")
-        self._games[game.id] = game
+    def register(self, entry: GameEntry) -> None:
+        if entry.id in self._entries:
+            raise ValueError(f"game {entry.id!r} is already registered")
+        self._entries[entry.id] = entry
 
-    def get(self, game_id: str) -> Game[Any]:
+    def entry(self, game_id: str) -> GameEntry:
+        """The game's whole declaration: rules, bots, timing, client, tools."""
         try:
-            return self._games[game_id]
+            return self._entries[game_id]
         except KeyError:
             raise OptionError("game.unknown", f"unknown game {game_id!r}",
-                              {"game": game_id, "known": sorted(self._games)}) from None
+                              {"game": game_id, "known": sorted(self._entries)}) from None
+
+    def get(self, game_id: str) -> Game[Any]:
+        """The game's rules."""
+        return self.entry(game_id).rules
 
     def ids(self) -> list[str]:
-        return sorted(self._games)
+        return sorted(self._entries)
+
+    def entries(self) -> list[GameEntry]:
+        return list(self._entries.values())
 
     def __iter__(self) -> Iterator[Game[Any]]:
-        return iter(self._games.values())
+        return (entry.rules for entry in self._entries.values())
 
     def __contains__(self, game_id: object) -> bool:
-        return game_id in self._games
+        return game_id in self._entries

@@ -20,29 +20,10 @@ modules need the ``[rl]`` extra: ``pip install 'twintable[rl]'``.
 
 from __future__ import annotations
 
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 from twintable.envs.errors import IllegalActionError
-
-#: Game id -> its environment module, newest version first.
-ENV_MODULES: dict[str, str] = {
-    "timo": "twintable.envs.timo_v0",
-    "twins": "twintable.envs.twins_v0",
-    "twinit": "twintable.envs.twinit_v0",
-    "twinz": "twintable.envs.twinz_v0",
-}
-
-
-def env_module(game_id: str) -> ModuleType:
-    """The environment module of a game (``"twins"`` -> ``twintable.envs.twins_v0``)."""
-    try:
-        name = ENV_MODULES[game_id]
-    except KeyError:
-        raise ValueError(f"no environment for game {game_id!r}; "
-                         f"choose from {', '.join(sorted(ENV_MODULES))}") from None
-    return import_module(name)
+from twintable.envs.registry import ENV_MODULES, env_module
 
 
 def evaluate(policy: Any, opponents: Any, games: int, seed: int = 0,

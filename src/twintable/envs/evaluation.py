@@ -50,10 +50,11 @@ class Evaluation:
 
 
 def evaluate(policy: Policy | str, opponents: str | Sequence[str] | None, games: int,
-             seed: int = 0, game: str = "timo", players: int | None = None,
+             seed: int = 0, *, game: str, players: int | None = None,
              options: Mapping[str, Any] | None = None, **env_kwargs: Any) -> Evaluation:
-    """Play ``games`` games of ``game`` with ``policy`` on a rotating seat against
-    ``opponents`` (a bot name, or one per other seat; None: the game's stand-in bot).
+    """Play ``games`` games of ``game`` (a game id, any game whose entry declares an
+    environment) with ``policy`` on a rotating seat against ``opponents`` (a bot name, or
+    one per other seat; None: the game's stand-in bot).
 
     ``policy`` is a callable from the observation to an action index, or the name of one
     of the game's bots (turn-based games), to measure the project's bots the same way.
@@ -104,7 +105,7 @@ def _bot_policy(name: str, game: str) -> Callable[[TwinTableEnv, Any], int]:
     """A bot of the game as a policy on the learner's seat (it sees only its view)."""
     from twintable.games import default_registry
 
-    factories = bot_factories(default_registry().get(game))
+    factories = bot_factories(default_registry().entry(game))
     if name not in factories:
         raise ValueError(f"unknown bot {name!r} for {game}; choose from "
                          f"{', '.join(sorted(factories))}")

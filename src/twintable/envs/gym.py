@@ -5,8 +5,8 @@ the learner plays one seat, and every other seat is played by a bot of the game'
 registry (``twintable.bots.registry``), which sees only its seat's view, as at a table.
 A step is one move of the learner (one tick in Twin It); the bots move in between.
 
-Importing this module registers the ids ``twintable/Timo-v0``, ``twintable/Twins-v0``,
-``twintable/TwinIt-v0`` and ``twintable/Twinz-v0``, so ::
+Importing this module registers the Gymnasium id of every game whose entry declares one
+(``gym_id``: ``twintable/Timo-v0``, ``twintable/Twins-v0``, ...), so ::
 
     gymnasium.make("twintable.envs.gym:twintable/Twins-v0", players=4, opponents="strong")
 
@@ -31,17 +31,15 @@ import numpy as np
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
-from twintable.envs import env_module
+from twintable.core.schedule import Plan, due
 from twintable.envs.errors import IllegalActionError, OpponentMoveError
 from twintable.envs.opponents import asked_view
+from twintable.envs.registry import env_module
+from twintable.games import default_registry
 
-#: Gymnasium id -> game id.
-GYM_IDS = {
-    "twintable/Timo-v0": "timo",
-    "twintable/Twins-v0": "twins",
-    "twintable/TwinIt-v0": "twinit",
-    "twintable/Twinz-v0": "twinz",
-}
+#: Gymnasium id -> game id, as each game's entry declares it (``gym_id``).
+GYM_IDS = {entry.gym_id: entry.id for entry in default_registry().entries()
+           if entry.gym_id is not None and entry.env is not None}
 ILLEGAL_ACTIONS = ("raise", "penalty")
 
 Observation = dict[str, np.ndarray]
@@ -74,6 +72,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         self.aec = env_module(game).env(**kwargs)
         self.raw = self.aec.unwrapped
         self.game = self.raw.game
+        self.entry = default_registry().entry(game)
         agents: list[str] = list(self.raw.possible_agents)
         if not 0 <= seat < len(agents):
             raise ValueError(f"seat must be 0 to {len(agents) - 1}")
@@ -82,7 +81,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.realtime = bool(getattr(self.game, "realtime", False))
+        self.realtime = self.game.realtime
         self.wait_index = self._find_wait_index()
         self.bot_names = self._lineup(opponents, len(agents))
         self.observation_space = self.raw.observation_space(self.learner)
@@ -105,7 +104,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
     def _lineup(self, opponents: str | Sequence[str] | None, players: int) -> dict[int, str]:
         others = [other for other in range(players) if other != self.seat]
         if opponents is None:
-            names = [self.game.default_bot] * len(others)
+            names = [self.entry.default_bot] * len(others)
         elif isinstance(opponents, str):
             names = [opponents] * len(others)
         else:
@@ -113,7 +112,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
             if len(names) != len(others):
                 raise ValueError(f"give one bot per other seat: {len(others)} names, "
                                  f"not {len(names)}")
-        known = bot_factories(self.game)
+        known = bot_factories(self.entry)
         unknown = sorted({name for name in names if name not in known})
         if unknown:
             raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {self.game.id}; "
@@ -126,7 +125,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         env_seed, bot_seed = (int(value) for value in
                               self.np_random.integers(0, 2**31 - 1, size=2))
         self.aec.reset(seed=env_seed)
-        factories = bot_factories(self.game)
+        factories = bot_factories(self.entry)
         self._bots = {other: factories[name]() for other, name in self.bot_names.items()}
         self._bot_rng = random.Random(bot_seed)
         observation, _, terminated, truncated, info = self._until_learner()
@@ -178,12 +177,11 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         seat = self.raw.seat(agent)
         bot = self._bots[seat]
         view = self._view(agent, seat)
-        plan = getattr(bot, "plan", None) if self.realtime else None
-        if plan is not None:
-            planned = plan(view, self._bot_rng)
+        if self.realtime and hasattr(bot, "plan"):
+            planned = self.entry.plan(bot, view, self._bot_rng, self.raw.now_ms)
             # A timed bot acts in the first tick at or after the moment it chose.
-            action = planned[1] if planned is not None and \
-                planned[0] <= self.raw.now_ms else None
+            action = due(None if planned is None else Plan(planned[0], seat, planned[1]),
+                         self.raw.now_ms)
         else:
             action = bot.act(view, self._bot_rng)
         if action is None:

@@ -40,7 +40,7 @@ from twintable.envs._timo_policy import greedy_index
 from twintable.envs.errors import IllegalActionError, OpponentMoveError
 from twintable.envs.opponents import turn_move
 from twintable.envs.timo_vector import Observation, final_infos
-from twintable.games.timo.rules import TimoGame
+from twintable.games.timo.plugin import entry as timo_entry
 
 #: A batch of observations -> one action index per observation.
 Policy = Callable[[Observation], Any]
@@ -67,7 +67,7 @@ class TimoSelfPlayVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(codec.N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._bot_names = bot_factories(TimoGame())
+        self._bot_names = bot_factories(timo_entry())
         self.set_opponents(opponents)
         self._seeds = np.random.default_rng()
         self._base = 0

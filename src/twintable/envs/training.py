@@ -205,7 +205,7 @@ def train_timo(
                f"steps in {summary['seconds']:.0f} s")
     if eval_games:
         result = evaluate(LearnedPolicy.load(out), "heuristic", eval_games, seed=seed + 10_000,
-                          options={"target": summary["target"]})
+                          game="timo", options={"target": summary["target"]})
         typer.echo(f"against heuristic: {result}")
 
 

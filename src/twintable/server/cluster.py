@@ -10,11 +10,11 @@
   is granted, so a Redis that restarted empty never hands out an old token.
 - **The bus.** Each worker subscribes to one pub/sub channel of its own. Clients that
   reach another worker are served through the owner: the receiving worker forwards
-  their frames there and the owner's frames back (``o`` open, ``f`` frame, ``c`` close),
-  lobby requests for a table go to its owner as calls (``r`` request, ``a`` answer).
-  Publishing goes through one task, so frames keep their order. Pub/sub delivers at most
-  once: when the subscription breaks, every forwarded connection is closed and its
-  client reconnects and resumes (the protocol's hello), as after any network drop.
+  their frames there and the owner's frames back, lobby requests for a table go to its
+  owner as calls (typed messages: ``server/bus.py``). Publishing goes through one task,
+  so frames keep their order. Pub/sub delivers at most once: when the subscription
+  breaks, every forwarded connection is closed and its client reconnects and resumes
+  (the protocol's hello), as after any network drop.
 - **Addresses.** A worker may have an address of its own (``serve --workers`` gives each
   a port of its own; ``--advertise-url`` names one behind a proxy), kept in its heartbeat
   key. A client whose hello says it follows redirects is sent there (``moved``) instead
@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -50,6 +49,18 @@ import redis.asyncio as redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ConstantBackoff
 from redis.exceptions import RedisError
+
+from twintable.server.bus import (
+    AnyCall,
+    BusMessage,
+    CallAnswer,
+    LobbyAnswer,
+    LobbyCall,
+    SocketClosed,
+    SocketFrame,
+    decode,
+    encode,
+)
 
 log = logging.getLogger("twintable.server")
 
@@ -155,8 +166,8 @@ class Cluster:
         self.held: dict[str, int] = {}
         """Tables whose lease this worker holds, with their fencing tokens."""
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
-        self.on_message: Callable[[str, str, str], None] | None = None
-        """Called with (kind, connection or call id, body) for each message received."""
+        self.on_message: Callable[[BusMessage], None] | None = None
+        """Called with each message received (but answers to this worker's calls)."""
         self.on_reset: Callable[[], None] | None = None
         """Called when the subscription broke: messages may have been lost."""
         self.load: Callable[[], int] = lambda: len(self.held)
@@ -164,7 +175,7 @@ class Cluster:
         self._outbox: asyncio.Queue[tuple[str, ...]] = asyncio.Queue()
         """Redis commands to send in order: (command, key, arguments...)."""
         self._tasks: list[asyncio.Task[None]] = []
-        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._calls: dict[str, asyncio.Future[CallAnswer]] = {}
         self._renewed_at = time.monotonic()
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
@@ -333,9 +344,9 @@ class Cluster:
                         await self.on_lost(table_id)
 
     # -- the bus --------------------------------------------------------------------
-    def send(self, worker_id: str, kind: str, ident: str, body: str) -> None:
+    def send(self, worker_id: str, message: BusMessage) -> None:
         """Queue one message for a worker (kept in order with every other one sent)."""
-        self._outbox.put_nowait(("publish", self._channel(worker_id), f"{kind}:{ident}:{body}"))
+        self._outbox.put_nowait(("publish", self._channel(worker_id), encode(message)))
 
     def put_info(self, table_id: str, created_ms: int, info_json: str,
                  listed_as: str | None, relist: bool = True) -> None:
@@ -392,21 +403,20 @@ class Cluster:
         value = await self.redis.hget(self._lobby_key, table_id)
         return str(value).partition(" ")[2] if value else None
 
-    async def call(self, worker_id: str, op: str, table_id: str,
-                   args: dict[str, Any]) -> dict[str, Any]:
-        """Run a lobby operation on the worker that owns the table; its JSON answer."""
+    async def call(self, worker_id: str, call: AnyCall) -> CallAnswer:
+        """Run a lobby request on another worker (the table's owner, or the worker chosen
+        for a new table); its answer."""
         call_id = secrets.token_hex(8)
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[CallAnswer] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = answer
-        self.send(worker_id, "r", call_id, json.dumps(
-            {"op": op, "table": table_id, "args": args, "from": self.worker_id}))
+        self.send(worker_id, LobbyCall(call_id, self.worker_id, call))
         try:
             return await asyncio.wait_for(answer, CALL_TIMEOUT_S)
         finally:
             self._calls.pop(call_id, None)
 
-    def answer(self, worker_id: str, call_id: str, result: dict[str, Any]) -> None:
-        self.send(worker_id, "a", call_id, json.dumps(result))
+    def answer(self, worker_id: str, call_id: str, answer: CallAnswer) -> None:
+        self.send(worker_id, LobbyAnswer(call_id, answer))
 
     async def _publish(self) -> None:
         while True:
@@ -441,13 +451,17 @@ class Cluster:
                 await asyncio.sleep(0.2)
 
     def _dispatch(self, data: str) -> None:
-        kind, ident, body = data.split(":", 2)
-        if kind == "a":
-            answer = self._calls.get(ident)
+        try:
+            message = decode(data)
+        except (ValueError, KeyError):
+            log.warning("a message no worker sends came on the bus", extra={"data": data[:80]})
+            return
+        if isinstance(message, LobbyAnswer):
+            answer = self._calls.get(message.ident)
             if answer is not None and not answer.done():
-                answer.set_result(json.loads(body))
+                answer.set_result(message.answer)
         elif self.on_message is not None:
-            self.on_message(kind, ident, body)
+            self.on_message(message)
 
 
 class RemoteSocket:
@@ -471,9 +485,9 @@ class RemoteSocket:
 
     async def send_text(self, text: str) -> None:
         if not self.closed:
-            self.cluster.send(self.peer, "f", self.ident, text)
+            self.cluster.send(self.peer, SocketFrame(self.ident, text))
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
-            self.cluster.send(self.peer, "c", self.ident, str(code))
+            self.cluster.send(self.peer, SocketClosed(self.ident, code))

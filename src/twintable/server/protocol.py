@@ -263,7 +263,29 @@ class Joined(BaseModel):
     joined with it to pass on."""
 
 
+class BotLevelInfo(BaseModel):
+    """A bot's level on the scale people see (``beginner``, ``easy``, ``medium``,
+    ``hard``, ``expert``): clients show the level, never the bot's id."""
+
+    bot: str
+    level: str
+
+
+class WebModule(BaseModel):
+    """Where a game's browser module lives: its ES module (the fixed client interface),
+    its style sheets and the folder of its strings (``<lang>.json``)."""
+
+    module: str
+    styles: list[str]
+    i18n: str | None = None
+
+
 class GameInfo(BaseModel):
+    """A game, as its plug-in entry declares it (``core/plugin.py``). Each option carries
+    its ``unit`` (``ms``, ``s``, ``points``, ``cards``, ``chips``, ``hands`` or null),
+    whether its values are seat numbers (``names_seats``) and, where set, the ``modes`` it
+    applies to."""
+
     id: str
     name: str
     min_players: int
@@ -273,6 +295,16 @@ class GameInfo(BaseModel):
     default_bot: str = "random"
     players_by_mode: dict[str, list[int]] | None = None
     """For a game with a ``mode`` option: the [fewest, most] players of each mode."""
+    levels: list[BotLevelInfo] = []
+    """The level of every bot in ``bots``."""
+    unversioned_kinds: list[str] = Field(default_factory=list)
+    """Kinds a client sends without a state version (they race by nature)."""
+    rematch: bool = False
+    """True when the game changes the options of a rematch (the server applies it)."""
+    web: WebModule | None = None
+    """The game's browser module (None: the game ships none)."""
+    rules_languages: list[str] = []
+    """The languages of the game's rules pages."""
 
 
 class LeaderboardRow(BaseModel):

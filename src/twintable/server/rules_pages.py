@@ -1,6 +1,6 @@
 """The rules pages players read, one per game and language, rendered to HTML.
 
-A page lives at ``src/twintable/games/<id>/rules/<lang>.md`` for ``lang`` in
+A page lives at ``<package>/rules/<lang>.md`` (the game entry's package) for ``lang`` in
 :data:`LANGUAGES`. Pages are for players: written in the project's own words (the
 rulebooks' facts may carry over, never their sentences), each language written natively,
 never a word-for-word translation, and nothing developer-facing (no file names, no
@@ -26,7 +26,7 @@ Markdown: CommonMark plus tables; raw HTML in a page is shown as text, never as 
 A picture of a real card is a Markdown image with a ``card:`` address,
 ``![blue 7](card:timo/blue/7)``: the server turns it into
 ``<span class="rules-card" data-game="timo" data-card="blue/7">`` and the browser
-draws the card there with the game's own ``drawCard`` (``web/games/<id>.js``), so the
+draws the card there with the game's own ``drawCard`` (``games/<id>/web/index.js``), so the
 card specs are whatever that function accepts.
 """
 
@@ -90,11 +90,6 @@ def _markdown() -> MarkdownIt:
 _MD = _markdown()
 
 
-def package_of(game: object) -> str:
-    """The package of a game object (``twintable.games.timo``), where its pages live."""
-    return type(game).__module__.rsplit(".", 1)[0]
-
-
 def source(package: str, lang: str) -> str | None:
     """The Markdown of a game's page in ``lang``, or None when it is not written."""
     path = resources.files(package).joinpath("rules", f"{lang}.md")
@@ -124,15 +119,14 @@ def render(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     return "".join(parts), tuple(titles)
 
 
-def rules_page(game: object, lang: str) -> RulesPage:
-    """The rules page of ``game`` in ``lang``; an unknown or unwritten language falls
-    back to English.
+def rules_page(package: str, lang: str) -> RulesPage:
+    """The rules page of the game whose package (its entry's ``package``) is ``package``
+    in ``lang``; an unknown or unwritten language falls back to English.
 
     A game whose pages are not written yet shows its package README, in English, so
     the page is never empty while its pages are being written (CI requires the pages:
     tests/server/test_rules_pages.py).
     """
-    package = package_of(game)
     wanted = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     for candidate in dict.fromkeys((wanted, DEFAULT_LANGUAGE)):
         text = source(package, candidate)

@@ -8,7 +8,11 @@ game then updates PlackettLuce ratings (the server's model), seats ranked by fin
 score, equal scores sharing a rank; a bot holding two seats is rated once, with the mean
 of its two seats' updates. Games are rated in a fixed order, so a run replays.
 
-    python -m twintable.sim.ladder --games 40 --out docs/figures/ladder.json
+Which ladders to climb is given as ``GAME:PLAYERS``; a ladder's bots are every bot the
+game's entry can seat here (``bots.registry.bot_levels``: the random bot, then the
+game's own), so a plug-in game's bots climb it the same way::
+
+    python -m twintable.sim.ladder timo:2 timo:4 twins:4 --games 40 --out ladder.json
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from twintable.bots.registry import bot_levels
+from twintable.core.errors import TwinTableError
+from twintable.core.registry import GameRegistry
+from twintable.games import default_registry
 from twintable.sim.runner import GameResult, run_games
 from twintable.sim.stats import wilson_interval
 
@@ -40,11 +48,26 @@ class Ladder:
     bots: tuple[str, ...]
 
 
-LADDERS = (
-    Ladder("timo-2p", "timo", {}, 2, ("random", "heuristic", "search")),
-    Ladder("timo-4p", "timo", {}, 4, ("random", "heuristic", "search")),
-    Ladder("twins-4p", "twins", {}, 4, ("random", "heuristic", "strong")),
-)
+def game_ladder(game: str, players: int, options: dict[str, Any] | None = None,
+           registry: GameRegistry | None = None) -> Ladder:
+    """The ladder of ``game`` at ``players`` seats, named ``<game>-<players>p``: every bot
+    its entry can seat here, by name (former names left out), the random bot first."""
+    entry = (registry or default_registry()).entry(game)
+    options = dict(options or {})
+    entry.rules.check_players(players, options)
+    bots = tuple(level.name for level in bot_levels(entry))
+    if len(bots) < 2:
+        raise ValueError(f"{game} has no bot to pair with the random bot here")
+    return Ladder(f"{game}-{players}p", game, options, players, bots)
+
+
+def parse_ladder(spec: str, registry: GameRegistry | None = None) -> Ladder:
+    """``GAME:PLAYERS`` (``twins:4``) -> its :func:`game_ladder`."""
+    game, _, players = spec.partition(":")
+    if not players.isdigit():
+        raise ValueError(f"a ladder is GAME:PLAYERS (a game id and a table size), "
+                         f"not {spec!r}")
+    return game_ladder(game, int(players), registry=registry)
 
 
 def lineups(ladder: Ladder) -> list[tuple[str, ...]]:
@@ -98,16 +121,21 @@ def climb(ladder: Ladder, games: int, seed: int, workers: int | None = None
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    registry = default_registry()
     parser = argparse.ArgumentParser(description="Rate the bots from round-robin matches.")
+    parser.add_argument("ladders", nargs="+", metavar="GAME:PLAYERS",
+                        help=f"a game and a table size; games: {', '.join(registry.ids())}")
     parser.add_argument("--games", type=int, default=40, help="games per pairing")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--only", nargs="*", help="ladder names (default: all)")
     parser.add_argument("--out", type=Path, help="write the ladders here as JSON")
     args = parser.parse_args(argv)
-    chosen = [ladder for ladder in LADDERS if not args.only or ladder.name in args.only]
-    report = {ladder.name: climb(ladder, args.games, args.seed, args.workers)
-              for ladder in chosen}
+    try:
+        chosen = [parse_ladder(spec, registry) for spec in args.ladders]
+    except (ValueError, TwinTableError) as error:
+        parser.error(str(error))
+    report = {each.name: climb(each, args.games, args.seed, args.workers)
+              for each in chosen}
     text = json.dumps(report, indent=2)
     if args.out is not None:
         args.out.write_text(text + "\n", encoding="utf-8")

@@ -21,9 +21,11 @@ from itertools import islice
 from typing import Any
 
 from twintable.bots.base import Bot
-from twintable.bots.registry import STEP_MS, bot_factories, timed_plan
+from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
-from twintable.core.game import Game
+from twintable.core.game import Game, Opening
+from twintable.core.plugin import STEP_MS, GameEntry, PlanMove, default_plan
+from twintable.core.schedule import EventKind, Plan, next_event, timer_due
 from twintable.core.types import Action
 
 MAX_STEPS = 200_000
@@ -31,38 +33,75 @@ MAX_STEPS = 200_000
 
 @dataclass(slots=True)
 class GameResult:
+    """One finished game. ``first`` and ``dealer`` give its turn order (None for a game
+    without turns), ``standings`` the scores after each round or hand (empty for a game
+    that does not score by rounds), ``sides`` the team of each seat in a team game, and
+    ``steps`` the moves played."""
+
     seed: int
     bots: tuple[str, ...]
     scores: tuple[int, ...]
     winners: frozenset[int]
     stats: dict[str, float] = field(default_factory=dict)
     actions: list[Action] | None = None
+    first: int | None = None
+    dealer: int | None = None
+    standings: tuple[tuple[int, ...], ...] = ()
+    sides: tuple[int, ...] | None = None
+    steps: int = 0
 
 
-def make_bots(game: Game[Any], names: Sequence[str]) -> list[Bot]:
-    factories = bot_factories(game)
+class _Rounds:
+    """The scores after each round of a game that scores by rounds: read after every move,
+    kept when the round number moves on (the move that ends a round deals the next)."""
+
+    __slots__ = ("game", "last", "standings")
+
+    def __init__(self, game: Game[Any], state: Any):
+        self.game = game
+        self.last = game.round_number(state)
+        self.standings: list[tuple[int, ...]] = []
+
+    def moved(self, state: Any) -> None:
+        number = self.game.round_number(state)
+        if number != self.last:
+            self.last = number
+            self.standings.append(self.game.running_scores(state))
+
+
+def _rounds(game: Game[Any], state: Any) -> _Rounds | None:
+    return _Rounds(game, state) if game.scores_by_round else None
+
+
+def make_bots(entry: GameEntry, names: Sequence[str]) -> list[Bot]:
+    factories = bot_factories(entry)
     unknown = [name for name in names if name not in factories]
     if unknown:
-        raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {game.id}; "
+        raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {entry.id}; "
                          f"choose from {', '.join(sorted(factories))}")
     return [factories[name]() for name in names]
 
 
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],
-              seed: int, record: bool = False) -> GameResult:
-    """Play one game to the end; the bots' choices and race order come from ``seed`` too."""
-    if getattr(game, "realtime", False):
-        return play_realtime_game(game, options, bots, seed, record)
+              seed: int, record: bool = False, plan: PlanMove = default_plan) -> GameResult:
+    """Play one game to the end; the bots' choices and race order come from ``seed`` too.
+    ``plan``: how bots time their moves in a race on the clock (the game entry's
+    :meth:`~twintable.core.plugin.GameEntry.plan`)."""
+    if game.realtime:
+        return play_realtime_game(game, options, bots, seed, record, plan)
     if game.has_deadlines:
         return _play_timed_game(game, options, bots, seed, record)
     state = game.new_state(options, len(bots), seed)
+    opening, rounds = game.opening(state), _rounds(game, state)
     rng = random.Random(seed * 7919 + 17)
     now = 0
     actions: list[Action] | None = [] if record else None
     # The hot loop of every turn-based simulation: one seat acting is the common case, and
     # a game without timers never reads an action's time, so it is stamped only to record.
     is_over, to_act, view, apply = game.is_over, game.to_act, game.view, game.apply
-    for _ in range(MAX_STEPS):
+    moved = rounds.moved if rounds is not None else None
+    steps = 0
+    for steps in range(MAX_STEPS):  # noqa: B007 (read after the loop)
         if is_over(state):
             break
         acting = to_act(state)
@@ -77,10 +116,12 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
             action = action.at(now)
             actions.append(action)
         apply(state, action)
+        if moved is not None:
+            moved(state)
         now += STEP_MS
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions)
+    return _result(game, state, bots, seed, actions, opening, rounds, steps)
 
 
 def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
@@ -88,43 +129,49 @@ def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
     """:func:`play_game` for a turn-based game with timers: a timer that runs out while
     the bots think fires first, as at a table."""
     state = game.new_state(options, len(bots), seed)
+    opening, rounds = game.opening(state), _rounds(game, state)
     rng = random.Random(seed * 7919 + 17)
     now = 0
     actions: list[Action] | None = [] if record else None
-    for _ in range(MAX_STEPS):
+    steps = 0
+    for steps in range(MAX_STEPS):  # noqa: B007 (read after the loop)
         if game.is_over(state):
             break
-        deadline = game.deadline(state)
-        if deadline is not None and now >= deadline:
+        if timer_due(game.deadline(state), now):
             timeout = game.timeout_action(state, now)
             if timeout is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
             game.apply(state, timeout)
+            if rounds is not None:
+                rounds.moved(state)
             if actions is not None:
                 actions.append(timeout)
             continue
         action = _next_action(game, state, bots, rng)
         if action is None:
-            deadline = game.deadline(state)
-            if deadline is None:
+            event = next_event((), game.deadline(state))
+            if event is None:
                 raise RuntimeError(f"{game.id}: no bot acted and no deadline is set")
-            now = max(now, deadline)
+            now = max(now, int(event.at_ms))
             action = game.timeout_action(state, now)
             if action is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
         else:
             action = action.at(now)
         game.apply(state, action)
+        if rounds is not None:
+            rounds.moved(state)
         if actions is not None:
             actions.append(action)
         now += STEP_MS
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions)
+    return _result(game, state, bots, seed, actions, opening, rounds, steps)
 
 
 def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
-                       bots: Sequence[Bot], seed: int, record: bool = False) -> GameResult:
+                       bots: Sequence[Bot], seed: int, record: bool = False,
+                       plan_move: PlanMove = default_plan) -> GameResult:
     """A discrete-event simulation on a virtual clock, for games where speed matters.
 
     Each timed bot says when it would act next; the earliest plan, or the game's own
@@ -132,56 +179,67 @@ def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
     a game of several virtual minutes takes milliseconds.
     """
     state = game.new_state(options, len(bots), seed)
+    opening, rounds = game.opening(state), _rounds(game, state)
     rng = random.Random(seed * 7919 + 17)
     players = len(bots)
     actions: list[Action] | None = [] if record else None
     refused: set[int] = set()
     refused_at = -1
     now = 0
+    moves = 0  # accepted ones: a refused plan is no move
     for step in range(MAX_STEPS):
         if game.is_over(state):
             break
         if refused_at != state.version:
             refused.clear()
-        best: tuple[int, int, Action] | None = None
+        plans = []
         for offset in range(players):
             seat = (step + offset) % players
             if seat in refused:
                 continue
-            plan = timed_plan(bots[seat], game.view(state, seat), rng, now)
-            if plan is not None and (best is None or plan[0] < best[0]):
-                best = (plan[0], seat, plan[1])
-        deadline = game.deadline(state)
-        if deadline is not None and (best is None or deadline <= best[0]):
-            action = game.timeout_action(state, deadline)
+            plan = plan_move(bots[seat], game.view(state, seat), rng, now)
+            plans.append(None if plan is None else Plan(plan[0], seat, plan[1]))
+        event = next_event(plans, game.deadline(state))
+        if event is None:
+            raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
+        if event.kind is EventKind.TIMER:
+            action = game.timeout_action(state, int(event.at_ms))
             if action is None:
                 raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
-        elif best is not None:
-            action = best[2].at(best[0])
         else:
-            raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
+            assert event.plan is not None
+            action = event.plan.action.at(int(event.at_ms))
         try:
             game.apply(state, action)
             now = max(now, action.t_ms)
         except RuleError:
             # A bot misjudged (say, a timer changed the table first): it sits this
             # version out and plans again after the next change.
-            refused.add(best[1] if best is not None else -1)
+            refused.add(event.plan.seat if event.plan is not None else -1)
             refused_at = state.version
             continue
+        moves += 1
+        if rounds is not None:
+            rounds.moved(state)
         if actions is not None:
             actions.append(action)
     else:
         raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions)
+    return _result(game, state, bots, seed, actions, opening, rounds, moves)
 
 
 def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
-            actions: list[Action] | None) -> GameResult:
+            actions: list[Action] | None, opening: Opening | None, rounds: _Rounds | None,
+            steps: int) -> GameResult:
     outcome = game.outcome(state)
     assert outcome is not None
+    # The last round ends the game without dealing another: its scores are the final ones.
+    standings = (*rounds.standings, outcome.scores) if rounds is not None else ()
     return GameResult(seed, tuple(bot.name for bot in bots), outcome.scores, outcome.winners,
-                      game.stats(state), actions)
+                      game.stats(state), actions,
+                      first=opening.first if opening is not None else None,
+                      dealer=opening.dealer if opening is not None else None,
+                      standings=standings, sides=game.sides(state), steps=steps)
 
 
 def _next_action(game: Game[Any], state: Any, bots: Sequence[Bot],
@@ -196,8 +254,12 @@ def _next_action(game: Game[Any], state: Any, bots: Sequence[Bot],
     return None
 
 
-def seat_bots(lineup: Sequence[str], game_index: int) -> list[str]:
-    """Rotate the lineup by one seat per game, so every bot sits in every seat."""
+def seat_bots(lineup: Sequence[str], game_index: int, rotate: bool = True) -> list[str]:
+    """Rotate the lineup by one seat per game, so every bot sits in every seat; with
+    ``rotate`` off each bot keeps its seat (a handicap or a team given to a seat then goes
+    to the bot named there)."""
+    if not rotate:
+        return list(lineup)
     shift = game_index % len(lineup)
     return list(lineup[shift:]) + list(lineup[:shift])
 
@@ -210,16 +272,19 @@ class SimJob:
     seed: int
     first: int
     count: int
+    rotate: bool = True
 
 
 def _run_job(job: SimJob) -> list[GameResult]:
     from twintable.games import default_registry
 
-    game = default_registry().get(job.game_id).simulator()
+    entry = default_registry().entry(job.game_id)
+    game = entry.simulation_engine()
     results = []
     for index in range(job.first, job.first + job.count):
-        bots = make_bots(game, seat_bots(job.lineup, index))
-        results.append(play_game(game, job.options, bots, job.seed + index))
+        bots = make_bots(entry, seat_bots(job.lineup, index, job.rotate))
+        results.append(play_game(game, job.options, bots, job.seed + index,
+                                 plan=entry.plan))
     return results
 
 
@@ -232,15 +297,18 @@ RAY_TASKS_PER_CPU = 4
 
 def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], games: int,
               seed: int, workers: int | None = None, chunk: int = 10,
-              ray_address: str | None = None) -> Iterator[list[GameResult]]:
+              ray_address: str | None = None,
+              fixed_seats: bool = False) -> Iterator[list[GameResult]]:
     """Yield results chunk by chunk, in order (for a progress bar), in parallel when
     workers > 1 or on Ray when ``ray_address`` is given (a cluster address, or
     :data:`RAY_LOCAL`; ``workers`` then caps the CPUs of a local Ray).
 
-    Game ``i`` uses seed ``seed + i`` and the lineup rotated by ``i``, so the results do not
-    depend on the number of workers, nor on where they run.
+    Game ``i`` uses seed ``seed + i`` and the lineup rotated by ``i`` (unless
+    ``fixed_seats``), so the results do not depend on the number of workers, nor on where
+    they run.
     """
-    jobs = [SimJob(game_id, dict(options), tuple(lineup), seed, first, min(chunk, games - first))
+    jobs = [SimJob(game_id, dict(options), tuple(lineup), seed, first,
+                   min(chunk, games - first), not fixed_seats)
             for first in range(0, games, chunk)]
     if ray_address is not None:
         yield from _run_on_ray(jobs, ray_address, workers)

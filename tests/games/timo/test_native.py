@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from tests.games.timo.native import require_native
 from twintable.bots.base import RandomBot
 from twintable.core.conformance import check_replay, random_playout
-from twintable.core.errors import RuleError
+from twintable.core.errors import OptionError, RuleError
 from twintable.core.types import Action
 from twintable.games.timo import TimoGame
 from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
+from twintable.games.timo.plugin import entry as timo_entry
 from twintable.sim.runner import play_game, run_games
 
 pytestmark = pytest.mark.usefixtures("native")
@@ -26,6 +27,7 @@ REFERENCE = TimoGame()
 options_strategy = st.fixed_dictionaries({"target": st.sampled_from([1, 60, 300])}, optional={
     "stacking": st.booleans(), "draw_when_able": st.booleans(),
     "deck": st.sampled_from(["timo54", "classic108"]),
+    "hand_size": st.sampled_from([1, 4, 7, 9, 12]),
 })
 
 
@@ -57,6 +59,8 @@ def assert_same(fast: Any, native: Any, reference: Any, players: int) -> None:
 def test_both_engines_play_the_same_game_move_for_move(
         seed: int, players: int, options: dict[str, Any], choices: random.Random) -> None:
     fast = fast_game()
+    # A bigger hand seats fewer players (hand_size 12 on the 54-card deck: four at most).
+    players = min(players, REFERENCE.player_range(options)[1])
     native, reference = fast.new_state(options, players, seed), REFERENCE.new_state(
         options, players, seed)
     for _ in range(3000):
@@ -70,6 +74,34 @@ def test_both_engines_play_the_same_game_move_for_move(
         REFERENCE.apply(reference, action)
     assert fast.outcome(native) == REFERENCE.outcome(reference)
     assert fast.stats(native) == REFERENCE.stats(reference)
+
+
+@pytest.mark.parametrize(("hand_size", "players"), [(1, 6), (5, 4), (9, 5), (26, 2)])
+def test_both_engines_deal_the_hand_size_the_table_chose(hand_size: int, players: int) -> None:
+    options = {"hand_size": hand_size, "deck": "classic108" if hand_size > 20 else "timo54"}
+    if hand_size > 20:
+        with pytest.raises(OptionError, match="hand_size"):
+            fast_game().new_state(options, players, 3)
+        return
+    native = fast_game().new_state(options, players, 3)
+    reference = REFERENCE.new_state(options, players, 3)
+    # A start card that makes the first player draw (+2) can grow one hand.
+    assert sorted(map(len, native.state()["hands"]))[:-1] == [hand_size] * (players - 1)
+    assert fast_game().snapshot(native) == REFERENCE.snapshot(reference)
+
+
+def test_a_hand_the_deck_cannot_deal_to_every_seat_is_refused_by_both_engines() -> None:
+    from twintable.games.timo import _native
+
+    # 54 cards: five hands of 10 and the start card fit; six do not.
+    assert REFERENCE.player_range({"hand_size": 10}) == (2, 5)
+    for game in (REFERENCE, fast_game()):
+        with pytest.raises(OptionError, match="2 to 5 players with these options"):
+            game.new_state({"hand_size": 10}, 6, 1)
+    colours, ranks, points = (bytes(54),) * 3
+    with pytest.raises(ValueError, match="does not fit"):
+        _native.Engine(colours, ranks, points, 6, 1, True, False, 300, None, {}, None,
+                       [[None] * _native.CODE_COUNT] * 6, None, None, hand_size=10)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -171,7 +203,7 @@ def test_simulations_give_the_same_results_on_either_engine(lineup: tuple[str, .
 
 
 def test_simulations_run_on_the_c_engine() -> None:
-    assert type(REFERENCE.simulator()).__name__ == "FastTimoGame"
+    assert type(timo_entry().simulation_engine()).__name__ == "FastTimoGame"
     chunks = list(run_games("timo", {"target": 100}, ["random", "heuristic"], 6, seed=4,
                             workers=1, chunk=3))
     results = [result for chunk in chunks for result in chunk]

@@ -372,3 +372,25 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError) as players:
         GAME.new_state({}, 7, 1)
     assert players.value.code == "players.invalid"
+
+
+@pytest.mark.parametrize(("hand_size", "players"), [(1, 2), (5, 4), (10, 5)])
+def test_hand_size_deals_that_many_cards_to_every_player(hand_size: int, players: int) -> None:
+    state = GAME.new_state({"hand_size": hand_size, "stacking": False}, players, 11)
+    sizes = sorted(map(len, state.hands))
+    # Only the first player may hold more: a +2 start card makes them draw.
+    assert sizes[:-1] == [hand_size] * (players - 1) and sizes[-1] in (hand_size,
+                                                                      hand_size + 2)
+    assert len(state.draw_pile) + len(state.discard) + sum(sizes) == DECK.size
+
+
+def test_a_hand_size_outside_its_range_or_too_big_for_the_table_is_refused() -> None:
+    option = GAME.options_schema.options["hand_size"]
+    assert (option.default, option.minimum, option.maximum, option.unit) == (7, 1, 20, "cards")
+    for value in (0, 21, "7"):
+        with pytest.raises(OptionError, match="hand_size") as bad:
+            GAME.new_state({"hand_size": value}, 2, 1)
+        assert bad.value.code == "option.invalid"
+    with pytest.raises(OptionError, match="2 to 5 players with these options") as players:
+        GAME.new_state({"hand_size": 10}, 6, 1)
+    assert players.value.code == "players.invalid"

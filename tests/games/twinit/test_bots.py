@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 
 from twintable.games.twinit.bots import LEVELS, PerceptionBot
+from twintable.games.twinit.plugin import entry
 from twintable.games.twinit.views import TwinItView
 from twintable.sim.runner import make_bots, play_game
 
 from .scenario import GAME, build
+
+ENTRY = entry()
 
 
 def test_a_bot_reaches_for_twins_after_its_reaction_time_then_its_second_hand() -> None:
@@ -44,9 +47,9 @@ def test_a_bot_never_reaches_for_its_taboo_pictures() -> None:
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
-    first = play_game(GAME, None, make_bots(GAME, ["sharp", "casual", "expert"]), 11,
+    first = play_game(GAME, None, make_bots(ENTRY, ["sharp", "casual", "expert"]), 11,
                       record=True)
-    second = play_game(GAME, None, make_bots(GAME, ["sharp", "casual", "expert"]), 11,
+    second = play_game(GAME, None, make_bots(ENTRY, ["sharp", "casual", "expert"]), 11,
                        record=True)
     assert first.actions == second.actions and first.scores == second.scores
 
@@ -58,7 +61,7 @@ def test_faster_levels_win_more_and_err_less() -> None:
     for seed in range(40):
         shift = seed % 4
         seated = lineup[shift:] + lineup[:shift]
-        result = play_game(GAME, None, make_bots(GAME, seated), seed)
+        result = play_game(GAME, None, make_bots(ENTRY, seated), seed)
         for seat in result.winners:
             wins[seated[seat]] += 1 / len(result.winners)
         for seat, name in enumerate(seated):
@@ -70,11 +73,11 @@ def test_faster_levels_win_more_and_err_less() -> None:
 def test_every_mode_plays_to_the_end_with_bots() -> None:
     for mode, players in (("team", 6), ("coop", 1), ("timeattack", 2)):
         options = {"mode": mode, "duration_s": 30, "rounds": 2}
-        result = play_game(GAME, options, make_bots(GAME, ["expert"] * players), 3)
+        result = play_game(GAME, options, make_bots(ENTRY, ["expert"] * players), 3)
         assert result.winners
         assert result.stats["takes"] > 0
 
 
 def test_an_untimed_random_bot_still_plays_on_the_virtual_clock() -> None:
-    result = play_game(GAME, None, make_bots(GAME, ["expert", "random"]), 4)
+    result = play_game(GAME, None, make_bots(ENTRY, ["expert", "random"]), 4)
     assert result.winners == {0}

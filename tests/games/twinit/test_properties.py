@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 from twintable.core.conformance import random_playout
 from twintable.core.replay import Replay
 from twintable.games.twinit.deck import DECK
+from twintable.games.twinit.plugin import entry
 from twintable.sim.runner import make_bots, play_game
 
 from .scenario import GAME
+
+ENTRY = entry()
 
 MODES = st.sampled_from([
     ("competitive", 2, {}), ("competitive", 3, {"edition": "ko", "taboo": [1]}),
@@ -47,7 +50,7 @@ def test_bot_games_conserve_cards_and_sets_are_twins(mode: tuple[str, int, dict[
                                                      seed: int, levels: list[str]) -> None:
     name, players, extra = mode
     options = {"mode": name, "duration_s": 20, **extra}
-    result = play_game(GAME, options, make_bots(GAME, levels[:players]), seed, record=True)
+    result = play_game(GAME, options, make_bots(ENTRY, levels[:players]), seed, record=True)
     assert result.actions is not None
     replay = Replay(GAME.id, players, seed, GAME.resolve_options(options), result.actions)
     steps = 0

@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 
 from twintable.core.errors import OptionError
+from twintable.games.twinit.plugin import entry
 from twintable.sim.runner import make_bots, play_game
 
 from .scenario import GAME, build, run, sides_sets
+
+ENTRY = entry()
 
 A, B, C, D, E, F, G = 0, 10, 20, 30, 40, 50, 60  # pictures from different families
 
@@ -121,7 +124,7 @@ def test_the_first_team_to_the_target_wins_for_every_member() -> None:
 @pytest.mark.parametrize("teams", [[1, 1, 1, 1, 2, 2], [1, 2, 2, 1, 2, 1]])
 def test_bots_play_a_split_to_the_end(teams: list[int]) -> None:
     options = {**TEAM, "teams": teams, "sets_to_win": 3}
-    result = play_game(GAME, options, make_bots(GAME, ["expert"] * 6), 5)
+    result = play_game(GAME, options, make_bots(ENTRY, ["expert"] * 6), 5)
     sides = [team - 1 for team in teams]
     won = {sides[seat] for seat in result.winners}
     assert len(won) == 1

@@ -19,13 +19,19 @@ def _cards(state: TwinsState) -> list[int]:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(3, 6),
-       max_hands=st.one_of(st.none(), st.integers(1, 6)))
+       max_hands=st.one_of(st.none(), st.integers(1, 6)),
+       variant=st.fixed_dictionaries({}, optional={"starting_chips": st.integers(1, 30),
+                                                   "deal": st.integers(8, 18)}))
 def test_chips_and_cards_are_conserved_after_every_action(
-        seed: int, players: int, max_hands: int | None) -> None:
+        seed: int, players: int, max_hands: int | None, variant: dict[str, int]) -> None:
     rng = random.Random(seed)
-    state = GAME.new_state({"max_hands": max_hands}, players, seed)
+    # A bigger deal seats fewer players.
+    players = min(players, GAME.player_range(variant)[1])
+    state = GAME.new_state({"max_hands": max_hands, **variant}, players, seed)
+    chips = variant.get("starting_chips", 12)
+    assert all(len(hand) == variant.get("deal", 8) for hand in state.hands)
     while True:
-        assert sum(state.chips) + state.bank == 12 * players
+        assert sum(state.chips) + state.bank == chips * players
         assert min(state.chips) >= 0 and state.bank >= 0
         assert _cards(state) == list(range(60))
         if state.phase == OVER:

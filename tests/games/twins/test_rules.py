@@ -242,3 +242,28 @@ def test_a_determinized_copy_does_not_know_the_next_hands_deal() -> None:
     assert all(next_deal(copy.rng.clone()) != truth for copy in copies)
     assert len({tuple(next_deal(copy.rng.clone())) for copy in copies}) == 20
     assert all(copy.hands[0] == state.hands[0] for copy in copies)
+
+
+def test_starting_chips_and_deal_are_options_with_the_printed_defaults() -> None:
+    options = GAME.options_schema.options
+    assert [(options[name].default, options[name].minimum, options[name].maximum,
+             options[name].unit) for name in ("starting_chips", "deal")] == [
+        (12, 1, 100, "chips"), (8, 8, 18, "cards")]
+    state = GAME.new_state({"starting_chips": 5, "deal": 10}, 4, 2)
+    assert state.chips == [5] * 4 and [len(hand) for hand in state.hands] == [10] * 4
+
+
+@pytest.mark.parametrize("variant", [{"deal": 7}, {"deal": 19}, {"starting_chips": 0},
+                                     {"starting_chips": 101}])
+def test_a_variant_outside_its_range_is_refused(variant: dict[str, int]) -> None:
+    with pytest.raises(OptionError, match=next(iter(variant))) as bad:
+        GAME.new_state(variant, 3, 1)
+    assert bad.value.code == "option.invalid"
+
+
+def test_a_deal_too_big_for_the_table_is_refused() -> None:
+    # Ten cards and two to buy for each of five players take all 60; eleven do not fit.
+    assert GAME.player_range({"deal": 10}) == (3, 5)
+    assert GAME.player_range({"deal": 11}) == (3, 4)
+    with pytest.raises(OptionError, match="3 to 4 players with these options"):
+        GAME.new_state({"deal": 11}, 5, 1)

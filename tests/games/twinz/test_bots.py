@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from twintable.games.twinz import TwinzGame
+from twintable.games.twinz.plugin import entry
 from twintable.games.twinz.words import model_vocab, murmurhash64a
 from twintable.sim.runner import make_bots, play_game
 
@@ -21,6 +22,7 @@ if model_vocab() is None:
 from twintable.games.twinz.bots import WordBot
 
 GAME = TwinzGame()
+ENTRY = entry()
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +69,7 @@ def test_records_of_finished_rounds_change_the_bot_s_choices() -> None:
 
 
 def test_a_whole_game_of_word_bots_plays_to_the_end() -> None:
-    result = play_game(GAME, None, make_bots(GAME, ["words"] * 5), seed=3)
+    result = play_game(GAME, None, make_bots(ENTRY, ["words"] * 5), seed=3)
     assert result.winners and result.stats["rounds"] == 15
     assert result.stats.get("found", 0) >= 8  # most words are found
 

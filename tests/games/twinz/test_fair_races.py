@@ -17,6 +17,7 @@ from twintable.core.errors import RuleError
 from twintable.core.types import Action, events_for
 from twintable.games.twinz import TwinzGame, TwinzState
 from twintable.games.twinz.bots import DEFAULT_LEVEL, LEVELS, Pace, difficulty
+from twintable.games.twinz.plugin import entry, round_records
 from twintable.games.twinz.words import model_vocab
 from twintable.sim.runner import play_game
 
@@ -66,7 +67,7 @@ def test_levels_differ_in_speed_and_a_person_has_seconds_to_answer() -> None:
 
 @needs_words
 def test_every_level_is_a_bot_to_choose_and_words_is_the_default_level() -> None:
-    factories = GAME.bots()
+    factories = {bot.name: bot.make for bot in entry().available_bots()}
     assert set(factories) == {"words", *LEVELS}
     assert factories["words"]().pace == LEVELS[DEFAULT_LEVEL]
     assert factories["casual"]().name == "casual"
@@ -202,7 +203,7 @@ def person_rounds(answer_ms: int, games: int, level: str | None = None) -> tuple
         bots.insert(0, Person(game, answer_ms, WordBot(level=level)))
         play_game(game, None, bots, seed=seed)
         assert game.state is not None
-        for number, record in enumerate(game.round_records(game.state)):
+        for number, record in enumerate(round_records(game.state)):
             if 0 in (number % 5, (number + 1) % 5):  # round n's duo: seats n-1 and n
                 continue
             played += 1

@@ -170,7 +170,7 @@ static uint32_t cpython_below(Twister *t, uint32_t n) {
 /* ---- the game state ----------------------------------------------------------------- */
 typedef struct {
     /* fixed for the game */
-    int players, card_count, stacking, draw_when_able;
+    int players, card_count, stacking, draw_when_able, deal;
     long target;
     uint64_t seed;
     uint8_t colour_of[MAX_CARDS], rank_of[MAX_CARDS], points_of[MAX_CARDS];
@@ -278,7 +278,7 @@ static void start_round(Timo *g) {
     new_stream(g, &t);
     twister_shuffle(&t, cards, count);
     for (int seat = 0; seat < n; seat++) g->hand_size[seat] = 0;
-    for (int round = 0; round < HAND_SIZE; round++)
+    for (int round = 0; round < g->deal; round++)
         for (int offset = 1; offset <= n; offset++) {
             int seat = (g->dealer + offset) % n;
             g->hands[seat][g->hand_size[seat]++] = cards[--count];
@@ -631,19 +631,19 @@ static int read_bytes(PyObject *source, uint8_t *into, Py_ssize_t length, const 
 static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"colours", "ranks", "points", "players", "seed", "stacking",
                             "draw_when_able", "target", "deck", "options", "view_type",
-                            "actions", "make_action", "judge", NULL};
+                            "actions", "make_action", "judge", "hand_size", NULL};
     PyObject *colours, *ranks, *points, *deck, *options, *view_type, *actions, *make_action,
         *judge;
     unsigned long long seed;
-    int players, stacking, draw_when_able;
+    int players, stacking, draw_when_able, deal = HAND_SIZE;
     long target;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSiKpplOOOOOO", names, &colours, &ranks,
-                                     &points, &players, &seed, &stacking, &draw_when_able,
-                                     &target, &deck, &options, &view_type, &actions,
-                                     &make_action, &judge))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSiKpplOOOOOO|i", names, &colours,
+                                     &ranks, &points, &players, &seed, &stacking,
+                                     &draw_when_able, &target, &deck, &options, &view_type,
+                                     &actions, &make_action, &judge, &deal))
         return -1;
     Py_ssize_t card_count = PyBytes_GET_SIZE(colours);
-    if (card_count < 2 + HAND_SIZE * players || card_count > MAX_CARDS) {
+    if (deal < 1 || card_count < 2 + deal * players || card_count > MAX_CARDS) {
         PyErr_Format(PyExc_ValueError, "a deck of %zd cards does not fit this engine",
                      card_count);
         return -1;
@@ -674,6 +674,7 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     g->card_count = (int)card_count;
     g->stacking = stacking;
     g->draw_when_able = draw_when_able;
+    g->deal = deal;
     g->target = target;
     g->seed = seed;
     g->round_winner = NOBODY;
@@ -1683,16 +1684,17 @@ static void vector_dealloc(Vector *self) {
 static int vector_init(Vector *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"colours", "ranks", "points", "players", "stacking",
                             "draw_when_able", "target", "learner", "threads", "observations",
-                            "masks", "rewards", "terminations", NULL};
+                            "masks", "rewards", "terminations", "hand_size", NULL};
     PyObject *colours, *ranks, *points, *obs, *mask, *reward, *terminated;
-    int players, stacking, draw_when_able, learner, threads;
+    int players, stacking, draw_when_able, learner, threads, deal = HAND_SIZE;
     long target;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSippliiOOOO", names, &colours, &ranks,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSippliiOOOO|i", names, &colours, &ranks,
                                      &points, &players, &stacking, &draw_when_able, &target,
-                                     &learner, &threads, &obs, &mask, &reward, &terminated))
+                                     &learner, &threads, &obs, &mask, &reward, &terminated,
+                                     &deal))
         return -1;
     Py_ssize_t card_count = PyBytes_GET_SIZE(colours);
-    if (players < 2 || players > MAX_PLAYERS || card_count < 2 + HAND_SIZE * players ||
+    if (players < 2 || players > MAX_PLAYERS || deal < 1 || card_count < 2 + deal * players ||
         card_count > MAX_CARDS || learner < 0 || learner >= players || threads < 1) {
         PyErr_SetString(PyExc_ValueError, "players, deck, learner or threads out of range");
         return -1;
@@ -1710,6 +1712,7 @@ static int vector_init(Vector *self, PyObject *args, PyObject *kwargs) {
     g->card_count = (int)card_count;
     g->stacking = stacking;
     g->draw_when_able = draw_when_able;
+    g->deal = deal;
     g->target = target;
     g->round_winner = NOBODY;
     if (PyObject_GetBuffer(reward, &self->reward, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)

@@ -23,8 +23,8 @@ from typing import Any
 from twintable.core.types import Action
 from twintable.games.timo.cards import BLACK, COLOURS, PLUS2, PLUS4, STOP, TWIST
 from twintable.games.timo.fast import NATIVE, FastTimoGame
-from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY, TimoGame
-from twintable.games.timo.state import NOBODY, TimoState
+from twintable.games.timo.rules import TimoGame
+from twintable.games.timo.state import CALL, CATCH, DRAW, NOBODY, PASS, PLAY, TimoState
 from twintable.games.timo.views import TimoView
 
 

@@ -22,8 +22,8 @@ from twintable.core.game import Outcome
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import load_deck
-from twintable.games.timo.rules import CALL, DRAW, PASS, TimoGame
-from twintable.games.timo.state import TimoState
+from twintable.games.timo.rules import TimoGame
+from twintable.games.timo.state import CALL, DRAW, PASS, TimoState
 from twintable.games.timo.views import TimoView
 
 try:
@@ -59,9 +59,6 @@ class FastTimoGame(TimoGame):
         self._actions: list[list[Action | None]] = [
             [None] * _native.CODE_COUNT for _ in range(_native.MAX_PLAYERS)]
 
-    def simulator(self) -> FastTimoGame:
-        return self
-
     def _action_of(self, seat: int, code: int) -> Action:
         native = _native
         assert native is not None
@@ -80,7 +77,7 @@ class FastTimoGame(TimoGame):
     # -- set-up ---------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any] | None, players: int, seed: int) -> Any:
         resolved = self.resolve_options(options)
-        self.check_players(players)
+        self.check_players(players, resolved)
         if not 0 <= seed < SEED_LIMIT:
             raise ValueError(f"the C engine takes seeds from 0 to 2**64 - 1, not {seed}")
         assert _native is not None
@@ -88,7 +85,8 @@ class FastTimoGame(TimoGame):
         return _native.Engine(
             colours, ranks, points, players, seed, resolved["stacking"],
             resolved["draw_when_able"], resolved["target"], load_deck(resolved["deck"]),
-            resolved, TimoView, self._actions, self._action_of, self._judge)
+            resolved, TimoView, self._actions, self._action_of, self._judge,
+            hand_size=resolved["hand_size"])
 
     # -- who acts, and how; seeing -------------------------------------------------
     # The engine's own functions, reached straight from the class: a C function is not

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -29,10 +29,12 @@ from twintable.games.timo.cards import (
     deck_names,
     load_deck,
 )
-from twintable.games.timo.state import NOBODY, TimoState
+from twintable.games.timo.state import CALL, CATCH, DRAW, NOBODY, PASS, PLAY, TimoState
 from twintable.games.timo.views import TimoView
 
-PLAY, DRAW, PASS, CALL, CATCH = "play", "draw", "pass", "call_timo", "catch"
+#: The move kinds live with the state; they are named here too for older imports.
+__all__ = ["CALL", "CATCH", "DRAW", "PASS", "PLAY", "TimoGame"]
+
 HAND_SIZE = 7
 _NOBODY_ACTS: frozenset[int] = frozenset()
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
@@ -46,7 +48,10 @@ OPTIONS = OptionSchema([
            "+2 on +2 and +4 on +2 or +4 pass the growing penalty on; off: no stacking."),
     Option("draw_when_able", "bool", False,
            "Allow drawing a card even when a card in hand could be played."),
-    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000),
+    Option("target", "int", 300, "Score that wins the game.", minimum=1, maximum=100_000,
+           unit="points"),
+    Option("hand_size", "int", HAND_SIZE, "Cards dealt to each player at the start of a round.",
+           minimum=1, maximum=20, unit="cards"),
 ])
 
 
@@ -56,7 +61,6 @@ class TimoGame(Game[TimoState]):
     min_players = 2
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "heuristic"
     payloads: ClassVar[ActionPayloads] = {
         PLAY: {"card": PayloadField("int"), "colour": PayloadField("str", required=False),
                "timo": PayloadField("bool", required=False)},
@@ -70,10 +74,17 @@ class TimoGame(Game[TimoState]):
         self._simple_cache: dict[tuple[int, str], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """A bigger hand seats fewer players: every hand, the start card and one card to
+        draw come out of the deck."""
+        resolved = self.resolve_options(options)
+        cards = load_deck(resolved["deck"]).size
+        return self.min_players, min(self.max_players, (cards - 2) // resolved["hand_size"])
+
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TimoState:
         resolved = self.resolve_options(options)
-        self.check_players(players)
+        self.check_players(players, resolved)
         state = TimoState(load_deck(resolved["deck"]), resolved, players, seed)
         state.dealer = state.rng.randrange(players)
         self._start_round(state, [])
@@ -85,7 +96,7 @@ class TimoGame(Game[TimoState]):
         shuffle = state.rng.stream().shuffle
         shuffle(cards)
         state.hands = [[] for _ in range(n)]
-        for _ in range(HAND_SIZE):
+        for _ in range(state.options["hand_size"]):
             for offset in range(1, n + 1):
                 state.hands[(state.dealer + offset) % n].append(cards.pop())
         # RULES.md §1: a black start card goes back, the deck is reshuffled, flip again.
@@ -500,32 +511,15 @@ class TimoGame(Game[TimoState]):
     def stats(self, state: TimoState) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}
 
-    def simulator(self) -> Game[Any]:
-        from twintable.games.timo.fast import NATIVE, FastTimoGame
+    # The C engine's state has the same attributes: FastTimoGame inherits these.
+    def opening(self, state: TimoState) -> Opening:
+        return Opening((state.dealer + 1) % state.players, state.dealer)
 
-        return FastTimoGame() if NATIVE else self
+    def round_number(self, state: TimoState) -> int:
+        return state.round_no
 
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
-
-        return {"heuristic": HeuristicTimoBot, "search": SearchTimoBot}
-
-    #: People at a table race bots to call TIMO! and to catch; bots take a person's time.
-    paces_bots = True
-
-    def paced_move(self, bot: Any, view: Any, rng: random.Random) -> tuple[int, Action] | None:
-        """A TIMO! call or a catch after the bot's reaction time (if it notices at all),
-        else, on its turn, its move after its thinking time (sometimes forgetting to call
-        TIMO! with it): the same timings as the terminal's."""
-        from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
-
-        if view.exposed != NOBODY:
-            reaction = timo_reaction(bot, view, rng)
-            if reaction is not None:
-                return reaction
-        if any(action.kind not in (CALL, CATCH) for action in view.legal):
-            return turn_delay(bot, rng), table_move(bot, view, rng)
-        return None
+    def running_scores(self, state: TimoState) -> tuple[int, ...]:
+        return tuple(state.scores)
 
     def snapshot(self, state: TimoState) -> dict[str, Any]:
         return {

@@ -9,6 +9,9 @@ from twintable.games.timo.cards import Deck
 
 NOBODY = -1
 
+#: The kinds of move a seat makes (RULES.md §1).
+PLAY, DRAW, PASS, CALL, CATCH = "play", "draw", "pass", "call_timo", "catch"
+
 
 class TimoState:
     """Mutable state with an explicit :meth:`clone`; card lists hold card ids.

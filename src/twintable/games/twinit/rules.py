@@ -40,7 +40,6 @@ from twintable.games.twinit.state import (
     too_fast,
 )
 from twintable.games.twinit.views import (
-    LEVEL_FLOORS,
     TwinItView,
     build_view,
     visible_items,
@@ -61,26 +60,26 @@ OPTIONS = OptionSchema([
     Option("sets_to_win", "int", 5, "Sets needed to win (competitive and team).",
            minimum=1, maximum=20, modes=(COMPETITIVE, TEAM)),
     Option("hold_ms", "int", 1500, "A hand lifts after this long if no claim completes.",
-           minimum=200, maximum=10_000),
+           minimum=200, maximum=10_000, unit="ms"),
     Option("triple_timeout_ms", "int", 5000,
            "Three identical pictures unclaimed this long all turn over.",
-           minimum=500, maximum=60_000),
+           minimum=500, maximum=60_000, unit="ms"),
     Option("taboo", "int_list", (),
            "Seats playing with three taboo pictures (a handicap for strong players), "
            "numbered from 0 in the protocol (the browser lobby shows them from 1).",
-           minimum=0, maximum=5, modes=(COMPETITIVE, TEAM)),
+           minimum=0, maximum=5, modes=(COMPETITIVE, TEAM), names_seats=True),
     Option("teams", "int_list", (),
            "Team mode: the team (1 or 2) of each seat in seat order, e.g. 1, 1, 2, 2; "
            "empty: seats alternate. Each team needs at least 2 players; a larger team "
            "plays under the taboo rule.", minimum=1, maximum=2, modes=(TEAM,)),
     Option("duration_s", "int", None,
            "Time-attack round length in seconds (default: 120 fr, 60 ko).",
-           minimum=10, maximum=900, modes=(COOP, TIME_ATTACK)),
+           minimum=10, maximum=900, modes=(COOP, TIME_ATTACK), unit="s"),
     Option("rounds", "int", 3, "Rounds summed in competitive time attack.",
            minimum=1, maximum=10, modes=(TIME_ATTACK,)),
     Option("finish_window_ms", "int", 300,
            "ko: players finishing within this window of each other play sudden death.",
-           minimum=0, maximum=5000, modes=(COMPETITIVE, TEAM)),
+           minimum=0, maximum=5000, modes=(COMPETITIVE, TEAM), unit="ms"),
 ])
 
 
@@ -122,7 +121,6 @@ class TwinItGame(Game[TwinItState]):
     min_players = 1
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "casual"
     realtime = True
     payloads: ClassVar[ActionPayloads] = {
         FLIP: {}, START: {},
@@ -632,6 +630,9 @@ class TwinItGame(Game[TwinItState]):
             return None
         return Outcome(self._scores(state), state.winners)
 
+    def sides(self, state: TwinItState) -> tuple[int, ...] | None:
+        return tuple(state.side_of) if state.options["mode"] == TEAM else None
+
     def stats(self, state: TwinItState) -> dict[str, float]:
         figures: dict[str, float] = {
             "virtual_s": (state.clock - state.started_ms) / 1000
@@ -648,21 +649,6 @@ class TwinItGame(Game[TwinItState]):
         if state.options["mode"] == COOP:
             figures["points"] = float(state.points[0])
         return figures
-
-    def assets(self) -> dict[str, Any]:
-        from twintable.games.twinit.art import picture_svg
-        from twintable.games.twinit.deck import PICTURES, picture_name
-
-        return {"pictures": [picture_svg(p, 100) for p in range(PICTURES)],
-                "names": [picture_name(p) for p in range(PICTURES)],
-                "levels": {str(players): list(floors)
-                           for players, floors in LEVEL_FLOORS.items()}}
-
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.twinit.bots import LEVELS as BOT_LEVELS
-        from twintable.games.twinit.bots import PerceptionBot
-
-        return {name: (lambda name=name: PerceptionBot(name)) for name in BOT_LEVELS}
 
     def snapshot(self, state: TwinItState) -> dict[str, Any]:
         return {

@@ -11,15 +11,9 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from twintable.core.types import Action
-from twintable.games.twins.cards import DECK_SIZE, PERCENTILE, SET_RANK
-from twintable.games.twins.rules import (
-    BUY_COST,
-    BUY_KIND,
-    CASH_CARDS,
-    PICK_KIND,
-    TwinsGame,
-)
-from twintable.games.twins.state import BUY, TwinsState
+from twintable.games.twins.cards import BUY_COST, CASH_CARDS, DECK_SIZE, PERCENTILE, SET_RANK
+from twintable.games.twins.rules import TwinsGame
+from twintable.games.twins.state import BUY, BUY_KIND, PICK_KIND, TwinsState
 from twintable.games.twins.views import TwinsView
 
 Pair = tuple[int, int]

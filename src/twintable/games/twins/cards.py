@@ -7,6 +7,7 @@ is white when value + colour index is even, black otherwise.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 DECK_SIZE = 60
@@ -60,3 +61,27 @@ _ALL_RANKS = sorted(SET_RANK[a][b] for a, b in combinations(range(DECK_SIZE), 2)
 PERCENTILE: dict[int, float] = {}
 for _index, _rank in enumerate(_ALL_RANKS):
     PERCENTILE[_rank] = (_index + 1) / len(_ALL_RANKS)
+
+#: What a seat pays to buy its 1st, 2nd, 3rd card in a hand (RULES.md §2).
+BUY_COST = (0, 1, 3)
+
+
+class CashCard:
+    """What each round does for a number of players at the start (RULES.md §2 table)."""
+
+    __slots__ = ("gain", "lowest_r1", "lowest_r3", "pay_r1", "pay_r3", "top_r2")
+
+    def __init__(self, lowest_r1: int, top_r2: int, lowest_r3: int):
+        self.lowest_r1, self.pay_r1 = lowest_r1, 2
+        self.top_r2, self.gain = top_r2, 3
+        self.lowest_r3, self.pay_r3 = lowest_r3, 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round1": {"lowest": self.lowest_r1, "pay": self.pay_r1},
+                "round2": {"highest": self.top_r2, "gain": self.gain},
+                "round3": {"lowest": self.lowest_r3, "pay": self.pay_r3, "sit_out": True},
+                "round4": {"highest": 1, "gain": "bank"}}
+
+
+CASH_CARDS = {3: CashCard(1, 1, 1), 4: CashCard(2, 1, 1), 5: CashCard(3, 2, 2),
+              6: CashCard(3, 2, 2)}

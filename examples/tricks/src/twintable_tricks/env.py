@@ -1,0 +1,227 @@
+"""Twin Tricks as a PettingZoo AEC environment: ``env()``, ``raw_env``.
+
+Follows Twin Table's environment convention (docs/envs.md). Agents are ``seat_0`` …
+``seat_{n-1}`` (2–4 players); one seat acts at a time. Each observation encodes only
+what that seat's view (``TricksGame.view``) shows. Seats are *relative*: slot 0 is the
+observing seat, slot ``k`` the seat ``k`` places to its left; slots past the player
+count stay 0, so one policy fits every table size.
+
+Actions (``N_ACTIONS`` = 40): play the card with that id (``suit * 10 + rank - 1``).
+An index whose mask bit is 0 raises :class:`~twintable.envs.IllegalActionError` and
+changes nothing.
+
+Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone else when
+the game ends; ``reward="score"`` gives each seat the points it scored at the end of
+each hand, divided by the points a hand gives out.
+
+Needs Twin Table's ``[rl]`` extra (PettingZoo, Gymnasium, NumPy).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from twintable.core.types import Action
+from twintable.envs import IllegalActionError
+from twintable.envs.layout import Field, Layout
+
+from twintable_tricks.cards import DECK_SIZE
+from twintable_tricks.rules import PLAY, TricksGame
+from twintable_tricks.state import TricksState
+from twintable_tricks.views import TricksView
+
+MAX_SEATS = 4
+N_ACTIONS = DECK_SIZE
+REWARDS = ("win", "score")
+
+OBSERVATION = Layout([
+    Field("hand", DECK_SIZE, 1, "1 for each card id in my hand"),
+    Field("played", DECK_SIZE, 1, "1 for each card in this hand's finished tricks"),
+    Field("trick", MAX_SEATS * DECK_SIZE, 1,
+          "per relative seat × card: 1 for the card that seat has on the table"),
+    Field("led", 4, 1, "one-hot suit led in the trick on the table (0 when none)"),
+    Field("tricks_won", MAX_SEATS, 1, "tricks taken this hand / cards per hand"),
+    Field("scores", MAX_SEATS, 1, "min(points, target) / target, per relative seat"),
+    Field("present", MAX_SEATS, 1, "1 for slots that hold a seat"),
+    Field("leader", MAX_SEATS, 1, "one-hot relative seat that led this trick"),
+    Field("dealer", MAX_SEATS, 1, "one-hot relative seat of the dealer"),
+    Field("players", 3, 1, "one-hot player count 2–4"),
+])
+
+
+def encode(view: TricksView) -> np.ndarray:
+    """One seat's view as the observation vector (the layout above)."""
+    out = OBSERVATION.zeros()
+    where = OBSERVATION.slices
+    me, players = view.viewer, view.players
+    assert me is not None, "observations are for seats, not spectators"
+
+    def rel(seat: int) -> int:
+        return (seat - me) % players
+
+    out[where["hand"]][list(view.hand)] = 1.0
+    played = [card for _, plays in view.taken for _, card in plays]
+    out[where["played"]][played] = 1.0
+    trick = out[where["trick"]].reshape(MAX_SEATS, DECK_SIZE)
+    for seat, card in view.trick:
+        trick[rel(seat), card] = 1.0
+    if view.trick:
+        out[where["led"].start + view.trick[0][1] // 10] = 1.0
+    hand_size, target = view.options["hand_size"], view.options["target"]
+    for seat in range(players):
+        out[where["tricks_won"].start + rel(seat)] = view.tricks_won[seat] / hand_size
+        out[where["scores"].start + rel(seat)] = min(view.scores[seat], target) / target
+        out[where["present"].start + rel(seat)] = 1.0
+    out[where["leader"].start + rel(view.leader)] = 1.0
+    out[where["dealer"].start + rel(view.dealer)] = 1.0
+    out[where["players"].start + players - 2] = 1.0
+    return out
+
+
+def action_of(index: int, seat: int) -> Action:
+    if not 0 <= index < N_ACTIONS:
+        raise IllegalActionError(f"action index {index} is outside 0–{N_ACTIONS - 1}")
+    return Action(seat, PLAY, {"card": index})
+
+
+def index_of(action: Action) -> int:
+    return int(action.payload["card"])
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """Twin Tricks, the seat on turn acting."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "tricks_v0",
+                                          "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
+                 render_mode: str | None = None, reward: str = "win"):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.game = TricksGame()
+        self.game.check_players(players)
+        self.options = self.game.resolve_options(options)
+        self.players = players
+        self.reward = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{seat}" for seat in range(players)]
+        self._state: TricksState = self.game.new_state(self.options, players, 0)
+        self._np_random, _ = seeding.np_random(None)
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": OBSERVATION.box(),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
+            for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
+                              for agent in self.possible_agents}
+
+    @property
+    def state(self) -> TricksState:
+        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
+        return self._state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def action_of(self, index: int, agent: str | None = None) -> Action:
+        return action_of(int(index), self.seat(agent or self.agent_selection))
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
+
+    def mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        for action in self.game.legal_actions(self._state, seat):
+            mask[index_of(action)] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat(agent)
+        return {"observation": encode(self.game.view(self._state, seat)),
+                "action_mask": self.mask(seat)}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**31 - 1))
+        self._state = self.game.new_state(self.options, self.players, game_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self._state.turn]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.seat(agent)
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: give an action index")
+        index = int(action)
+        if not 0 <= index < N_ACTIONS or not self.mask(seat)[index]:
+            raise IllegalActionError(f"action {index} is not legal for {agent} now")
+        events = self.game.apply(self._state, action_of(index, seat))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = self._rewards(events)
+        if self.game.is_over(self._state):
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[self._state.turn]
+        if self.render_mode == "human":
+            self.render()
+
+    def _rewards(self, events: list[Any]) -> dict[str, float]:
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if self.reward == "score":
+            per_hand = self.options["hand_size"] + 1
+            for event in events:
+                if event.kind == "hand_over":
+                    for seat, points in enumerate(event.data["points"]):
+                        rewards[self.possible_agents[seat]] = points / per_hand
+            return rewards
+        outcome = self.game.outcome(self._state)
+        if outcome is not None:
+            rewards = {agent: 1.0 if seat in outcome.winners else -1.0
+                       for seat, agent in enumerate(self.possible_agents)}
+        return rewards
+
+    def render(self) -> str | None:
+        view = self.game.view(self._state, None)
+        lines = [f"Twin Tricks hand {view.hand_no}, seat_{view.turn} to play"]
+        for seat in range(self.players):
+            lines.append(f"  seat_{seat}: {view.scores[seat]} points, "
+                         f"{view.tricks_won[seat]} tricks, {view.hand_sizes[seat]} cards")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment, wrapped only in PettingZoo's order checks."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+__all__ = ["N_ACTIONS", "OBSERVATION", "action_of", "encode", "env", "index_of", "raw_env"]

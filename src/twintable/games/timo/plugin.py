@@ -1,0 +1,61 @@
+"""Timo's Twist as a plug-in (``core/plugin.py``): its rules, bots and their levels, the
+C engine simulations run on, and the people-like pacing of its bots at a table.
+
+Bots and the C engine are imported only when a shell first asks for them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from twintable.core.game import Game
+from twintable.core.plugin import BotLevel, GameEntry, Pacing, Plan
+from twintable.games.timo.rules import TimoGame
+from twintable.games.timo.state import CALL, CATCH, NOBODY
+
+
+def _heuristic() -> Any:
+    from twintable.games.timo.bots import HeuristicTimoBot
+
+    return HeuristicTimoBot()
+
+
+def _search() -> Any:
+    from twintable.games.timo.bots import SearchTimoBot
+
+    return SearchTimoBot()
+
+
+def simulator() -> Game[Any]:
+    """The C engine when it was built, else the rules themselves."""
+    from twintable.games.timo.fast import NATIVE, FastTimoGame
+
+    return FastTimoGame() if NATIVE else TimoGame()
+
+
+def plan_move(bot: Any, view: Any, rng: random.Random, now: int) -> Plan | None:
+    """At a table with people: a TIMO! call or a catch after the bot's reaction time (if
+    it notices at all), else, on its turn, its move after its thinking time (sometimes
+    forgetting to call TIMO! with it): the same timings as the terminal's."""
+    from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
+
+    if view.exposed != NOBODY:
+        reaction = timo_reaction(bot, view, rng)
+        if reaction is not None:
+            return now + reaction[0], reaction[1]
+    if any(action.kind not in (CALL, CATCH) for action in view.legal):
+        return now + turn_delay(bot, rng), table_move(bot, view, rng)
+    return None
+
+
+def entry() -> GameEntry:
+    return GameEntry(
+        rules=TimoGame(), package="twintable.games.timo",
+        bots=(BotLevel("heuristic", "medium", _heuristic),
+              BotLevel("search", "hard", _search)),
+        default_bot="heuristic", simulator=simulator,
+        # People at a table race bots to call TIMO! and to catch; bots take a person's time.
+        pacing=Pacing.PEOPLE, plan_move=plan_move,
+        terminal="twintable.games.timo.terminal",
+        env="twintable.envs.timo_v0", gym_id="twintable/Timo-v0", lobby_order=10)

@@ -1,0 +1,60 @@
+"""Twin It as a plug-in (``core/plugin.py``): its rules, its perception bots and their
+levels, the pictures a client draws, and the rematch rule of chained games.
+
+Twin It is played in the browser only (no terminal game). Bots and pictures are loaded
+only when a shell first asks for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from twintable.core.game import Outcome
+from twintable.core.plugin import BotLevel, GameEntry
+from twintable.games.twinit.rules import TwinItGame
+from twintable.games.twinit.state import COMPETITIVE
+
+#: The perception bots by name (``games/twinit/bots.py: LEVELS``) and their level on the
+#: shared scale: "expert" scores in the French level table's Expert band.
+LEVELS = {"beginner": "beginner", "casual": "easy", "sharp": "medium", "expert": "expert"}
+
+
+def _perception(name: str) -> Callable[[], Any]:
+    def make() -> Any:
+        from twintable.games.twinit.bots import PerceptionBot
+
+        return PerceptionBot(name)
+
+    return make
+
+
+def assets() -> dict[str, Any]:
+    """Every picture as SVG with its name, and the level table's score floors."""
+    from twintable.games.twinit.art import picture_svg
+    from twintable.games.twinit.deck import PICTURES, picture_name
+    from twintable.games.twinit.views import LEVEL_FLOORS
+
+    return {"pictures": [picture_svg(p, 100) for p in range(PICTURES)],
+            "names": [picture_name(p) for p in range(PICTURES)],
+            "levels": {str(players): list(floors)
+                       for players, floors in LEVEL_FLOORS.items()}}
+
+
+def rematch_options(options: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
+    """RULES.md §3, taboo for chained games: in the French edition's competitive mode the
+    last winners play the rematch under taboo."""
+    chained = dict(options)
+    if (options.get("edition") == "fr" and options.get("mode") == COMPETITIVE
+            and outcome.winners):
+        chained["taboo"] = sorted(outcome.winners)
+    return chained
+
+
+def entry() -> GameEntry:
+    return GameEntry(
+        rules=TwinItGame(), package="twintable.games.twinit",
+        bots=tuple(BotLevel(name, level, _perception(name)) for name, level in LEVELS.items()),
+        default_bot="casual", assets=assets, rematch_options=rematch_options,
+        commands="twintable.games.twinit.commands:app",
+        env="twintable.envs.twinit_v0", gym_id="twintable/TwinIt-v0", lobby_order=30)

@@ -1,0 +1,72 @@
+// Twin It in the browser: the game's side of the client interface (README.md in
+// twintable/web). The board itself is drawn in board.js.
+import { renderTwinIt } from "./board.js";
+
+const ERRORS = ["different", "both_hands", "own_pile", "taboo"];
+const together = (view) => view?.mode === "coop";
+
+function narrate(event, { line, who, listOf, view, replay, actor }) {
+  const data = event.data || {};
+  const name = who(data.seat ?? actor);
+  const names = (seats) => listOf((seats || []).map(who));
+  switch (event.kind) {
+    case "round_started": return line("round_started", { round: data.round });
+    // A flip every few seconds would push the takes out of sight: the log keeps them
+    // for the replay's caption only.
+    case "flipped": return replay ? line("flipped", { name }) : null;
+    case "taken":
+      if (data.stolen_from !== undefined) return line("stolen", { name, victim: who(data.stolen_from) });
+      return line(data.size >= 3 ? "taken_triple" : "taken_pair", { name });
+    case "third_flipped": return line("third_flipped");
+    case "triple_flipped": return line("triple_flipped");
+    case "error": {
+      const reason = ERRORS.includes(data.reason) ? data.reason : "different";
+      const said = line(`error.${reason}`, { name }) || [];
+      const lost = data.lost_set_picture !== null && data.lost_set_picture !== undefined ? line("lost_set", { name }) : line("no_set_lost");
+      return [...said, " ", ...(lost || [])];
+    }
+    case "tie": return line("tie", { names: names(data.seats) });
+    case "finishing": return line("finishing");
+    case "sudden_death": return line("sudden_death", { names: names(data.seats) });
+    case "round_over": return line("round_over", { round: data.round });
+    case "game_over": return together(view) ? line("coop_over", { n: (data.scores || [0])[0] }) : undefined;
+    default: return null;
+  }
+}
+
+// A hand on a card is lifted after hold_ms unless its pair completes.
+function deadline(view, seat, { local }) {
+  if (!Array.isArray(view.hands)) return null;
+  const held = view.hands.filter((hand) => hand.seat === seat && hand.lift_ms);
+  return held.length ? [local(Math.min(...held.map((hand) => hand.lift_ms))), view.options.hold_ms || 1500] : null;
+}
+
+function breakdown(seat, total, { t, view, points }) {
+  return view?.mode === "coop" || view?.mode === "timeattack" ? points(total) : t("table.sets", { n: total });
+}
+
+// In the cooperative mode everyone wins or loses together: one score, the level reached.
+function result(view, { scores }, { t, el, tNodes }) {
+  if (!together(view)) return null;
+  return { together: true, headline: tNodes("table.coop_result", { n: scores[0] }),
+    extra: view.level ? el("p", { class: "level-reached", id: "result-level" }, t("table.level_reached", { level: t(`twinit.level.${view.level}`) })) : "" };
+}
+
+export default {
+  styles: ["twinit.css"],
+  facts: { minutes: 3, players: 3 },
+  async picture(box, ctx) {
+    const { pictures } = await ctx.assets();
+    box.replaceChildren(...[5, 5, 17].map((n) => ctx.el("span", { class: "lb-disc", html: pictures[n % pictures.length] })));
+  },
+  render: renderTwinIt,
+  seat: renderTwinIt.seat,
+  key: renderTwinIt.key,
+  tick: renderTwinIt.tick,
+  whoActs: (view) => (view.phase === "play" && typeof view.turn === "number" ? [view.turn] : []),
+  deadline,
+  narrate,
+  breakdown,
+  result,
+  replayHand: () => null,
+};

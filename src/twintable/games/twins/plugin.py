@@ -1,0 +1,33 @@
+"""Twins as a plug-in (``core/plugin.py``): its rules and its bots with their levels.
+
+Bots are imported only when a shell first asks for one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twintable.core.plugin import BotLevel, GameEntry
+from twintable.games.twins.rules import TwinsGame
+
+
+def _heuristic() -> Any:
+    from twintable.games.twins.bots import HeuristicTwinsBot
+
+    return HeuristicTwinsBot()
+
+
+def _strong() -> Any:
+    from twintable.games.twins.bots import StrongTwinsBot
+
+    return StrongTwinsBot()
+
+
+def entry() -> GameEntry:
+    return GameEntry(
+        rules=TwinsGame(), package="twintable.games.twins",
+        bots=(BotLevel("heuristic", "medium", _heuristic),
+              BotLevel("strong", "hard", _strong)),
+        default_bot="heuristic",
+        terminal="twintable.games.twins.terminal",
+        env="twintable.envs.twins_v0", gym_id="twintable/Twins-v0", lobby_order=20)

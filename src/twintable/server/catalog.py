@@ -1,0 +1,85 @@
+"""What the server tells clients about each game, read from the game's entry
+(``core/plugin.py``): the ``/api/games`` items, and the game's browser module served from
+its own package.
+
+Nothing here knows any game: every fact comes from an entry, its rules' declarations, or
+the files in the game's package (``rules/<lang>.md``, ``web/``).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from twintable.bots.registry import bot_factories, bot_levels, default_bot
+from twintable.core.game import Game
+from twintable.core.plugin import GameEntry
+from twintable.core.registry import GameRegistry
+from twintable.server.protocol import BotLevelInfo, GameInfo, WebModule
+
+#: Where a game's browser module is served: ``<package>/web/`` at ``/static/games/<id>/``.
+STATIC_GAMES = "/static/games"
+
+
+def players_by_mode(game: Game[Any]) -> dict[str, list[int]] | None:
+    """For a game with a ``mode`` option: the fewest and most players of each mode."""
+    mode = game.options_schema.options.get("mode")
+    if mode is None or mode.kind != "choice":
+        return None
+    return {str(choice): list(game.player_range({"mode": choice})) for choice in mode.choices}
+
+
+def web_folder(entry: GameEntry) -> Path | None:
+    """The game's ``web/`` folder in its package, if it has one."""
+    folder = resources.files(entry.package).joinpath("web")
+    return Path(str(folder)) if folder.is_dir() else None
+
+
+def web_module(entry: GameEntry) -> WebModule | None:
+    """The addresses of the game's browser module, its styles and its strings, as served
+    by :func:`mount_game_clients` (None: the game's package has no ``web/index.js``)."""
+    folder = web_folder(entry)
+    if folder is None or not (folder / "index.js").is_file():
+        return None
+    base = f"{STATIC_GAMES}/{entry.id}"
+    return WebModule(module=f"{base}/index.js",
+                     styles=[f"{base}/{css.name}" for css in sorted(folder.glob("*.css"))],
+                     i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None)
+
+
+def rules_languages(entry: GameEntry) -> list[str]:
+    """The languages the game's rules pages are written in (``rules/<lang>.md``)."""
+    folder = resources.files(entry.package).joinpath("rules")
+    if not folder.is_dir():
+        return []
+    return sorted(item.name.removesuffix(".md") for item in folder.iterdir()
+                  if item.name.endswith(".md"))
+
+
+def game_info(entry: GameEntry) -> GameInfo:
+    """One ``/api/games`` item: everything a client needs from the game's declaration."""
+    game = entry.rules
+    levels = {name: bot.level for bot in bot_levels(entry) for name in (bot.name, *bot.aliases)}
+    bots = sorted(bot_factories(entry))
+    return GameInfo(
+        id=game.id, name=game.name, min_players=game.min_players,
+        max_players=game.max_players, options=game.options_schema.to_json(), bots=bots,
+        default_bot=default_bot(entry), players_by_mode=players_by_mode(game),
+        levels=[BotLevelInfo(bot=name, level=levels[name]) for name in bots],
+        unversioned_kinds=sorted(game.unversioned_kinds),
+        rematch=entry.rematch_options is not None, web=web_module(entry),
+        rules_languages=rules_languages(entry))
+
+
+def mount_game_clients(app: FastAPI, registry: GameRegistry) -> None:
+    """Serve each game's ``<package>/web/`` at ``/static/games/<id>/``; call before the
+    client's own ``/static`` is mounted, which it shadows there."""
+    for entry in registry.entries():
+        folder = web_folder(entry)
+        if folder is not None:
+            app.mount(f"{STATIC_GAMES}/{entry.id}", StaticFiles(directory=folder),
+                      name=f"game-{entry.id}")

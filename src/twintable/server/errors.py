@@ -1,0 +1,11 @@
+"""The refusals of the lobby: what a request about tables or profiles gets instead."""
+
+from __future__ import annotations
+
+
+class LobbyError(Exception):
+    """A refused lobby request, with a stable code and an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message

@@ -1,0 +1,471 @@
+"""The game server: every table this process runs, backed by the store.
+
+It makes tables (and rematches), finds them (in memory, in the database, or, with
+several workers, on the worker that holds the table's lease: ``server/cluster.py``),
+takes over tables no worker holds, recovers them at a start, lets finished and abandoned
+ones leave memory, and keeps profiles. What happens at one table is ``server/tables.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from typing import Any
+
+from twintable.bots.registry import bot_factories
+from twintable.core.errors import OptionError, RuleError
+from twintable.core.game import Outcome
+from twintable.core.registry import GameRegistry
+from twintable.core.replay import Replay
+from twintable.core.types import Action
+from twintable.server.clock import now_ms
+from twintable.server.cluster import Cluster
+from twintable.server.errors import LobbyError
+from twintable.server.moves import stored_payload
+from twintable.server.presence import DEFAULT_GRACE_S
+from twintable.server.seating import bot_name, hash_token, new_token
+from twintable.server.settings import Settings
+from twintable.server.storage.models import ProfileRow, SeatRow, TableRow
+from twintable.server.storage.ownership import TableLeases
+from twintable.server.storage.store import Store
+from twintable.server.tables import MOVED_CLOSE_CODE, Table
+
+log = logging.getLogger("twintable.server")
+
+
+class GameServer:
+    """The lobby: tables in memory, backed by the store."""
+
+    def __init__(self, store: Store, registry: GameRegistry, settings: Settings,
+                 metrics: Any):
+        self.store = store
+        self.registry = registry
+        self.settings = settings
+        self.metrics = metrics
+        self.records: dict[str, list[dict[str, Any]]] = {}  # finished rounds by game
+        self.tables: dict[str, Table] = {}
+        self.accepting = True
+        self.leases = TableLeases(store.engine)
+        self.cluster: Cluster | None = None
+        if settings.redis_url is not None:
+            self.cluster = Cluster(settings.redis_url, settings.redis_prefix,
+                                   settings.lease_ttl_ms)
+            self.cluster.on_lost = self.lose
+            self.cluster.load = self.tables_in_play
+        self._retiring: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._scanner: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Task[Table | None]] = {}
+
+    # -- ownership ------------------------------------------------------------------
+    async def _acquire(self, table_id: str, floor: int) -> tuple[bool, int | None]:
+        """Whether this server may run the table now, and the fencing token its writes
+        carry (several workers: claimed in the database, above ``floor``)."""
+        if self.cluster is None:
+            return await self.leases.acquire(table_id), None
+        for _ in range(3):
+            fence = await self.cluster.acquire(table_id, floor)
+            if fence is None:
+                return False, None
+            if await self.store.claim(table_id, fence):
+                return True, fence
+            # The database saw a newer token than Redis handed out (a Redis that lost its
+            # data): give the lease back and ask again above that token.
+            await self.cluster.release(table_id)
+            floor = await self.store.fence(table_id) or 0
+        return False, None
+
+    async def _release(self, table_id: str, listed: bool = False) -> None:
+        """Give a table's lease back; ``listed``: it also leaves the shared lobby."""
+        if self.cluster is None:
+            await self.leases.release(table_id)
+            return
+        with contextlib.suppress(Exception):  # an expiring lease frees it anyway
+            await self.cluster.release(table_id)
+        if listed:
+            self.cluster.drop_info(table_id)
+
+    async def _store_new(self, row: TableRow, seats: list[SeatRow]) -> Table:
+        """Save a new table and run it here."""
+        fence = None
+        if self.cluster is not None:
+            fence = await self.cluster.acquire(row.id)
+            if fence is None:
+                raise LobbyError(503, "server.busy", "could not open the table; try again")
+            row.fence = fence
+        await self.store.create_table(row, seats)
+        if self.cluster is None:
+            await self.leases.acquire(row.id)
+        table = Table(self, row, seats)
+        table.fence = fence
+        self.tables[row.id] = table
+        return table
+
+    async def locate(self, table_id: str) -> Table | str | None:
+        """Where a table runs: here (the table), on another worker (that worker's id), or
+        nowhere (None: no such table). A table in the database that no worker holds is
+        taken over here."""
+        table = self.tables.get(table_id)
+        if table is not None or self.cluster is None:
+            return table
+        for _ in range(3):
+            taking = self._taking.get(table_id)
+            if taking is not None:
+                await asyncio.shield(taking)
+            if table_id in self.tables:
+                return self.tables[table_id]
+            owner = await self.cluster.owner(table_id)
+            if owner is not None and owner != self.cluster.worker_id:
+                return owner
+            if owner is None:
+                table = await self.take_over(table_id)
+                if table is not None:
+                    return table
+                if await self.store.fence(table_id) is None:
+                    return None
+            await asyncio.sleep(0.05)
+        raise LobbyError(503, "table.moving", "the table is moving between servers; retry")
+
+    async def take_over(self, table_id: str) -> Table | None:
+        """Run a table that no worker holds: its lease first, then its state from the log
+        (its bots and timers re-armed). None when another worker got it first."""
+        if not self.accepting:
+            return None
+        taking = self._taking.get(table_id)
+        if taking is None:
+            taking = asyncio.create_task(self._take_over(table_id))
+            self._taking[table_id] = taking
+            taking.add_done_callback(lambda _: self._taking.pop(table_id, None))
+        return await asyncio.shield(taking)
+
+    async def _take_over(self, table_id: str) -> Table | None:
+        floor = await self.store.fence(table_id)
+        if floor is None:
+            return None
+        owned, fence = await self._acquire(table_id, floor)
+        if not owned:
+            return None
+        try:
+            # Read after the claim: no older owner can change the table any more.
+            loaded = await self.store.load_table(table_id)
+            assert loaded is not None
+            table = Table(self, *loaded)
+            table.fence = fence
+            if table.status == "running":
+                table.recover(await self.store.load_actions(table_id))
+        except Exception:
+            await self._release(table_id)
+            raise
+        self.tables[table_id] = table
+        if table.status == "running":
+            if table.game.is_over(table.state):
+                await table.finish()
+            else:
+                table.automation.wake()
+        elif table.status != "open":
+            self.retire_later(table_id)
+        table.announce()
+        log.info("table taken over", extra={"table": table_id, "fence": fence,
+                                            "seq": table.seq})
+        return table
+
+    async def lose(self, table_id: str) -> None:
+        """This worker no longer holds the table: forget it and send its clients to the
+        new owner (they reconnect)."""
+        table = self.tables.pop(table_id, None)
+        await self._release(table_id)
+        if table is not None:
+            await table.stop(MOVED_CLOSE_CODE)
+            log.warning("table given up: its lease is gone", extra={"table": table_id})
+
+    def lose_later(self, table_id: str) -> None:
+        """:meth:`lose` from inside the table's own lock."""
+        task = asyncio.get_running_loop().create_task(self.lose(table_id))
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+
+    async def scan(self) -> None:
+        """Take over every table in play that no worker holds (a worker died, or Redis
+        forgot the leases), and drop the lobby entries of tables nobody holds, a few
+        times per lease time to live."""
+        assert self.cluster is not None
+        while True:
+            try:
+                in_play = await self.store.tables_in_play()
+                free = [t for t in in_play if t not in self.tables]
+                held = await self.cluster.leased(free)
+                for table_id in free:
+                    if table_id not in held:
+                        await self.take_over(table_id)
+                await self.cluster.prune_lobby(set(self.tables))
+            except Exception as error:
+                log.warning("could not look for tables to take over",
+                            extra={"error": repr(error)})
+            await asyncio.sleep(self.settings.lease_ttl_ms / 2000)
+
+    async def sweep_abandoned(self) -> None:
+        """Tables nobody started and nobody looks at leave memory: each is marked abandoned
+        in the database and its lease released, so they never fill the server."""
+        limit = self.settings.abandoned_after_s
+        while True:
+            await asyncio.sleep(min(60.0, max(limit / 4, 0.05)))
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if (table.status == "open" and not table.presence.connections
+                        and now - table.presence.last_seen > limit):
+                    table.row.status = "abandoned"
+                    await self.store.set_status(table.id, "abandoned", fence=table.fence)
+                    self.tables.pop(table.id, None)
+                    await table.stop()
+                    await self._release(table.id, listed=True)
+                    log.info("table abandoned", extra={"table": table.id})
+
+    async def recover(self) -> None:
+        self._sweeper = asyncio.create_task(self.sweep_abandoned())
+        # Rounds of finished games, for bots that learn from people (Twinz word bots).
+        for row, _ in await self.store.load_tables(["finished"]):
+            if row.game not in self.registry:
+                continue
+            entry = self.registry.entry(row.game)
+            if entry.round_records is None:
+                continue
+            actions = await self.store.load_actions(row.id)
+            replay = Replay(row.game, row.players, row.seed, dict(row.options),
+                            [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
+            with contextlib.suppress(Exception):  # an old log must never stop a start
+                records = entry.round_records(replay.final_state(entry.rules))
+                self.records.setdefault(row.game, []).extend(records)
+        if self.cluster is not None:
+            await self.cluster.start()
+            self._scanner = asyncio.create_task(self.scan())
+            return
+        for row, seats in await self.store.load_tables(["open", "running"]):
+            if not await self.leases.acquire(row.id):
+                continue  # another server on this PostgreSQL database runs this table
+            table = Table(self, row, seats)
+            self.tables[row.id] = table
+            if row.status == "running":
+                table.recover(await self.store.load_actions(row.id))
+                if table.game.is_over(table.state):
+                    # The last move was logged but the server stopped before it marked the
+                    # game finished: the log says it is over, so finish it now (rated once).
+                    await table.finish()
+                else:
+                    table.automation.wake()
+        log.info("tables recovered", extra={"tables": len(self.tables)})
+
+    async def create(self, game_id: str, players: int, options: dict[str, Any],
+                     seat_kinds: list[tuple[str, str | None]], name: str | None,
+                     display_name: str, player_id: str | None,
+                     turn_limit_s: int | None = None,
+                     grace_s: int = DEFAULT_GRACE_S,
+                     invite_hash: str | None = None) -> tuple[Table, int, str]:
+        """A new open table with its creator in seat 0; ``invite_hash``: the hash of a
+        private table's invite secret (none: a public table)."""
+        try:
+            game = self.registry.get(game_id)
+            resolved = game.resolve_options(options)
+            game.check_players(players, resolved)
+            # A game refuses options that do not fit the player count (a taboo seat past
+            # the last) when it deals: deal once now, so the table is refused here and
+            # never fails at its start.
+            game.new_state(resolved, players, 0)
+        except (OptionError, RuleError) as error:
+            raise LobbyError(422, error.code, error.message) from None
+        except (ValueError, TypeError, KeyError, IndexError) as error:
+            raise LobbyError(422, "options.invalid",
+                             f"these options do not make a game: {error}") from None
+        if len(seat_kinds) != players or seat_kinds[0][0] != "human":
+            raise LobbyError(422, "seats.invalid",
+                             "give one entry per seat; seat 0 is the creator's")
+        known = bot_factories(self.registry.entry(game_id))
+        for kind, bot in seat_kinds:
+            if kind == "bot" and bot not in known:
+                raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {game_id}")
+        token = new_token()
+        table_id = secrets.token_hex(8)
+        row = TableRow(id=table_id, game=game_id, name=name or f"{display_name}'s table",
+                       options={k: list(v) if isinstance(v, tuple) else v
+                                for k, v in resolved.items()},
+                       seed=secrets.randbits(62), players=players, status="open",
+                       creator_hash=hash_token(token), created_ms=now_ms(), result=None,
+                       settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s,
+                                 # Clients name an unnamed table in their own language.
+                                 **({"host_name": display_name} if name is None else {}),
+                                 **({"invite_hash": invite_hash} if invite_hash else {})})
+        seats = []
+        for seat, (kind, bot) in enumerate(seat_kinds):
+            if seat == 0:
+                seats.append(SeatRow(table_id=table_id, seat=0, kind="human",
+                                     display_name=display_name, player_id=player_id,
+                                     token_hash=hash_token(token)))
+            else:
+                seats.append(SeatRow(table_id=table_id, seat=seat,
+                                     kind="bot" if kind == "bot" else "empty",
+                                     bot=bot if kind == "bot" else None,
+                                     display_name=bot_name(
+                                         table_id, seat, {s.display_name for s in seats
+                                                          if s.display_name})
+                                     if kind == "bot" else None))
+        table = await self._store_new(row, seats)
+        log.info("table created", extra={"table": table_id, "game": game_id})
+        return table, 0, token
+
+    async def rematch(self, table: Table, seat: int) -> tuple[Table, str]:
+        """The rematch of a finished table for the player in ``seat``: the first call makes
+        it (same game, options, seats and bots; the other people's seats are kept for
+        them), every later one seats its caller there. Returns the table and a token."""
+        async with table.lock:
+            if table.row.status != "finished":
+                raise LobbyError(409, "table.not_finished", "the game is not over yet")
+            made = (table.row.settings or {}).get("rematch")
+            if made is None:
+                new, token = await self._make_rematch(table, seat)
+                table.row.settings = {**(table.row.settings or {}), "rematch": new.id}
+                await self.store.save_settings(table.id, table.row.settings, table.fence)
+                table.announce()
+                return new, token
+        new = await self.load(made)
+        return new, await new.seating.claim(seat)
+
+    async def _make_rematch(self, old: Table, seat: int) -> tuple[Table, str]:
+        options = dict(old.row.options)
+        result = old.row.result or {}
+        if old.entry.rematch_options is not None:
+            options = old.entry.rematch_options(options, Outcome(
+                tuple(result.get("scores", ())), frozenset(result.get("winners", ()))))
+        try:
+            resolved = old.game.resolve_options(options)
+            old.game.check_players(old.row.players, resolved)
+        except OptionError as error:
+            raise LobbyError(422, error.code, error.message) from None
+        token = new_token()
+        table_id = secrets.token_hex(8)
+        seats: list[SeatRow] = []
+        reserved: list[int] = []
+        for previous in old.seats:
+            kept = SeatRow(table_id=table_id, seat=previous.seat, kind=previous.kind,
+                           bot=previous.bot, display_name=previous.display_name,
+                           player_id=previous.player_id)
+            if previous.kind == "human" and previous.seat == seat:
+                kept.token_hash = hash_token(token)
+            elif previous.kind == "human":
+                kept.kind = "empty"
+                reserved.append(previous.seat)
+            seats.append(kept)
+        settings = {**(old.row.settings or {}), "creator_seat": seat, "reserved": reserved,
+                    "rematch_of": old.id}
+        settings.pop("rematch", None)
+        row = TableRow(id=table_id, game=old.row.game, name=old.row.name,
+                       options={k: list(v) if isinstance(v, tuple) else v
+                                for k, v in resolved.items()},
+                       seed=secrets.randbits(62), players=old.row.players, status="open",
+                       creator_hash=hash_token(token), created_ms=now_ms(), result=None,
+                       settings=settings)
+        table = await self._store_new(row, seats)
+        log.info("rematch created", extra={"table": table_id, "rematch_of": old.id})
+        return table, token
+
+    async def load(self, table_id: str) -> Table:
+        """A table in memory, or a finished one read back from the store."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if self.cluster is not None:
+            found = await self.locate(table_id)
+            if found is None:
+                raise LobbyError(404, "table.unknown", "no such table")
+            if isinstance(found, str):
+                raise LobbyError(503, "table.moving", "the table is on another server; retry")
+            return found
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        table = self.tables.setdefault(table_id, Table(self, *loaded))
+        return table
+
+    async def create_profile(self, display_name: str) -> tuple[str, str]:
+        """A new profile: its public id and its secret (only the hash is kept)."""
+        player_id, secret = f"p-{secrets.token_hex(8)}", new_token()
+        await self.store.create_profile(ProfileRow(
+            id=player_id, secret_hash=hash_token(secret), display_name=display_name,
+            created_ms=now_ms()))
+        return player_id, secret
+
+    async def check_profile(self, player_id: str | None, secret: str | None) -> None:
+        """A player id is an identity only with its secret: anyone may read the public id
+        off the leaderboard, nobody else may play, be rated or renamed under it."""
+        if player_id is None:
+            return
+        row = await self.store.profile(player_id)
+        if row is None or not secret or not secrets.compare_digest(
+                row.secret_hash, hash_token(secret)):
+            raise LobbyError(403, "profile.invalid",
+                             "that player id needs its secret key (make a profile first)")
+
+    def tables_in_play(self) -> int:
+        """Tables open or running here (finished ones only wait to leave memory)."""
+        return sum(1 for table in self.tables.values() if table.status != "finished")
+
+    def check_capacity(self, client: str) -> None:
+        """Refuse a new table past the server's bound or the client's share of it."""
+        if len(self.tables) >= self.settings.max_tables:
+            raise LobbyError(503, "server.full", "this server has no room for another table")
+        waiting = sum(1 for table in self.tables.values()
+                      if table.status == "open" and table.created_by == client)
+        if waiting >= self.settings.max_open_tables_per_client:
+            raise LobbyError(429, "tables.too_many",
+                             f"you already have {waiting} tables waiting to start")
+
+    def retire_later(self, table_id: str) -> None:
+        """A finished table leaves memory after a while (the database keeps it): long
+        enough for its players' last frames and a rematch."""
+        asyncio.get_running_loop().call_later(self.settings.finished_linger_s,
+                                              self._start_retiring, table_id)
+
+    def _start_retiring(self, table_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._retire(table_id))
+        self._retiring.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._retiring.discard)
+
+    async def _retire(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.status not in ("finished", "abandoned"):
+            return
+        del self.tables[table_id]
+        await table.stop()
+        await self._release(table_id, listed=True)
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        return table
+
+    async def stored_replay(self, table_id: str) -> Replay:
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, "table.unknown", "no such table")
+        row, _ = loaded
+        if row.status != "finished":
+            # The seed and the log of a running game would reveal every hidden card.
+            raise LobbyError(409, "table.not_finished", "replays open when the game is over")
+        actions = await self.store.load_actions(table_id)
+        game = self.registry.get(row.game)
+        return Replay(row.game, row.players, row.seed, dict(row.options),
+                      [Action(a.seat, a.kind, stored_payload(game, a.kind, a.payload), a.t_ms)
+                       for a in actions])
+
+    async def shutdown(self) -> None:
+        self.accepting = False
+        for task in (self._sweeper, self._scanner):
+            if task is not None:
+                task.cancel()
+        # Several workers: clients reconnect to whichever takes the tables over.
+        code = 1001 if self.cluster is None else MOVED_CLOSE_CODE
+        await asyncio.gather(*(table.stop(code) for table in self.tables.values()))
+        if self.cluster is not None:
+            await self.cluster.close()  # gives every lease back

@@ -1,0 +1,218 @@
+"""The lobby facade: what the routes ask about tables, wherever the table runs.
+
+With one process every table is here. With several workers (``settings.redis_url``) a
+request about a table runs on the worker that owns it: this facade finds the owner
+(:meth:`GameServer.locate`) and either runs the request here or sends it there as a
+typed call over the cluster bus (``server/bus.py``), and answers the calls other workers
+send here. A new table is made on the worker placement chooses. The routes never ask
+where a table is.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from twintable.bots.registry import default_bot
+from twintable.core.registry import GameRegistry
+from twintable.server.bus import (
+    AnyCall,
+    CallAnswer,
+    CallError,
+    CreateCall,
+    JoinCall,
+    LeaveCall,
+    OwnerCall,
+    RematchCall,
+    StartCall,
+)
+from twintable.server.errors import LobbyError
+from twintable.server.game_server import GameServer
+from twintable.server.protocol import CreateTable, Joined
+from twintable.server.seating import hash_token, new_token
+from twintable.server.settings import Settings
+from twintable.server.storage.store import Store
+from twintable.server.tables import Table
+
+log = logging.getLogger("twintable.server")
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+class Lobby:
+    """Tables for the routes: made, opened, and changed where they run."""
+
+    def __init__(self, server: GameServer, settings: Settings):
+        self.server = server
+        self.settings = settings
+        self.store: Store = server.store
+        self.registry: GameRegistry = server.registry
+
+    # -- answers ------------------------------------------------------------------------
+    def joined(self, table: Table, seat: int, token: str, key: str | None = None) -> Joined:
+        """The answer to a create or join; a private table's link carries its secret."""
+        key = key if table.seating.private else None
+        invite = (f"{self.settings.public_url}/?table={table.id}"
+                  + (f"&key={key}" if key else ""))
+        return Joined(table=table.listing.info(), seat=seat, token=token, invite=invite,
+                      key=key)
+
+    def default_bot(self, game_id: str) -> str:
+        if game_id not in self.registry:
+            return "random"
+        return default_bot(self.registry.entry(game_id))
+
+    # -- new tables ---------------------------------------------------------------------
+    async def create(self, request: CreateTable, client: str) -> Joined:
+        """A new table, made on the worker that runs the fewest (here with one)."""
+        server = self.server
+        reservation = None
+        if server.cluster is not None and server.accepting:
+            # Several workers: the table is made on the one running the fewest.
+            try:
+                placed = await server.cluster.place()
+                if placed.worker is None:
+                    reservation = placed.reservation
+                else:
+                    answer = await server.cluster.call(placed.worker, CreateCall(
+                        request=request, client=client, reservation=placed.reservation))
+                    return Joined.model_validate(self._result(answer))
+            except (RedisError, OSError, TimeoutError):
+                pass  # that worker cannot be asked now: the table is made here
+        return await self.create_placed(request, client, reservation)
+
+    async def create_placed(self, request: CreateTable, client: str,
+                            reservation: str | None) -> Joined:
+        """A table made here, its placement's reservation turned into this worker's count
+        (or dropped, when it could not be made)."""
+        cluster = self.server.cluster
+        if reservation is None or cluster is None:
+            return await self.create_here(request, client)
+        try:
+            made = await self.create_here(request, client)
+        except BaseException:
+            cluster.not_made(reservation)
+            raise
+        cluster.made(reservation)
+        return made
+
+    async def create_here(self, request: CreateTable, client: str) -> Joined:
+        server = self.server
+        if not server.accepting:
+            raise LobbyError(503, "server.stopping", "the server is shutting down")
+        server.check_capacity(client)
+        await server.check_profile(request.player_id, request.player_secret)
+        kinds: list[tuple[str, str | None]] = (
+            [(s.kind, s.bot) for s in request.seats] if request.seats is not None
+            else [("human", None)]
+            + [("bot", self.default_bot(request.game))] * (request.players - 1))
+        key = new_token() if request.private else None  # 192 random bits
+        table, seat, token = await server.create(
+            request.game, request.players, request.options, kinds, request.name,
+            request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
+            invite_hash=hash_token(key) if key else None)
+        table.created_by = client
+        return self.joined(table, seat, token, key)
+
+    # -- tables to look at --------------------------------------------------------------
+    async def opened_table(self, table_id: str, key: str | None,
+                           authorization: str | None) -> Table:
+        """The table, in memory or finished, for someone allowed to see it: anyone for a
+        public table; for a private one, whoever has its invite key or a seat's token."""
+        server = self.server
+        table = server.tables.get(table_id)
+        if table is None:
+            loaded = await self.store.load_table(table_id)
+            if loaded is None:
+                raise LobbyError(404, "table.unknown", "no such table")
+            table = Table(server, *loaded)
+        seating = table.seating
+        if not seating.admits(key) and seating.seat_for_token(bearer(authorization)) is None:
+            raise LobbyError(403, "table.private", "this table is private: use its invite link")
+        return table
+
+    # -- changes, where the table runs ---------------------------------------------------
+    async def on_owner(self, call: OwnerCall) -> Any:
+        """Run ``call`` where the table runs: here, or on the worker that owns it; its
+        answer as JSON data."""
+        server = self.server
+        if server.cluster is None:
+            table = (await server.load(call.table) if isinstance(call, RematchCall)
+                     else server.get(call.table))
+            return await self.table_op(table, call)
+        try:
+            found = await server.locate(call.table)
+            if found is None:
+                raise LobbyError(404, "table.unknown", "no such table")
+            if isinstance(found, Table):
+                return await self.table_op(found, call)
+            answer = await server.cluster.call(found, call)
+        except (RedisError, OSError, TimeoutError):
+            raise LobbyError(503, "server.unavailable",
+                             "the server running this table cannot be reached; retry") from None
+        return self._result(answer)
+
+    @staticmethod
+    def _result(answer: CallAnswer) -> Any:
+        if answer.error is not None:
+            raise LobbyError(**answer.error.model_dump())
+        return answer.ok
+
+    async def table_op(self, table: Table, call: OwnerCall) -> Any:
+        """One lobby request about a table this worker runs; its answer as JSON data."""
+        server = self.server
+        seating = table.seating
+        if isinstance(call, JoinCall):
+            request = call.request
+            if not seating.admits(request.key):
+                raise LobbyError(403, "table.private",
+                                 "this table is private: use its invite link")
+            await server.check_profile(request.player_id, request.player_secret)
+            seat, token = await seating.join(request.display_name, request.player_id,
+                                             request.seat)
+            return self.joined(table, seat, token, request.key).model_dump(mode="json")
+        if isinstance(call, LeaveCall):
+            leaving = seating.seat_for_token(call.token)
+            if leaving is None:
+                raise LobbyError(401, "auth.invalid", "a seat token is needed")
+            await seating.leave(leaving)
+            return {}
+        if isinstance(call, RematchCall):
+            player = seating.seat_for_token(call.token)
+            if player is None:
+                raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
+            new, token = await server.rematch(table, player)
+            return self.joined(new, player, token).model_dump(mode="json")
+        if not seating.is_creator(call.token):
+            raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
+        if isinstance(call, StartCall):
+            await table.start()
+        else:
+            if call.seat == seating.creator_seat:
+                raise LobbyError(409, "seat.creator", "that seat is the creator's")
+            await seating.set_bot(call.seat, call.bot)
+        return table.listing.info().model_dump(mode="json")
+
+    async def answer_call(self, call: AnyCall) -> CallAnswer:
+        """A call from another worker, run here: its answer (a refusal included)."""
+        try:
+            if isinstance(call, CreateCall):
+                made = await self.create_placed(call.request, call.client, call.reservation)
+                return CallAnswer(ok=made.model_dump(mode="json"))
+            table = self.server.tables.get(call.table)
+            if table is None:
+                raise LobbyError(503, "table.moving", "the table moved to another server; retry")
+            return CallAnswer(ok=await self.table_op(table, call))
+        except LobbyError as error:
+            return CallAnswer(error=CallError(status=error.status, code=error.code,
+                                              message=error.message))
+        except Exception:
+            log.exception("a request from another worker failed")
+            return CallAnswer(error=CallError(status=500, code="server.error",
+                                              message="the request failed"))

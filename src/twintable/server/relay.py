@@ -1,0 +1,230 @@
+"""The relay: WebSocket clients whose table runs on another worker, and this worker's
+side of the cluster bus.
+
+A client that reaches a worker other than its table's owner is either sent to the
+owner's own address (a hello that follows redirects gets ``moved``) or served through
+the owner: its frames go there over the bus and the owner's come back. On the owner the
+client is a :class:`~twintable.server.cluster.RemoteSocket` served by an ordinary socket
+session. Lobby calls from other workers are handed to the lobby facade. When the bus
+breaks or a peer dies, every client served across it is closed and reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Coroutine
+from typing import Any, cast
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from redis.exceptions import RedisError
+
+from twintable.server.bus import (
+    BusMessage,
+    LobbyCall,
+    SocketClosed,
+    SocketFrame,
+    SocketOpened,
+)
+from twintable.server.cluster import Cluster, RemoteSocket
+from twintable.server.limits import BadJson, bounded_json, request_host
+from twintable.server.lobby import Lobby
+from twintable.server.protocol import Hello, Moved
+from twintable.server.session import SocketSession
+from twintable.server.tables import MOVED_CLOSE_CODE, Table
+
+log = logging.getLogger("twintable.server")
+
+#: What a forwarded client's inbox holds: a frame's text or a close code; None: the
+#: owner is gone (the client reconnects).
+Delivery = SocketFrame | SocketClosed | None
+
+
+class Relay:
+    """Clients of other workers served here, and this worker's clients served by others."""
+
+    def __init__(self, lobby: Lobby):
+        self.lobby = lobby
+        self.server = lobby.server
+        self.settings = lobby.settings
+        self.remotes: dict[str, RemoteSocket] = {}
+        """Clients of other workers whose table runs here, by connection id."""
+        self.proxies: dict[str, asyncio.Queue[Delivery]] = {}
+        """This worker's clients whose table runs elsewhere, by connection id."""
+        self.background: set[asyncio.Task[Any]] = set()
+
+    @property
+    def cluster(self) -> Cluster:
+        cluster = self.server.cluster
+        assert cluster is not None
+        return cluster
+
+    def in_background(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    def start(self) -> None:
+        self.cluster.on_message = self.on_bus_message
+        self.cluster.on_reset = self.on_bus_reset
+        self.in_background(self.watch_peers())
+
+    def stop(self) -> None:
+        for task in list(self.background):
+            task.cancel()
+
+    # -- a client here, its table elsewhere ---------------------------------------------
+    async def redirect_or_forward(self, websocket: WebSocket, owner: str,
+                                  table_id: str) -> None:
+        """A client whose table runs on worker ``owner``: a hello that follows redirects
+        is answered ``moved`` with the owner's own address; any other client is served
+        through the owner (its hello goes there first)."""
+        settings = self.settings
+        try:
+            first = await asyncio.wait_for(websocket.receive_text(),
+                                           timeout=settings.send_timeout_s)
+        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+            with contextlib.suppress(RuntimeError):
+                await websocket.close(code=1000)
+            return
+        if self.follows_redirects(first[:settings.max_frame_bytes]):
+            with contextlib.suppress(RedisError, OSError):
+                if (url := await self.owner_url(websocket, owner, table_id)) is not None:
+                    await websocket.send_text(Moved(url=url).model_dump_json())
+                    await websocket.close(code=MOVED_CLOSE_CODE)
+                    return
+        await self.forward(websocket, owner, table_id, first)
+
+    @staticmethod
+    def follows_redirects(frame: str) -> bool:
+        try:
+            return Hello.model_validate(bounded_json(frame)).redirects
+        except (BadJson, ValidationError):
+            return False  # the table's worker answers what is wrong with it
+
+    async def owner_url(self, websocket: WebSocket, owner: str, table_id: str) -> str | None:
+        """The table's socket at its owner's own address, if the owner has one."""
+        address = await self.cluster.address_of(owner)
+        if address is None:
+            return None
+        if address.startswith((":", "/")):
+            # ":port": a port of its own on the host this client reached; "/path": a
+            # proxy's path to it on the very address this client reached.
+            host_header = websocket.headers.get("host", "")
+            host = request_host(host_header)
+            if host is None:
+                return None
+            if address.startswith("/"):
+                host = host_header.strip()
+            scheme = "wss" if websocket.url.scheme in ("wss", "https") else "ws"
+            address = f"{scheme}://{host}{address}"
+        query = f"?{websocket.url.query}" if websocket.url.query else ""
+        return f"{address}/ws/tables/{table_id}{query}"
+
+    async def forward(self, websocket: WebSocket, owner: str, table_id: str,
+                      first: str) -> None:
+        """Serve a client whose table runs on worker ``owner``: its frames (``first``,
+        then the rest) go there, the owner's come back, until either side closes or the
+        owner changes."""
+        cluster = self.cluster
+        ident = secrets.token_hex(8)
+        inbox: asyncio.Queue[Delivery] = asyncio.Queue()
+        self.proxies[ident] = inbox
+        client = websocket.client.host if websocket.client else "unknown"
+        cluster.send(owner, SocketOpened(ident, table_id, cluster.worker_id, client))
+        cluster.send(owner, SocketFrame(ident, first))
+
+        async def to_client() -> None:
+            while (item := await inbox.get()) is not None:
+                if isinstance(item, SocketClosed):
+                    await websocket.close(code=item.code)
+                    return
+                await websocket.send_text(item.text)
+            await websocket.close(code=MOVED_CLOSE_CODE)
+
+        async def watch_owner() -> None:
+            while True:
+                await asyncio.sleep(self.settings.lease_ttl_ms / 2000)
+                with contextlib.suppress(RedisError, OSError):
+                    if await cluster.owner(table_id) != owner:
+                        inbox.put_nowait(None)
+                        return
+
+        tasks = [asyncio.create_task(to_client()), asyncio.create_task(watch_owner())]
+        try:
+            while True:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None and frame.get("bytes") is not None:
+                    text = frame["bytes"].decode("utf-8", "replace")
+                cluster.send(owner, SocketFrame(ident, text or ""))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.proxies.pop(ident, None)
+            cluster.send(owner, SocketClosed(ident, 1000))
+            for task in tasks:
+                task.cancel()
+
+    # -- a table here, its client elsewhere ---------------------------------------------
+    async def serve_remote(self, socket: RemoteSocket, table: Table) -> None:
+        session = SocketSession(cast(WebSocket, socket), table, self.settings)
+        try:
+            await session.run()
+        finally:
+            await session.close()
+            self.remotes.pop(socket.ident, None)
+            await socket.close(code=1000)
+
+    async def answer_call(self, asked: LobbyCall) -> None:
+        self.cluster.answer(asked.peer, asked.ident, await self.lobby.answer_call(asked.call))
+
+    def on_bus_message(self, message: BusMessage) -> None:
+        cluster = self.cluster
+        ident = message.ident
+        if isinstance(message, SocketFrame):
+            if (remote := self.remotes.get(ident)) is not None:
+                remote.deliver(message.text)
+            elif (proxy := self.proxies.get(ident)) is not None:
+                proxy.put_nowait(message)
+        elif isinstance(message, SocketClosed):
+            if (remote := self.remotes.pop(ident, None)) is not None:
+                remote.gone()
+            elif (proxy := self.proxies.get(ident)) is not None:
+                proxy.put_nowait(message)
+        elif isinstance(message, SocketOpened):
+            table = self.server.tables.get(message.table)
+            if table is None or not self.server.accepting:
+                cluster.send(message.peer, SocketClosed(ident, MOVED_CLOSE_CODE))
+                return
+            socket = RemoteSocket(cluster, message.peer, ident, message.client)
+            self.remotes[ident] = socket
+            self.in_background(self.serve_remote(socket, table))
+        elif isinstance(message, LobbyCall):
+            self.in_background(self.answer_call(message))
+
+    def on_bus_reset(self) -> None:
+        """Messages may have been lost: every forwarded client reconnects and resumes."""
+        for remote in list(self.remotes.values()):
+            remote.gone()
+        self.remotes.clear()
+        for proxy in self.proxies.values():
+            proxy.put_nowait(None)
+
+    async def watch_peers(self) -> None:
+        """Clients forwarded by a worker that died are gone too (they reconnect)."""
+        cluster = self.cluster
+        while True:
+            await asyncio.sleep(self.settings.lease_ttl_ms / 1000)
+            for peer in {remote.peer for remote in self.remotes.values()}:
+                with contextlib.suppress(RedisError, OSError):
+                    if not await cluster.alive(peer):
+                        for ident, remote in list(self.remotes.items()):
+                            if remote.peer == peer:
+                                self.remotes.pop(ident, None)
+                                remote.gone()

@@ -1,0 +1,35 @@
+"""Profiles: who is rated. A profile's id is public; its secret proves who uses it."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from twintable.server.errors import LobbyError
+from twintable.server.lobby import bearer
+from twintable.server.protocol import CreateProfile, Profile, RenameProfile
+from twintable.server.routes import ERRORS, Authorization, LobbyDep
+
+router = APIRouter()
+
+
+@router.post("/api/profiles", status_code=201, responses=ERRORS)
+async def create_profile(request: CreateProfile, lobby: LobbyDep) -> Profile:
+    player_id, secret = await lobby.server.create_profile(request.display_name)
+    return Profile(player_id=player_id, display_name=request.display_name, secret=secret)
+
+
+@router.get("/api/profiles/{player_id}", responses=ERRORS)
+async def profile(player_id: str, lobby: LobbyDep) -> Profile:
+    row = await lobby.store.profile(player_id)
+    if row is None:
+        raise LobbyError(404, "profile.unknown", "no such profile")
+    return Profile(player_id=row.id, display_name=row.display_name)
+
+
+@router.put("/api/profiles/{player_id}", responses=ERRORS)
+async def rename_profile(player_id: str, request: RenameProfile, lobby: LobbyDep,
+                         authorization: Authorization = None) -> Profile:
+    """A new name, everywhere the profile is listed; only with the profile's secret."""
+    await lobby.server.check_profile(player_id, bearer(authorization))
+    await lobby.store.rename_profile(player_id, request.display_name)
+    return Profile(player_id=player_id, display_name=request.display_name)

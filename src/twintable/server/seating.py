@@ -1,0 +1,198 @@
+"""Seating: who sits where at one table, who may open it, and the changes of seats
+before its start (join, leave, a bot in a seat, a rematch's kept seats).
+
+Seats are held by secret tokens (the server keeps only their hashes); the table's powers
+(start, seats, bots) belong to whoever sits in the creator's seat. Every change is saved
+with the table's fencing token and announced to everyone at the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from twintable.bots.registry import bot_factories
+from twintable.server.errors import LobbyError
+from twintable.server.table_view import TableView
+
+#: ``creator_seat`` when every person has left a table before its start.
+NO_CREATOR = -1
+#: Names for bot seats: short, easy to say in the four languages of the client, and
+#: distinct at a table, so a log line never leaves you wondering which bot it means.
+BOT_NAMES = ("Ada", "Bo", "Chen", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jun",
+             "Kofi", "Lina", "Mateo", "Nia", "Oskar", "Priya", "Ravi", "Sofia", "Taro",
+             "Uma", "Vera", "Wim", "Yara", "Zeno")
+
+
+def bot_name(table_id: str, seat: int, taken: set[str]) -> str:
+    """A bot seat's name, the same for a table and seat in every process (sha256, never
+    ``hash()``), skipping names already at the table (compared without case)."""
+    start = int(hashlib.sha256(f"{table_id}:{seat}".encode()).hexdigest(), 16)
+    used = {name.casefold() for name in taken}
+    for step in range(len(BOT_NAMES)):
+        name = BOT_NAMES[(start + step) % len(BOT_NAMES)]
+        if name.casefold() not in used:
+            return name
+    return f"{BOT_NAMES[start % len(BOT_NAMES)]} {seat + 1}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+class Seating:
+    """The seats of one table and the lobby's changes to them."""
+
+    def __init__(self, table: TableView):
+        self.table = table
+        for seat_row in table.seats:  # bot seats made before bots had names get theirs now
+            if seat_row.kind == "bot" and not seat_row.display_name:
+                seat_row.display_name = self.bot_name(seat_row.seat)
+
+    # -- who is who ---------------------------------------------------------------------
+    @property
+    def creator_seat(self) -> int:
+        return int((self.table.row.settings or {}).get("creator_seat", 0))
+
+    @property
+    def private(self) -> bool:
+        return bool((self.table.row.settings or {}).get("invite_hash"))
+
+    def admits(self, key: str | None) -> bool:
+        """Whether ``key`` opens this table: any key for a public one, the invite link's
+        secret for a private one (compared by hash: the server keeps only that)."""
+        expected = (self.table.row.settings or {}).get("invite_hash")
+        if not expected:
+            return True
+        return bool(key) and secrets.compare_digest(str(expected), hash_token(key or ""))
+
+    @property
+    def reserved(self) -> set[int]:
+        """Empty seats a rematch keeps for the people of the previous game."""
+        return set((self.table.row.settings or {}).get("reserved", []))
+
+    async def _set_reserved(self, seats: set[int]) -> None:
+        table = self.table
+        table.row.settings = {**(table.row.settings or {}), "reserved": sorted(seats)}
+        await table.server.store.save_settings(table.id, table.row.settings, table.fence)
+
+    def bot_name(self, seat: int) -> str:
+        taken = {s.display_name for s in self.table.seats
+                 if s.seat != seat and s.display_name}
+        return bot_name(self.table.id, seat, taken)
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.table.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def is_creator(self, token: str | None) -> bool:
+        """The table's powers (start, seats, bots) belong to whoever sits in the creator's
+        seat, not to a token: a creator who leaves leaves them to the next person."""
+        seat = self.seat_for_token(token)
+        return seat is not None and seat == self.creator_seat
+
+    def require_open(self) -> None:
+        if self.table.row.status != "open":
+            raise LobbyError(409, "table.started", "the table has already started")
+
+    # -- lobby changes (before the start) -----------------------------------------------
+    async def join(self, display_name: str, player_id: str | None,
+                   seat: int | None) -> tuple[int, str]:
+        table = self.table
+        async with table.lock:
+            self.require_open()
+            free = [s for s in table.seats if s.kind == "empty" and s.seat not in self.reserved]
+            if seat is not None:
+                free = [s for s in free if s.seat == seat]
+            if not free:
+                raise LobbyError(409, "table.full" if seat is None else "seat.taken",
+                                 "no free seat" if seat is None else "that seat is taken")
+            token = new_token()
+            chosen = free[0]
+            chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
+            chosen.token_hash, chosen.bot = hash_token(token), None
+            await table.server.store.save_seat(chosen, table.fence)
+            if self.creator_seat == NO_CREATOR:  # everyone had left: this person leads now
+                table.row.settings = {**(table.row.settings or {}), "creator_seat": chosen.seat}
+                await table.server.store.save_settings(table.id, table.row.settings,
+                                                       table.fence)
+            table.announce()
+            return chosen.seat, token
+
+    async def claim(self, seat: int) -> str:
+        """The person this rematch keeps ``seat`` for takes it; returns their new token."""
+        table = self.table
+        async with table.lock:
+            self.require_open()
+            row = table.seats[seat]
+            if row.kind != "empty" or seat not in self.reserved:
+                raise LobbyError(409, "seat.taken", "that seat is no longer kept for you")
+            token = new_token()
+            row.kind, row.token_hash, row.bot = "human", hash_token(token), None
+            await table.server.store.save_seat(row, table.fence)
+            await self._set_reserved(self.reserved - {seat})
+            table.announce()
+            return token
+
+    async def leave(self, seat: int) -> None:
+        async with self.table.lock:
+            self.require_open()
+            await self._empty_seat(seat)
+
+    async def set_bot(self, seat: int, bot: str | None) -> None:
+        table = self.table
+        async with table.lock:
+            self.require_open()
+            if not 0 <= seat < len(table.seats):
+                raise LobbyError(404, "seat.unknown", "no such seat")
+            if bot is None:
+                await self._empty_seat(seat)
+                return
+            if bot not in bot_factories(table.entry):
+                raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {table.game.id}")
+            row = table.seats[seat]
+            if row.kind != "bot":
+                row.display_name = self.bot_name(seat)
+            row.kind, row.bot = "bot", bot
+            row.player_id = row.token_hash = None
+            await table.server.store.save_seat(row, table.fence)
+            if seat in self.reserved:
+                await self._set_reserved(self.reserved - {seat})
+            table.automation.load_bots()
+            table.announce()
+
+    async def _empty_seat(self, seat: int) -> None:
+        table = self.table
+        if not 0 <= seat < len(table.seats):
+            raise LobbyError(404, "seat.unknown", "no such seat")
+        row = table.seats[seat]
+        row.kind, row.bot, row.display_name, row.player_id, row.token_hash = (
+            "empty", None, None, None, None)
+        await table.server.store.save_seat(row, table.fence)
+        if seat in self.reserved:  # the creator opens a kept seat to anyone
+            await self._set_reserved(self.reserved - {seat})
+        if seat == self.creator_seat:
+            await self._pass_creator_role(seat)
+        for connection in [c for c in table.presence.connections if c.seat == seat]:
+            connection.seat = None  # a kicked player keeps watching as a spectator
+        table.automation.load_bots()
+        table.announce()
+
+    async def _pass_creator_role(self, left: int) -> None:
+        """The creator left: the next person seated after them (clockwise) takes over; with
+        nobody seated, the next person to join does (see :meth:`join`)."""
+        table = self.table
+        count = len(table.seats)
+        heir = next((table.seats[(left + step) % count].seat for step in range(1, count)
+                     if table.seats[(left + step) % count].kind == "human"), NO_CREATOR)
+        table.row.settings = {**(table.row.settings or {}), "creator_seat": heir}
+        await table.server.store.save_settings(table.id, table.row.settings, table.fence)

@@ -1,0 +1,161 @@
+"""One client's conversation with a table over its WebSocket: the hello first, then
+actions, each checked (size, rate, JSON, schema, seat) and answered in order with the
+table's broadcasts. The same session serves a client of another worker through the
+cluster bus (``server/relay.py``), over a socket shaped like a WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import WebSocket
+from pydantic import ValidationError
+
+from twintable.core.errors import RuleError
+from twintable.server.limits import BadJson, bounded_json
+from twintable.server.moves import check_version, checked_payload
+from twintable.server.presence import Connection
+from twintable.server.protocol import (
+    PROTOCOL_VERSION,
+    ActionMessage,
+    ErrorMessage,
+    Hello,
+    Ping,
+    Pong,
+    Welcome,
+    client_message,
+)
+from twintable.server.settings import Settings
+from twintable.server.tables import Table
+
+
+class SocketSession:
+    """One client's conversation: hello first, then actions, each answered."""
+
+    def __init__(self, websocket: WebSocket, table: Table, settings: Settings):
+        self.websocket = websocket
+        self.table = table
+        self.settings = settings
+        self.connection: Connection | None = None
+        self.allowance = float(settings.message_burst)
+        self.checked = time.monotonic()
+        self.refused_in_a_row = 0
+
+    async def run(self) -> None:
+        while True:
+            frame = await self.websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None and frame.get("bytes") is not None:
+                text = frame["bytes"].decode("utf-8", "replace")
+            answer = await self.handle(text or "")
+            if answer is not None:
+                if isinstance(answer, ErrorMessage):
+                    self.refused_in_a_row += 1
+                else:
+                    self.refused_in_a_row = 0
+                await self.send(answer)
+            if self.refused_in_a_row >= self.settings.abuse_limit:
+                await self.websocket.close(code=1008, reason="too many bad messages")
+                return
+
+    async def send(self, message: Any) -> None:
+        text = message if isinstance(message, str) else message.model_dump_json()
+        if self.connection is not None:
+            self.connection.send(text)  # keeps answers in order with broadcasts
+        else:
+            await self.websocket.send_text(text)
+
+    def _rate_ok(self) -> bool:
+        now = time.monotonic()
+        rate, burst = self.settings.messages_per_second, self.settings.message_burst
+        self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def handle(self, text: str) -> Any:
+        if len(text.encode()) > self.settings.max_frame_bytes:
+            return ErrorMessage(code="message.too_large",
+                                message=f"frames are limited to {self.settings.max_frame_bytes}"
+                                        " bytes")
+        rate_ok = self._rate_ok()
+        refused: BadJson | None = None
+        try:
+            data = bounded_json(text)
+        except BadJson as error:
+            data, refused = None, error
+        # Parsed first so that a refusal can name the action it refuses.
+        client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
+                     else None)
+        if not rate_ok:
+            return ErrorMessage(id=client_id, code="rate.limited",
+                                message="too many messages; slow down")
+        if refused is not None:
+            code = "message.invalid_json" if refused.code == "json.invalid" else refused.code
+            return ErrorMessage(code=code, message=refused.message)
+        if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
+            return ErrorMessage(code="message.unknown_type",
+                                message="expected a message of type hello, action or ping")
+        try:
+            message = client_message.validate_python(data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            return ErrorMessage(id=client_id, code="message.invalid",
+                                message=f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
+        if isinstance(message, Ping):
+            return Pong()
+        if isinstance(message, Hello):
+            return self.hello(message)
+        return await self.act(message)
+
+    def hello(self, message: Hello) -> Any:
+        if self.connection is not None:
+            return ErrorMessage(code="hello.repeated", message="already greeted")
+        if message.protocol != PROTOCOL_VERSION:
+            return ErrorMessage(code="protocol.unsupported",
+                                message=f"this server speaks protocol {PROTOCOL_VERSION}",
+                                details={"protocol": PROTOCOL_VERSION})
+        seat = self.table.seating.seat_for_token(message.token)
+        if message.token is not None and seat is None:
+            return ErrorMessage(code="auth.invalid", message="that token holds no seat here")
+        if seat is None and not self.table.seating.admits(message.key):
+            return ErrorMessage(code="table.private",
+                                message="this table is private: use its invite link")
+        self.connection = self.table.presence.connect(self.websocket, seat)
+        self.connection.send(Welcome(table=self.table.listing.info(), seat=seat).model_dump_json())
+        self.table.presence.catch_up(self.connection)
+        return None
+
+    async def act(self, message: ActionMessage) -> Any:
+        if self.connection is None:
+            return ErrorMessage(id=message.id, code="auth.required",
+                                message="send hello with your seat token first")
+        seat = self.connection.seat
+        if seat is None:
+            return ErrorMessage(id=message.id, code="auth.spectator",
+                                message="spectators cannot act")
+        if message.table is not None and message.table != self.table.id:
+            return ErrorMessage(id=message.id, code="auth.wrong_table",
+                                message="this connection is for another table")
+        if message.seat is not None and message.seat != seat:
+            return ErrorMessage(id=message.id, code="auth.wrong_seat",
+                                message="your token holds another seat")
+        try:
+            payload = checked_payload(self.table.game, message.kind, message.payload)
+            check_version(self.table.game, message.kind, message.version)
+        except RuleError as error:
+            return ErrorMessage(id=message.id, code=error.code, message=error.message,
+                                details=error.details)
+        # Shielded: a dropped connection or a shutdown must not cut a move in half
+        # (written to the log but not applied, or applied but not answered).
+        return await asyncio.shield(self.table.submit(seat, message.kind, payload,
+                                                      message.id, message.version))
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.table.presence.disconnect(self.connection)

@@ -1,0 +1,285 @@
+"""Sweeps: the same games played under every combination of option values, bot line-ups
+and player counts, so that a designer sees what one rule change does.
+
+Every cell plays games ``seed`` to ``seed + games - 1`` (common random numbers): cells that
+differ by one option see the same shuffles and the same bots' coin flips as far as the
+rule lets them, so their difference is measured per game, paired, and its interval is far
+narrower than two independent runs would give.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from twintable.sim.report import (
+    build_report,
+    even_chance,
+    game_length,
+    reading_unit,
+    win_shares,
+)
+from twintable.sim.runner import GameResult
+from twintable.sim.stats import mean_interval
+from twintable.sim.summary import interval, percent
+
+SWEEP_FORMAT = 1
+
+
+def parse_grid(pairs: Iterable[str]) -> dict[str, list[Any]]:
+    """``stacking=true,false`` and ``hand_size=5,7,9`` into {name: [values]}; each value
+    read as JSON when it can be (numbers, true), else as text. A list value is written
+    ``teams=[1,1,2,2];[1,2,1,2]``: semicolons then separate the values."""
+    grid: dict[str, list[Any]] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name or not raw:
+            raise ValueError(f"--grid takes name=value,value,..., not {pair!r}")
+        if name in grid:
+            raise ValueError(f"--grid names {name!r} twice")
+        items = raw.split(";") if raw.lstrip().startswith("[") else raw.split(",")
+        grid[name] = [_value(item.strip()) for item in items if item.strip()]
+    return grid
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def value_text(value: Any) -> str:
+    """A value as ``--grid`` reads it back: plain text for a word, JSON otherwise."""
+    if isinstance(value, str) and _value(value) == value and not value.startswith("["):
+        return value
+    return json.dumps(value, separators=(",", ":"))
+
+
+def grid_text(name: str, values: Sequence[Any]) -> str:
+    """One ``--grid`` argument that :func:`parse_grid` reads back as ``values``."""
+    separator = ";" if any(isinstance(value, list | tuple) for value in values) else ","
+    return f"{name}=" + separator.join(value_text(value) for value in values)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination: the grid's values (``varied``), the full options played, the
+    player count and the line-up."""
+
+    varied: dict[str, Any]
+    options: dict[str, Any]
+    players: int
+    lineup: tuple[str, ...]
+    named: tuple[str, ...] = ()
+    """The line-up as given, before it was repeated to fill the seats."""
+
+    def label(self, shown: Sequence[str] = ()) -> str:
+        """The cell in a few words: the grid's values, and the player count and line-up
+        when ``shown`` names them (only what differs between cells is worth reading)."""
+        parts = [f"{name}={value_text(value)}" for name, value in self.varied.items()]
+        if "players" in shown:
+            parts.append(f"{self.players}p")
+        if "lineup" in shown:
+            parts.append(",".join(self.named or self.lineup))
+        return " ".join(parts) or ",".join(self.named or self.lineup)
+
+    def key(self) -> dict[str, Any]:
+        return {**self.varied, "players": self.players, "lineup": list(self.lineup)}
+
+
+def cells(grid: Mapping[str, Sequence[Any]], base: Mapping[str, Any],
+          lineups: Sequence[Sequence[str]], player_counts: Sequence[int],
+          resolve: Callable[[dict[str, Any]], dict[str, Any]],
+          check: Callable[[int, dict[str, Any]], None]) -> list[Cell]:
+    """Every combination, in grid order then line-up then player count; ``resolve``
+    checks and completes the options, ``check`` the player count against them, so a
+    combination the game refuses fails before any game is played. A line-up shorter than
+    the table repeats to fill it."""
+    names = list(grid)
+    found = []
+    for values in itertools.product(*(grid[name] for name in names)):
+        varied = dict(zip(names, values, strict=True))
+        options = resolve({**base, **varied})
+        for lineup in lineups:
+            for players in player_counts:
+                check(players, options)
+                seats = tuple(lineup[i % len(lineup)] for i in range(players))
+                found.append(Cell(varied, options, players, seats, tuple(lineup)))
+    return found
+
+
+@dataclass
+class CellResult:
+    cell: Cell
+    results: list[GameResult] = field(default_factory=list)
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def cell_report(game_id: str, seed: int, cell: Cell, results: Sequence[GameResult],
+                fixed_seats: bool) -> dict[str, Any]:
+    return build_report(game_id, cell.players, cell.lineup, seed, cell.options, results,
+                        fixed_seats)
+
+
+# -- per-game measures, paired between cells ------------------------------------------
+def first_player_share(result: GameResult) -> float | None:
+    if result.first is None:
+        return None
+    return win_shares(result).get(result.first, 0.0)
+
+
+def bot_share(result: GameResult, name: str) -> float | None:
+    """The share of the game's win that went to ``name``'s seats, per seat it held (a bot
+    in two of four seats that wins once scores 0.5)."""
+    seats = [seat for seat, bot in enumerate(result.bots) if bot == name]
+    if not seats:
+        return None
+    shares = win_shares(result)
+    return sum(shares.get(seat, 0.0) for seat in seats) / len(seats)
+
+
+def measures(cell: Cell, result: GameResult, unit: str) -> dict[str, float]:
+    """What each game says about its cell: each bot's and the first player's edge (win
+    share minus the even line, so that cells with more players, or teams, compare), and
+    the length in ``unit``."""
+    even = even_chance(cell.players, [result])
+    found: dict[str, float] = {}
+    for name in dict.fromkeys(cell.lineup):
+        share = bot_share(result, name)
+        if share is not None:
+            found[f"{name} edge"] = share - even
+    first = first_player_share(result)
+    if first is not None:
+        found["first player edge"] = first - even
+    length = game_length(result).get(unit)
+    if length is not None:
+        found[f"length ({unit})"] = length
+    return found
+
+
+def neighbours(found: Sequence[Cell]) -> list[tuple[int, int, str]]:
+    """Pairs of cells that differ in exactly one thing (an option, the line-up or the
+    player count), with what it is: the comparisons a designer reads."""
+    pairs = []
+    for (i, a), (j, b) in itertools.combinations(enumerate(found), 2):
+        changed = [name for name in a.varied if a.varied[name] != b.varied[name]]
+        if a.named != b.named:
+            changed.append("lineup")
+        if a.players != b.players:
+            changed.append("players")
+        if len(changed) == 1:
+            pairs.append((i, j, changed[0]))
+    return pairs
+
+
+def differences(found: Sequence[CellResult]) -> list[dict[str, Any]]:
+    """For each pair of neighbouring cells, each measure both have: the mean paired
+    difference (second minus first) over the seeds both played, its 95% interval,
+    whether the interval leaves out zero, and, when it does not, about how many games
+    per cell would tell a difference that size apart."""
+    unit = reading_unit([done.report["lengths"]["length"] for done in found])
+    by_seed = [{result.seed: measures(done.cell, result, unit) for result in done.results}
+               for done in found]
+    rows = []
+    for i, j, changed in neighbours([done.cell for done in found]):
+        seeds = sorted(set(by_seed[i]) & set(by_seed[j]))
+        names = [name for name in by_seed[i][seeds[0]] if name in by_seed[j][seeds[0]]] \
+            if seeds else []
+        for name in names:
+            gaps = [by_seed[j][seed][name] - by_seed[i][seed][name] for seed in seeds
+                    if name in by_seed[i][seed] and name in by_seed[j][seed]]
+            mean, low, high = mean_interval(gaps)
+            told = low > 0 or high < 0
+            row: dict[str, Any] = {
+                "from": i, "to": j, "changed": changed, "measure": name,
+                "games": len(gaps), "difference": mean, "ci95": [low, high],
+                "told_apart": told}
+            if not told and len(gaps) > 1 and mean != 0:
+                spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1))
+                row["games_needed"] = math.ceil((1.959964 * spread / abs(mean)) ** 2)
+            rows.append(row)
+    return rows
+
+
+def sweep_report(game_id: str, seed: int, games: int, found: Sequence[CellResult],
+                 fixed_seats: bool) -> dict[str, Any]:
+    shown = [name for name, values in (("players", {done.cell.players for done in found}),
+                                       ("lineup", {done.cell.named for done in found}))
+             if len(values) > 1]
+    return {"format": SWEEP_FORMAT, "kind": "sweep", "game": game_id, "seed": seed,
+            "games": games, "fixed_seats": fixed_seats,
+            "cells": [{"cell": done.cell.key(), "label": done.cell.label(shown),
+                       "options": done.report["options"], "report": done.report}
+                      for done in found],
+            "differences": differences(found)}
+
+
+def few_games_warnings(report: Mapping[str, Any]) -> list[str]:
+    """One line per neighbouring pair whose win-rate difference the run cannot tell from
+    zero, with the games per cell that would (from the spread it measured)."""
+    labels = [cell["label"] for cell in report["cells"]]
+    lines = []
+    for row in report["differences"]:
+        if row["told_apart"] or "edge" not in row["measure"] or "games_needed" not in row:
+            continue
+        lines.append(f"{row['measure']}: {labels[row['from']]} vs {labels[row['to']]}: "
+                     f"{row['games']} games cannot tell {row['difference']:+.1%} from zero; "
+                     f"about {row['games_needed']} games per cell would")
+    return lines
+
+
+def sweep_markdown(report: Mapping[str, Any]) -> str:
+    """The sweep's table (one row per cell) and its differences, as Markdown."""
+    cells_ = report["cells"]
+    bots = list(dict.fromkeys(name for cell in cells_ for name in cell["cell"]["lineup"]))
+    has_first = any(cell["report"]["turn_order"] for cell in cells_)
+    header = ["cell", "games", *[f"{name} wins (95% CI)" for name in bots]]
+    if has_first:
+        header += ["first player wins", "dealer wins"]
+    header += ["even", "mean length (95% CI)", "margin (median)"]
+    lines = [f"### {report['game']}: {len(cells_)} cells × {report['games']} games, seeds "
+             f"{report['seed']}–{report['seed'] + report['games'] - 1} in every cell", "",
+             "| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
+    unit = reading_unit([cell["report"]["lengths"]["length"] for cell in cells_])
+    for cell in cells_:
+        rep = cell["report"]
+        row = [cell["label"], str(rep["games"])]
+        for name in bots:
+            bot = rep["bots"].get(name)
+            row.append(f"{percent(bot['win_rate'])} ({interval(bot)})" if bot else "–")
+        if has_first:
+            order = rep["turn_order"]
+            row += [f"{percent(order[0]['win_rate'])} ({interval(order[0])})",
+                    f"{percent(order[-1]['win_rate'])} ({interval(order[-1])})"] \
+                if order else ["–", "–"]
+        length = rep["lengths"]["length"][unit]
+        low, high = length["mean_ci95"]
+        margin = rep["lengths"]["margin"]
+        row += [percent(rep["even"]), f"{length['mean']:.1f} {unit} ({low:.1f}–{high:.1f})",
+                f"{margin['median']:g}" if margin else "–"]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "### Differences between neighbouring cells (paired by seed)", "",
+              "An edge is a win rate minus the even line (one player, or one team, in so "
+              "many); the difference is the second cell's minus the first's.", "",
+              "| from | to | measure | difference | 95% CI | |", "|---|---|---|---:|---:|---|"]
+    for row in report["differences"]:
+        form = "{:+.1%}" if "edge" in row["measure"] else "{:+.2f}"
+        shown = form.format
+        low, high = row["ci95"]
+        verdict = "told apart" if row["told_apart"] else (
+            f"not told apart (~{row['games_needed']} games would)" if "games_needed" in row
+            else "not told apart")
+        lines.append(f"| {cells_[row['from']]['label']} | {cells_[row['to']]['label']} | "
+                     f"{row['measure']} | {shown(row['difference'])} | "
+                     f"{shown(low)} to {shown(high)} | {verdict} |")
+    warnings = few_games_warnings(report)
+    if warnings:
+        lines += ["", "**Warning: too few games** for these comparisons:", ""]
+        lines += [f"- {line}" for line in warnings]
+    return "\n".join(lines) + "\n"
+

@@ -1,0 +1,46 @@
+// The games' own clients, found through /api/games (each item's `web`: its module, styles
+// and catalogues; where the server does not say yet, the folder it serves every game's
+// client from). The shell knows a game only through the interface in README.md.
+import { games } from "./api.js";
+
+const folder = (game) => `/static/games/${game.id}/`;
+export const webOf = (game) => ({
+  module: game.web?.module || `${folder(game)}index.js`,
+  styles: game.web?.styles || null,
+  i18n: game.web?.i18n || `${folder(game)}i18n/`,
+});
+
+const modules = {};
+// The game's client module (its default export), loaded once.
+export async function client(gameId) {
+  if (!modules[gameId]) {
+    const game = (await games()).find((g) => g.id === gameId);
+    if (!game) throw Object.assign(new Error(gameId), { code: "game.unknown" });
+    modules[gameId] = import(webOf(game).module).then((module) => module.default);
+  }
+  return modules[gameId];
+}
+
+// Every game's style sheets in the page (a game that lists none names its own in
+// `styles`, relative to its module), waited for so nothing is drawn unstyled.
+export async function loadStyles() {
+  const list = await games();
+  const sheets = await Promise.all(list.map(async (game) => {
+    const web = webOf(game);
+    if (web.styles) return web.styles;
+    const own = (await client(game.id).catch(() => ({}))).styles || [];
+    return own.map((file) => new URL(file, new URL(web.module, location.href)).pathname);
+  }));
+  await Promise.all(sheets.flat().map((href) => new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = link.onerror = resolve;
+    document.head.append(link);
+  })));
+}
+
+// The folders of every game's catalogues, for the language loader.
+export async function catalogueFolders() {
+  return (await games()).map((game) => webOf(game).i18n);
+}

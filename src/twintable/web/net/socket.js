@@ -1,0 +1,67 @@
+// The table's socket (docs/protocol.md): hello with the seat token and invite key,
+// frames handed to the page, reconnection with back-off, and the server's redirects to
+// the worker that holds the table (followed at most three times in a row; an address
+// that cannot be reached makes later connections stay on the shared one).
+export class TableSocket {
+  // `hello()`: the hello frame's fields; `onFrame(frame)`; `onLost()`: the connection
+  // dropped and will come back; `onOpen()`; `finished()`: nothing more will come.
+  constructor(tableId, { hello, onFrame, onOpen = () => {}, onLost = () => {}, finished = () => false }) {
+    Object.assign(this, { tableId, hello, onFrame, onOpen, onLost, finished });
+    this.socket = null;
+    this.closed = false;
+    this.retry = 500;
+    this.followRedirects = true;
+    this.redirectsInARow = 0;
+    this.sent = 0;
+  }
+
+  shared() {
+    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${this.tableId}`;
+  }
+
+  connect(sentTo = null) {
+    const socket = new WebSocket(sentTo || this.shared());
+    this.socket = socket;
+    let movedTo = null;
+    let welcomed = false;
+    socket.onopen = () => {
+      this.retry = 500;
+      this.onOpen();
+      socket.send(JSON.stringify({ type: "hello", protocol: 1, ...this.hello(), redirects: this.followRedirects }));
+    };
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(message.data);
+      if (frame.type === "moved") { movedTo = frame.url; return; }  // the server closes this socket next
+      if (frame.type === "welcome") { welcomed = true; this.redirectsInARow = 0; }
+      this.onFrame(frame);
+    };
+    socket.onclose = () => {
+      if (this.closed) return;
+      if (movedTo && this.redirectsInARow < 3) {
+        this.redirectsInARow += 1;
+        this.connect(movedTo);
+        return;
+      }
+      if (movedTo || (sentTo && !welcomed)) this.followRedirects = false;
+      // A finished game sends nothing more, and its table leaves the server's memory.
+      if (this.finished()) return;
+      this.onLost();
+      setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+
+  // An action: every move names the state version it was made against, except the kinds
+  // that race by nature (`unversioned`), which name what they expect instead.
+  act(kind, payload, version, unversioned) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    const message = { type: "action", id: `a${Date.now().toString(36)}${++this.sent}`, kind, payload };
+    if (!unversioned.includes(kind)) message.version = version;
+    this.socket.send(JSON.stringify(message));
+  }
+
+  close() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+  }
+}

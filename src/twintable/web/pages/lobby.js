@@ -1,0 +1,126 @@
+// The lobby: a card per game (its picture, length, Play now against bots, set up, rules),
+// the new-table form, and the public tables, open and running, a page at a time.
+import { api, assets, errorText, games, identity } from "../lib/api.js";
+import { el, page } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { client } from "../lib/games.js";
+import { displayName, saveToken, setDisplayName } from "../lib/store.js";
+import { seatName, tableName } from "../table/names.js";
+import { tableForm } from "./create.js";
+
+const PAGE = 8;
+const REFRESH_MS = 4000;
+const who = () => displayName() || t("lobby.anonymous");
+
+// The seats "Play now" fills: you, then the game's default bot (`players` from its facts).
+export function playNowSeats(game, facts) {
+  const players = Math.max(game.min_players, Math.min(facts.players || game.min_players, game.max_players));
+  return { players, seats: [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: game.default_bot }))] };
+}
+
+export async function lobbyPage() {
+  const list = await games();
+  // A game whose client cannot load still gets its card (without a picture).
+  const clients = Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await client(g.id).catch(() => ({}))])));
+  const factsOf = (game) => clients[game.id].facts || {};
+  const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
+    oninput: (e) => setDisplayName(e.target.value.trim()) });
+  const gameSelect = el("select", { id: "game" }, list.map((g) => el("option", { value: g.id }, t(`game.${g.id}`))));
+  const form = el("div", { id: "create-options" });
+  const tables = el("div", { id: "tables" });
+  const message = el("p", { class: "error", role: "alert", id: "create-error" });
+  const playMessage = el("p", { class: "error", role: "alert", id: "play-error" });
+  const drawForm = () => {
+    const game = list.find((g) => g.id === gameSelect.value);
+    tableForm(game, factsOf(game), form, message, who);
+  };
+
+  async function playNow(game, button) {
+    playMessage.textContent = "";
+    button.disabled = true;
+    const { players, seats } = playNowSeats(game, factsOf(game));
+    try {
+      const joined = await api("POST", "/api/tables", { game: game.id, players, options: {}, seats,
+        display_name: who(), ...(await identity()) });
+      saveToken(joined.table.id, joined.token, joined.seat);
+      await api("POST", `/api/tables/${joined.table.id}/start`, null, joined.token);
+      location.hash = `#/table/${joined.table.id}`;
+    } catch (error) {
+      playMessage.textContent = errorText(error);
+      button.disabled = false;
+    }
+  }
+
+  function gameCard(game) {
+    const facts = factsOf(game);
+    const picture = el("div", { class: `lb-pic lb-pic-${game.id}`, "aria-hidden": "true" });
+    // The game's picture, drawn by its own card code.
+    Promise.resolve(clients[game.id].picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
+    const play = el("button", { class: "primary", id: `play-${game.id}`, "data-play-now": game.id,
+      onclick: () => playNow(game, play) }, t("lobby.play_now"));
+    return el("li", { class: "lb-game", "data-game": game.id },
+      picture,
+      el("div", { class: "lb-game-text" },
+        el("h3", {}, t(`game.${game.id}`)),
+        el("p", { class: "lb-about" }, t(`game.${game.id}.about`)),
+        el("p", { class: "lb-facts" },
+          el("span", {}, t("lobby.players_range", { min: game.min_players, max: game.max_players })),
+          facts.minutes ? el("span", {}, t("lobby.minutes", { n: facts.minutes })) : ""),
+        el("div", { class: "lb-actions" }, play,
+          el("button", { class: "lb-setup", onclick: () => {
+            gameSelect.value = game.id;
+            drawForm();
+            gameSelect.scrollIntoView({ block: "center" });
+            gameSelect.focus();
+          } }, t("lobby.set_up")),
+          el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")))));
+  }
+
+  // Public tables only (the server never lists private ones), a page at a time.
+  const offsets = { open: 0, running: 0 };
+  async function drawTables(force = false) {
+    if (!force && tables.contains(document.activeElement)) return;  // never pull a button from under a finger
+    const [open, running] = await Promise.all(["open", "running"].map((state) =>
+      api("GET", `/api/tables?status=${state}&limit=${PAGE + 1}&offset=${offsets[state]}`)));
+    const section = (state, rows, title, action) => {
+      const more = rows.length > PAGE;
+      const turn = (by) => () => { offsets[state] = Math.max(0, offsets[state] + by); drawTables(true); };
+      const pager = offsets[state] || more ? el("div", { class: "row lb-pager" },
+        el("button", { disabled: !offsets[state], "data-page": `${state}-previous`, onclick: turn(-PAGE) }, t("lobby.previous")),
+        el("button", { disabled: !more, "data-page": `${state}-next`, onclick: turn(PAGE) }, t("lobby.next"))) : "";
+      return [el("h2", {}, title),
+        rows.length ? el("ul", { class: "lb-tables", id: `${state}-tables` }, rows.slice(0, PAGE).map((table) => {
+          const seated = table.seats.filter((s) => s.kind !== "empty").length;
+          return el("li", { "data-table": table.id },
+            el("div", { class: "lb-table-text" },
+              el("strong", {}, tableName(table)), " ",
+              el("span", { class: "lb-badge" }, t(`game.${table.game}`)),
+              el("small", {}, t("lobby.seated", { n: seated, total: table.players }), " · ",
+                table.seats.filter((s) => s.kind !== "empty" || s.reserved).map(seatName).join(", "))),
+            action(table));
+        })) : el("p", { class: "lb-none" }, t("lobby.none")),
+        pager];
+    };
+    tables.replaceChildren(
+      ...section("open", open, t("lobby.open_tables"), (table) =>
+        el("button", { onclick: () => { location.hash = `#/join/${table.id}`; } }, t("lobby.join"))),
+      ...section("running", running, t("lobby.running_tables"), (table) =>
+        el("button", { onclick: () => { location.hash = `#/table/${table.id}`; } }, t("lobby.watch"))));
+  }
+
+  gameSelect.addEventListener("change", drawForm);
+  page(t("nav.lobby"),
+    el("section", { class: "panel lb-you-panel" }, el("label", { class: "field" }, t("lobby.name"), " ", nameInput),
+      el("a", { href: "#/profile", id: "profile" }, t("profile.title"))),
+    el("section", { class: "lb-games-panel", "aria-labelledby": "lb-games-title" },
+      el("h2", { id: "lb-games-title" }, t("lobby.choose_game")),
+      el("ul", { class: "lb-games" }, list.map(gameCard)), playMessage),
+    el("div", { class: "lb-columns" },
+      el("section", { class: "panel lb-new" }, el("h2", {}, t("lobby.new_table")),
+        el("label", { class: "field", for: "game" }, t("lobby.game"), " ", gameSelect), form, message),
+      el("section", { class: "panel lb-list" }, tables)));
+  drawForm();
+  drawTables(true).catch((error) => { tables.textContent = errorText(error); });
+  const timer = setInterval(() => drawTables().catch(() => {}), REFRESH_MS);
+  return () => clearInterval(timer);
+}

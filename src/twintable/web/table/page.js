@@ -1,0 +1,171 @@
+// A table: the seats around the felt, the game's board, the narrated log, the round
+// summary and the results, kept live over the table's socket. Everything about the game
+// itself comes from its client module (README.md); this page names no game.
+import { assets, games, tableGet, errorText } from "../lib/api.js";
+import { el, page, status } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { client } from "../lib/games.js";
+import { glow, phoneWidth } from "../lib/motion.js";
+import { muteButton, play, SOUND_OF } from "../lib/sound.js";
+import { inviteKey, tokens } from "../lib/store.js";
+import { TableSocket } from "../net/socket.js";
+import { seatChip, seatName, tableName } from "./names.js";
+import { describeEvents, tools } from "./narration.js";
+import { resultNodes, summaryPanel } from "./results.js";
+import { seatRing } from "./seats.js";
+import { waitingNodes } from "./waiting.js";
+
+// Events whose line also shows in the flash above the board.
+const FLASHED = new Set(["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed", "bankrupt"]);
+const LOG_LINES = 60;
+
+export async function tablePage(tableId) {
+  let info = await tableGet(tableId);
+  const gameInfo = (await games()).find((g) => g.id === info.game);
+  const game = await client(info.game);
+  const gameAssets = await assets(info.game);
+  const unversioned = gameInfo?.unversioned_kinds || [];
+  const mine = tokens()[tableId];
+  const board = el("div", { id: "board" });
+  const log = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
+  const flash = el("p", { class: "tw-flash", role: "alert", id: "flash" });
+  const waiting = el("section", { class: "panel", id: "waiting" });
+  const results = el("section", { class: "panel results", id: "results", hidden: true });
+  const s = { info, view: null, version: 0, mine, lastActor: null, celebrated: false,
+    clock: { received: Date.now(), lastMove: Date.now() } };
+  const memory = {};  // what the game keeps between frames (cards seen, rounds won...)
+  const local = {};  // the board's own UI state (a pending pick, a chosen colour...)
+  const who = (seat) => seatChip(s.info.seats, seat);
+  const me = () => (mine ? mine.seat : null);
+  const use = (extra = {}) => tools(s.info.game, who, { seats: s.info.seats, memory, ...extra });
+  let socket = null;
+
+  const ctx = {
+    t, el, local, assets: gameAssets,
+    get me() { return me(); },
+    get names() { return s.info.seats.map(seatName); },
+    act(kind, payload = {}) { socket.act(kind, payload, s.version, unversioned); },
+    flash(text) { flash.textContent = text; },
+    redraw() { drawBoard(); },
+  };
+  const ring = seatRing(game, () => s, ctx);
+  const summary = summaryPanel(game, memory, () => use({ view: s.view }));
+
+  function drawBoard() {
+    if (!s.view) return;
+    const focused = document.activeElement?.dataset ? document.activeElement.dataset.key : null;
+    // User timings (tt:render, tt:seats, tt:log) show where a frame's time goes
+    // (bench/web_smoothness.py reports them).
+    const started = performance.now();
+    ring.felt.querySelector(":scope > [data-felt]")?.remove();  // the last frame's centre
+    board.replaceChildren(game.render(s.view, ctx));
+    const drawn = performance.now();
+    ring.draw(board);  // moves the new centre onto the felt, so the focus comes back after it
+    if (focused) {
+      const selector = `[data-key="${CSS.escape(focused)}"]`;
+      (ring.felt.querySelector(selector) || board.querySelector(selector))?.focus();
+    }
+    performance.measure("tt:render", { start: started, end: drawn });
+    performance.measure("tt:seats", { start: drawn, end: performance.now() });
+  }
+
+  function drawWaiting() {
+    waiting.hidden = s.info.status !== "open";
+    if (!waiting.hidden) waiting.replaceChildren(...waitingNodes({ info: s.info, mine, tableId, game: gameInfo, flash: ctx.flash }));
+  }
+
+  function drawResults() {
+    if (s.info.status !== "finished" || !s.info.result) { results.hidden = true; return; }
+    results.hidden = false;
+    summary.box.hidden = true;
+    results.replaceChildren(...resultNodes(game, { ...s, memory, tableId, flash: ctx.flash,
+      use: () => use({ view: s.view }), lastRound: summary.nodes }));
+    if (!s.celebrated) { s.celebrated = true; play("end"); }
+  }
+
+  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); }
+
+  function remember(view) { if (view && game.remember) game.remember(view, memory); }
+
+  function narrate(events, seat, view) {
+    const started = performance.now();
+    summary.track(events, view);
+    const lines = [];
+    for (const [event, line] of describeEvents(game, events, use({ view, actor: seat, ctx, replay: false }))) {
+      lines.push(line);
+      if (SOUND_OF[event.kind]) play(SOUND_OF[event.kind]);
+      if (FLASHED.has(event.kind)) {
+        flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
+        glow(flash);
+      }
+    }
+    remember(view);
+    // A round's or a hand's summary stays for a few moves of the next one (or until closed).
+    summary.draw(s.info.status === "finished", true);
+    if (lines.length) {
+      log.querySelectorAll(".latest").forEach((item) => item.classList.remove("latest"));
+      for (const line of lines) log.prepend(el("li", { class: "latest" }, [line].flat()));
+      while (log.childNodes.length > LOG_LINES) log.lastChild.remove();
+    }
+    performance.measure("tt:log", { start: started, end: performance.now() });
+  }
+
+  function onFrame(frame) {
+    if (frame.type === "snapshot" || frame.type === "event") {
+      const wasMine = ring.acting().includes(me());
+      s.view = frame.view;
+      s.version = frame.version;
+      s.clock.received = Date.now();
+      const moved = frame.type === "event";
+      if (moved) {
+        s.clock.lastMove = s.clock.received;  // the server restarts a move's time limit on every move
+        narrate(frame.events, frame.seat, frame.view);
+      } else remember(frame.view);
+      if (moved && frame.seat >= 0) s.lastActor = frame.seat;
+      drawBoard();
+      if (moved && frame.seat >= 0) ring.pulse(frame.seat);
+      if (moved && !wasMine && me() !== null && ring.acting().includes(me())) play("turn");
+    } else if (frame.type === "table" || frame.type === "welcome") {
+      const hadRematch = s.info.rematch;
+      s.info = frame.table;
+      drawTable();
+      if (frame.type === "table" && s.info.rematch && !hadRematch && !tokens()[s.info.rematch]) flash.textContent = t("table.rematch_ready");
+    } else if (frame.type === "error") {
+      flash.textContent = errorText(frame);
+    }
+  }
+
+  socket = new TableSocket(tableId, {
+    hello: () => ({ token: mine ? mine.token : null, key: inviteKey(tableId) }),
+    onFrame,
+    onOpen: () => status(""),
+    onLost: () => status(t("table.reconnecting")),
+    finished: () => s.info.status === "finished",
+  });
+
+  const head = el("div", { class: "table-tools" }, muteButton(),
+    el("a", { href: `#/rules/${info.game}`, title: t("table.rules") }, t("nav.rules")));
+  page(`${t(`game.${info.game}`)} · ${tableName(info)}`, head, waiting,
+    el("div", { class: `table-shell game-${info.game}` },
+      el("div", { class: "table-main" }, results, ring.box, summary.box, flash, board),
+      // Focusable: the log scrolls, and a keyboard must be able to scroll it.
+      el("aside", { class: "table-side panel", "aria-label": t("table.log"), tabindex: 0 }, el("h2", {}, t("table.log")), log)));
+  drawTable();
+  s.celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
+  socket.connect();
+  const keys = (event) => { if (s.view && game.key) game.key(event, s.view, ctx); };
+  document.addEventListener("keydown", keys);
+  const ticker = setInterval(() => {
+    if (s.view && game.tick) game.tick(board, s.view, ctx);
+    ring.tick();
+  }, 250);
+  // Crossing the phone width moves the game's centre between the felt and the board.
+  const refold = () => { drawBoard(); ring.draw(board); };
+  phoneWidth().addEventListener("change", refold);
+  return () => {
+    clearInterval(ticker);
+    document.removeEventListener("keydown", keys);
+    phoneWidth().removeEventListener("change", refold);
+    socket.close();
+  };
+}

@@ -1,0 +1,89 @@
+// The results of a game (headline, ranking, each seat's breakdown, the last round, play
+// again and the replay) and the summary of a round or hand while the game goes on. What
+// a round or a breakdown holds is the game's (its `score`, `breakdown`, `ranking`,
+// `result`); the shell lays it out.
+import { api, errorText } from "../lib/api.js";
+import { el } from "../lib/dom.js";
+import { t, tNodes } from "../lib/i18n.js";
+import { confetti, seatColour } from "../lib/motion.js";
+import { inviteKey, saveKey, saveToken, tokens } from "../lib/store.js";
+import { ranking } from "./ranking.js";
+import { seatName } from "./names.js";
+
+const SUMMARY_MOVES = 12;  // a round's summary stays this many moves into the next one
+
+export function summaryPanel(game, memory, use) {
+  const box = el("section", { class: "panel round-summary", id: "round-summary", hidden: true });
+  let shownFor = 0;
+  const nodes = () => (game.score ? game.score.summary(memory, use()) : []);
+  const forget = () => { if (game.score) game.score.forget(memory); };
+  return {
+    box, nodes,
+    // Each move's events: a round or hand that ends starts its summary's time on screen.
+    track(events, view) {
+      for (const event of events) if (game.score && game.score.track(event, memory, view)) shownFor = 0;
+    },
+    draw(finished, moved) {
+      if (moved && ++shownFor > SUMMARY_MOVES && !finished) forget();
+      const shown = nodes();
+      box.hidden = !shown.length || finished;
+      if (shown.length) {
+        box.replaceChildren(...shown, el("button", { class: "link close", "aria-label": t("table.close"),
+          onclick: () => { forget(); box.hidden = true; } }, "×"));
+      }
+    },
+  };
+}
+
+// `s`: { info, view, mine, memory, tableId, flash, celebrated, use, lastRound } → the panel's children.
+export function resultNodes(game, s) {
+  const { info, mine, tableId } = s;
+  const { scores, winners } = info.result;
+  const view = s.view || {};
+  const use = s.use();
+  const tie = game.ranking ? game.ranking(view) : null;
+  const { order, rank, brokeTie } = ranking(scores, tie ? tie.tieBreak : null);
+  const own = game.result ? game.result(view, info.result, use) : null;
+  const together = Boolean(own && own.together);
+  const iWon = mine && winners.includes(mine.seat);
+  const headline = own?.headline || (iWon && winners.length === 1 ? [t("table.you_win")]
+    : tNodes("event.won", { names: use.listOf(winners.map(use.who)), n: winners.length }));
+  const breakdown = (seat) => (game.breakdown ? game.breakdown(seat, scores[seat], { ...use, view, memory: s.memory })
+    : use.points(scores[seat]));
+  const mineRematch = info.rematch && tokens()[info.rematch];
+  let again = "";
+  if (mine) {
+    again = el("button", { class: "primary", id: "play-again", onclick: async () => {
+      if (mineRematch) { location.hash = `#/table/${info.rematch}`; return; }
+      try {
+        const joined = await api("POST", `/api/tables/${tableId}/rematch`, null, mine.token);
+        saveToken(joined.table.id, joined.token, joined.seat);
+        if (inviteKey(tableId)) saveKey(joined.table.id, inviteKey(tableId));  // a private rematch keeps its key
+        location.hash = `#/table/${joined.table.id}`;
+      } catch (error) { s.flash(errorText(error)); }
+    } }, info.rematch && !mineRematch ? t("table.join_rematch") : t("table.play_again"));
+  } else if (info.rematch) {
+    again = el("a", { class: "button", id: "play-again", href: `#/table/${info.rematch}` }, t("table.watch_rematch"));
+  }
+  return [
+    s.celebrated ? "" : confetti(),
+    el("h2", {}, t("table.results")),
+    el("p", { class: "headline" }, headline),
+    own?.extra || "",
+    info.rematch && !mineRematch && mine ? el("p", { class: "rematch-ready", id: "rematch-ready" }, t("table.rematch_ready")) : "",
+    el("table", { class: "grid ranking" },
+      el("tr", {}, el("th", {}, "#"), el("th", {}, t("table.player")), el("th", {}, t("table.score")), el("th", {}, t("table.detail")), el("th", {}, "")),
+      order.map((seat) => el("tr", { class: winners.includes(seat) ? "won" : "" },
+        el("td", {}, rank(seat)), el("td", {}, el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, seatName(info.seats[seat])),
+          mine && mine.seat === seat ? ` (${t("table.you")})` : ""),
+        el("td", {}, scores[seat]), el("td", {}, breakdown(seat)),
+        el("td", { class: "winner-mark" }, winners.includes(seat) && !together ? ["★ ", el("span", {}, t("table.winner"))] : "")))),
+    brokeTie ? el("p", { class: "note" }, t(tie.note)) : "",
+    // The last round or hand this page saw, with what it moved.
+    el("div", { class: "last-round" }, s.lastRound()),
+    el("div", { class: "row" },
+      again,
+      el("a", { href: `#/replay/${tableId}`, id: "replay-link", class: "button" }, t("table.replay")),
+      el("a", { href: "#/" }, t("table.back"))),
+  ];
+}

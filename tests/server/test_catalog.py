@@ -1,0 +1,87 @@
+"""What /api/games says about each game comes from its entry (server/catalog.py): bot
+levels, option units and seat options, moves without a version, the rematch rule, the
+rules languages and the game's browser module, served from its own package."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from tests.server.client import app_client
+from twintable.core.plugin import GameEntry
+from twintable.core.registry import GameRegistry
+from twintable.games.timo import TimoGame
+from twintable.server.catalog import game_info, mount_game_clients, web_module
+from twintable.server.rules_pages import LANGUAGES
+
+
+def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        games = {g["id"]: g for g in client.get("/api/games").json()}
+    timo, twinit, twinz = games["timo"], games["twinit"], games["twinz"]
+    assert {"bot": "random", "level": "beginner"} in timo["levels"]
+    assert {"bot": "search", "level": "hard"} in timo["levels"]
+    for game in games.values():
+        assert [level["bot"] for level in game["levels"]] == game["bots"]
+        assert game["rules_languages"] == list(LANGUAGES)
+        for option in game["options"]:
+            assert {"unit", "names_seats"} <= set(option)
+    options = {option["name"]: option for option in twinit["options"]}
+    assert options["taboo"]["names_seats"] and not options["teams"]["names_seats"]
+    assert options["hold_ms"]["unit"] == "ms" and options["duration_s"]["unit"] == "s"
+    assert options["taboo"]["modes"] == ["competitive", "team"]
+    assert {o["name"]: o["unit"] for o in timo["options"]}["target"] == "points"
+    assert twinit["unversioned_kinds"] == ["touch", "turn_over"]
+    assert timo["unversioned_kinds"] == [] and twinz["unversioned_kinds"] == []
+    assert [game["id"] for game in games.values() if game["rematch"]] == ["twinit"]
+
+
+@pytest.fixture
+def game_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An installed game package with a browser module, strings and a rules page."""
+    package = tmp_path / "demo_game"
+    (package / "web" / "i18n").mkdir(parents=True)
+    (package / "rules").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "web" / "index.js").write_text("export const id = 'demo';\n")
+    (package / "web" / "table.css").write_text(".demo {}\n")
+    (package / "web" / "cards.css").write_text(".card {}\n")
+    (package / "web" / "i18n" / "en.json").write_text('{"demo.title": "Demo"}\n')
+    (package / "rules" / "en.md").write_text("## Overview\n")
+    (package / "rules" / "nl.md").write_text("## Overzicht\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # Each test's package is its own, not the one an earlier test imported.
+    monkeypatch.delitem(sys.modules, "demo_game", raising=False)
+    return "demo_game"
+
+
+def test_a_games_browser_module_is_served_from_its_package(game_package: str) -> None:
+    entry = GameEntry(TimoGame(), game_package)
+    base = "/static/games/timo"
+    info = game_info(entry)
+    assert info.web is not None and info.web.model_dump() == {
+        "module": f"{base}/index.js", "styles": [f"{base}/cards.css", f"{base}/table.css"],
+        "i18n": f"{base}/i18n/"}
+    assert info.rules_languages == ["en", "nl"]
+    registry = GameRegistry()
+    registry.register(entry)
+    app = FastAPI()
+    mount_game_clients(app, registry)
+    with TestClient(app) as client:
+        assert client.get(f"{base}/index.js").text == "export const id = 'demo';\n"
+        assert client.get(f"{base}/i18n/en.json").json() == {"demo.title": "Demo"}
+        assert client.get(f"{base}/nothing.js").status_code == 404
+
+
+def test_a_game_without_a_browser_module_says_so(game_package: str, tmp_path: Path) -> None:
+    (tmp_path / game_package / "web" / "index.js").unlink()
+    assert web_module(GameEntry(TimoGame(), game_package)) is None
+
+
+def test_the_shell_still_serves_its_own_files_beside_the_games(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        assert client.get("/static/app.js").status_code == 200

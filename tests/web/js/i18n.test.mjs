@@ -1,0 +1,52 @@
+// Plurals, parameters, fallbacks and the merging of the shell's and games' catalogues.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { joinList, preferredLanguage, splitAround, t, translator, useLanguage } from "../../../src/twintable/web/lib/i18n.js";
+import { gameFolders, serveCatalogues } from "./catalogues.mjs";
+
+test("a count picks the plural form of the language", () => {
+  const catalogues = { en: { "n.cards#one": "{n} card", "n.cards#other": "{n} cards" },
+    fr: { "n.cards#one": "{n} carte", "n.cards#other": "{n} cartes" } };
+  const en = translator(catalogues, "en");
+  const fr = translator(catalogues, "fr");
+  assert.equal(en("n.cards", { n: 1 }), "1 card");
+  assert.equal(en("n.cards", { n: 0 }), "0 cards");
+  assert.equal(fr("n.cards", { n: 0 }), "0 carte");  // French counts 0 as one
+  assert.equal(fr("n.cards", { n: 2 }), "2 cartes");
+});
+
+test("a missing key falls back to English, then to the key itself", () => {
+  const say = translator({ en: { hello: "Hello {name}" }, nl: {} }, "nl");
+  assert.equal(say("hello", { name: "Ann" }), "Hello Ann");
+  assert.equal(say("nowhere"), "nowhere");
+});
+
+test("a form missing in a language falls back to the other form", () => {
+  const say = translator({ ko: { "x#other": "{n}개" } }, "ko");
+  assert.equal(say("x", { n: 1 }), "1개");
+});
+
+test("elements in a sentence keep their place", () => {
+  const chip = { chip: true };
+  assert.deepEqual(splitAround("\u00000\u0000 plays 7", [chip]), [chip, " plays 7"]);
+});
+
+test("names are joined the way each language does", () => {
+  assert.deepEqual(joinList(["A", "B", "C"], "en"), ["A", ", ", "B", ", and ", "C"]);
+  assert.equal(joinList(["A", "B"], "fr").join(""), "A et B");
+});
+
+test("the language is the saved one, else the browser's first known one, else English", () => {
+  assert.equal(preferredLanguage("nl", ["fr-FR"]), "nl");
+  assert.equal(preferredLanguage(null, ["de-DE", "ko-KR"]), "ko");
+  assert.equal(preferredLanguage("xx", ["de"]), "en");
+});
+
+test("the shell's and every game's catalogues are merged, with English under each language", async () => {
+  serveCatalogues();
+  await useLanguage("fr", gameFolders());
+  assert.equal(t("nav.lobby"), "Salon");
+  assert.notEqual(t("game.timo"), "game.timo");
+  assert.notEqual(t("option.twinit.hold_ms"), "option.twinit.hold_ms");
+  assert.match(t("event.cards", { n: 2 }), /2/);
+});
