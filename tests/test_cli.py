@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,22 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from twintable import cli
 from twintable.cli import app
 from twintable.core.replay import Replay
 from twintable.games import default_registry
+from twintable.sim import lab
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def consoles_follow_each_calls_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rich fixes a console's width when COLUMNS is set as it is made, and pytest-xdist
+    workers run with COLUMNS=80: the CLI's consoles, made at import, would then ignore
+    the COLUMNS each call below sets (a turn-order table wrapped its rows at 80)."""
+    for console in (cli.console, lab.console):
+        monkeypatch.setattr(console, "_width", None)
 
 
 def test_play_timo_to_the_end_and_replay_it(tmp_path: Path) -> None:
@@ -75,8 +87,16 @@ def test_games_lists_every_option() -> None:
 
 def test_games_shows_each_variant_with_its_printed_default_and_range() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
-    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:4]]
-            for line in result.output.splitlines() if line.count("│") >= 4}
+    # Each game's table under its title (an installed plug-in game may name an option
+    # the same way: its rows must not stand for a built-in game's).
+    rows: dict[str, list[str]] = {}
+    game = ""
+    for line in result.output.splitlines():
+        titled = re.search(r"\((\w+)\), \d+-\d+ players", line)
+        if titled:
+            game = titled.group(1)
+        elif line.count("│") >= 4 and game in ("timo", "twins"):
+            rows[line.split("│")[1].strip()] = [cell.strip() for cell in line.split("│")[2:4]]
     assert rows["hand_size"] == ["7", "1 to 20 cards"]
     assert rows["starting_chips"] == ["12", "1 to 100 chips"]
     assert rows["deal"] == ["8", "8 to 18 cards"]
