@@ -108,6 +108,7 @@ def assert_same(vector: Any, observations: dict[str, Any], game: int,
     (2, {"target": 40}, 250),
     (4, {"target": 60, "deck": "classic108"}, 200),
     (3, {"target": 30, "stacking": False, "draw_when_able": True}, 200),
+    (3, {"target": 40, "hand_size": 4}, 200),
 ])
 def test_the_vector_engine_plays_the_same_games_as_timo_v0(
         players: int, options: dict[str, Any], steps: int) -> None:

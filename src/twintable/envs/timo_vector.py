@@ -85,7 +85,7 @@ class TimoVectorEnv(VectorEnv):
 
         game = TimoGame()
         self.options = game.resolve_options(options)
-        game.check_players(players)
+        game.check_players(players, self.options)
         if num_envs < 1 or not 0 <= learner < players:
             raise ValueError("num_envs must be positive and learner a seat")
         self.num_envs, self.players, self.learner, self.copy = num_envs, players, learner, copy
@@ -112,7 +112,7 @@ class TimoVectorEnv(VectorEnv):
             bytes(deck.colour), bytes(deck.rank), bytes(deck.points), players,
             self.options["stacking"], self.options["draw_when_able"], self.options["target"],
             learner, self.threads, self._observations, self._masks, self._rewards,
-            self._terminations)
+            self._terminations, hand_size=self.options["hand_size"])
         self._seeds = np.random.default_rng()
         self._episode_returns = np.zeros(num_envs, dtype=np.float64)
         self.set_opponents(opponents)
