@@ -47,3 +47,14 @@ def test_a_saved_game_replays_in_the_terminal(tmp_path: Path) -> None:
     told = twintable("replay", "game.json", "--all", cwd=tmp_path)
     assert "takes the trick" in told and "Twin Tricks" in told
     assert f"Final scores: {result.scores}" in told
+
+
+def test_the_bot_ladder_rates_the_games_own_bots() -> None:
+    """The ladder takes a plug-in game by id and its bots from its entry."""
+    from twintable.sim.ladder import climb, parse_ladder
+
+    ladder = parse_ladder("tricks:2")
+    assert ladder.bots == ("random", "heuristic")
+    ratings = climb(ladder, 20, seed=1)["ratings"]
+    assert [row["bot"] for row in ratings] == ["heuristic", "random"]
+    assert all(row["games"] == 20 for row in ratings)
