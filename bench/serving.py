@@ -13,6 +13,11 @@ from typing import IO
 
 import httpx2
 
+#: Every client of a benchmark comes from this machine: the per-address limits, made for
+#: one person or one attacker, would stand for a crowd here.
+ONE_MACHINE = ("--tables-per-address", "100000", "--sockets-per-address", "100000",
+               "--messages-per-address", "1000000")
+
 
 @contextmanager
 def serving(db: str | None, scratch: str, extra_args: Sequence[str] = (),
@@ -25,7 +30,8 @@ def serving(db: str | None, scratch: str, extra_args: Sequence[str] = (),
     url, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-         db or f"sqlite:///{scratch}/bench.sqlite3", *extra_args, "--log-level", "warning"],
+         db or f"sqlite:///{scratch}/bench.sqlite3", *ONE_MACHINE, *extra_args,
+         "--log-level", "warning"],
         stdout=log or subprocess.DEVNULL,
         stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
     try:

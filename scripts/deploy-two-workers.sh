@@ -67,7 +67,8 @@ trap cleanup EXIT INT TERM
 
 for n in 1 2; do
     "$TWINTABLE" serve --host 127.0.0.1 --port $((PORT + n)) --db "$DB_URL" \
-        --redis "$REDIS_URL" --advertise-url "/w$n" > "$RUN/worker$n.log" 2>&1 &
+        --redis "$REDIS_URL" --advertise-url "/w$n" --trusted-proxy 127.0.0.1 \
+        > "$RUN/worker$n.log" 2>&1 &
     pids+=($!)
 done
 for n in 1 2; do

@@ -125,6 +125,21 @@ def serve(
         help="With Redis: where clients reach this worker directly (ws://host:8001, or "
              "/w1: the path on the shared address where a proxy sends to this worker); "
              "clients of its tables are sent there.")] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For and "
+             "X-Forwarded-Proto are believed; without one no forwarded header is.")] = None,
+    api_docs: Annotated[bool, typer.Option(
+        help="Serve the interactive API pages /docs and /redoc (scripts from a CDN, on "
+             "the origin that holds players' tokens; /openapi.json is always served).")]
+    = False,
+    tables_per_address: Annotated[int, typer.Option(
+        help="Unfinished tables one client address may have made at once.")] = 20,
+    sockets_per_address: Annotated[int, typer.Option(
+        help="WebSockets one client address may hold open at once.")] = 64,
+    messages_per_address: Annotated[float, typer.Option(
+        help="Messages per second one client address may send over all its WebSockets "
+             "(twice that at once). Raise these three for a load test from one "
+             "machine.")] = 60.0,
 ) -> None:
     """Run the game server (lobby, tables, WebSocket protocol)."""
     import uvicorn
@@ -138,6 +153,7 @@ def serve(
         settings_to_env,
     )
     from twintable.server.storage.ownership import DatabaseBusy, claim_sqlite
+    from twintable.server.transport import check_descriptors, server_options
 
     logs.configure(log_level)
     settings = Settings(db_url=_async_url(db) if db else default_db_url(),
@@ -145,7 +161,11 @@ def serve(
                         realtime_bot_pace=realtime_bot_pace, redis_url=redis,
                         redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms,
                         worker_host=host, advertise_url=advertise_url,
-                        ws_compression=ws_compression)
+                        ws_compression=ws_compression, trusted_proxies=trusted_proxy or [],
+                        api_docs=api_docs, max_open_tables_per_client=tables_per_address,
+                        max_sockets_per_client=sockets_per_address,
+                        client_messages_per_second=messages_per_address,
+                        client_message_burst=max(1, int(2 * messages_per_address)))
     if workers < 1:
         raise _fail("--workers takes 1 or more")
     if workers > 1:
@@ -169,18 +189,22 @@ def serve(
                  if settings.worker_ports else "")
     console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url}"
                   + (f", {workers} workers{own_ports}, Redis {redis})" if redis else ")"))
+    if (warning := check_descriptors()) is not None:
+        console.print(f"[yellow]warning: {warning}[/yellow]")
     if workers > 1:
         # Each worker process imports the app factory and reads these settings.
         os.environ[SETTINGS_ENV] = settings_to_env(settings)
         os.environ["TWINTABLE_LOG_LEVEL"] = log_level
         uvicorn.run("twintable.server.app:create_app_from_env", factory=True,
                     workers=workers, host=host, port=port, log_level=log_level,
-                    timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
+                    timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression,
+                    **server_options(settings))
         return
     asgi_app = create_app(settings)
     tune_collector_for_serving()
     uvicorn.run(asgi_app, host=host, port=port, log_level=log_level,
-                timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression)
+                timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression,
+                **server_options(settings))
 
 
 def _port_range(text: str | None, first: int, last: int) -> list[int]:

@@ -57,11 +57,11 @@ def test_the_pages_have_examples_with_outputs() -> None:
 
 
 def layouts() -> list[tuple[str, str]]:
-    from twintable.envs import timo_v0, twinit_v0, twins_v0, twinz_v0
+    from twintable.envs import timo_v0, twinit_v0, twins_v0, twinz_v1
 
     return [("envs.md", twins_v0.OBSERVATION.table()),
             ("envs.md", twinit_v0.OBSERVATION.table()),
-            ("envs_twinz.md", twinz_v0.OBSERVATION.table()),
+            ("envs_twinz.md", twinz_v1.OBSERVATION.table()),
             ("envs_timo.md", timo_v0.raw_env(players=2).layout.table())]
 
 

@@ -25,6 +25,8 @@ def app_client(db_url: str, **settings: Any) -> TestClient:
     unless a test sets it."""
     settings.setdefault("messages_per_second", 10_000.0)
     settings.setdefault("message_burst", 10_000)
+    settings.setdefault("client_messages_per_second", 10_000.0)
+    settings.setdefault("client_message_burst", 10_000)
     settings.setdefault("bot_delay_ms", 0)
     return TestClient(create_app(Settings(db_url=db_url, **settings)))
 

@@ -9,11 +9,18 @@ import contextlib
 import functools
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import httpx2
 import pytest
 
-from tests.server.test_cluster_faults import services  # noqa: F401 (a fixture)
+from tests.server.test_cluster_faults import (  # noqa: F401 (fixtures)
+    database,
+    services,
+    workers,
+)
 from twintable.server.cluster import Cluster
 
 pytestmark = pytest.mark.services
@@ -159,3 +166,15 @@ def test_the_lobby_lists_a_page_of_public_tables_by_status_newest_first(
             await one.close()
 
     asyncio.run(run())
+
+
+def test_a_new_public_table_is_listed_by_every_worker_at_once(
+        database: str, tmp_path: Path) -> None:  # noqa: F811
+    with workers(database, REDIS, tmp_path, one_machine=False) as pair:
+        made = httpx2.post(f"{pair[0].base}/api/tables", json={
+            "game": "timo", "players": 3, "display_name": "Ann"}).json()["table"]["id"]
+        deadline = time.monotonic() + 3
+        while not all(made in {t["id"] for t in httpx2.get(f"{w.base}/api/tables").json()}
+                      for w in pair):
+            assert time.monotonic() < deadline, "nobody joined, and the table is not listed"
+            time.sleep(0.1)

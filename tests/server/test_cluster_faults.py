@@ -48,6 +48,9 @@ from twintable.server.storage.store import FencedOut, Store, StoredAction
 pytestmark = pytest.mark.services
 
 REDIS_SERVER = "/usr/bin/redis-server"
+#: The per-address limits raised for a crowd scripted from one machine.
+ONE_MACHINE = ("--tables-per-address", "100000", "--sockets-per-address", "100000",
+               "--messages-per-address", "1000000")
 LEASE_TTL_MS = 1500
 #: One round: a short game.
 ONE_ROUND = 1
@@ -110,9 +113,11 @@ class Worker:
 
 
 @contextlib.contextmanager
-def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2
-            ) -> Iterator[list[Worker]]:
-    """``count`` workers of one platform, each a ``twintable serve`` on its own port."""
+def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2,
+            one_machine: bool = True) -> Iterator[list[Worker]]:
+    """``count`` workers of one platform, each a ``twintable serve`` on its own port.
+    ``one_machine``: every scripted person comes from this machine, so the per-address
+    limits (made for one person) are raised to let them stand for many."""
     prefix = f"tt-test-{secrets.token_hex(4)}:"
     started: list[Worker] = []
     try:
@@ -123,7 +128,7 @@ def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2
                 [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port),
                  "--db", db_url, "--redis", redis_url, "--redis-prefix", prefix,
                  "--lease-ttl-ms", str(LEASE_TTL_MS), "--bot-delay-ms", "15",
-                 "--log-level", "info"],
+                 "--log-level", "info", *(ONE_MACHINE if one_machine else ())],
                 stdout=log.open("wb"), stderr=subprocess.STDOUT)
             started.append(Worker(port, log, process))
         deadline = time.monotonic() + 40

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.server.client import free_port
+from tests.server.test_cluster_faults import ONE_MACHINE
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -30,7 +31,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
          f"sqlite:///{db}", "--bot-delay-ms", "40", "--realtime-bot-pace", "0.15",
-         "--log-level", "warning"],
+         "--log-level", "warning", *ONE_MACHINE],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
@@ -49,17 +50,25 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def serve_on(port: int, db: Path) -> subprocess.Popen[bytes]:
     """A `twintable serve` of a test's own (to kill and restart), once it answers."""
+    log = db.with_suffix(".log")  # a file, not a pipe nobody drains while it serves
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
+         f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning", *ONE_MACHINE],
+        stdout=subprocess.DEVNULL, stderr=log.open("ab"))
+    # A start is slow on a loaded machine (a restart replays its tables: 10 s did not
+    # always do in CI): wait while the server lives, fail as soon as it exits.
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
                 return process
         except OSError:
+            if process.poll() is not None:
+                error = log.read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the server exited at start: {error}") from None
             time.sleep(0.1)
-    raise RuntimeError("the server did not start")
+    process.kill()
+    raise RuntimeError("the server did not answer in 90 s")
 
 
 # Per module, not per session: Playwright's sync API keeps an event loop running in the

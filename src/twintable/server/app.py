@@ -19,9 +19,11 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from twintable.games import default_registry
+from twintable.server import logs
 from twintable.server.catalog import mount_game_clients
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
+from twintable.server.guards import unfinished_by_address
 from twintable.server.limits import EdgeMiddleware
 from twintable.server.lobby import Lobby
 from twintable.server.metrics import Metrics
@@ -32,6 +34,7 @@ from twintable.server.routes import games, health, leaderboard, lobby, profiles,
 from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
+from twintable.server.transport import server_options
 
 #: The browser client: static files shipped inside the package, nothing to build.
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -49,15 +52,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.clustered and store.engine.dialect.name != "postgresql":
             raise RuntimeError("several workers need PostgreSQL: give --db postgresql://...")
         claim_sqlite(settings.db_url)  # DatabaseBusy if another server runs on this file
+        logs.redact_server_logs()  # uvicorn has configured its loggers by now
         own_port: OwnPort | None = None
         try:
             await store.migrate()
             if server.cluster is not None:
                 relay.start()
+                server.cluster.made_by = lambda: unfinished_by_address(server.tables)
                 if settings.worker_ports:
                     first, last = settings.worker_ports
                     own_port = OwnPort(app, settings.worker_host, first, last,
-                                       ws_compression=settings.ws_compression)
+                                       ws_compression=settings.ws_compression,
+                                       options=server_options(settings))
                     if (port := await own_port.start()) is not None:
                         server.cluster.address = f":{port}"
                 if settings.advertise_url:
@@ -73,7 +79,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             release_sqlite(settings.db_url)
 
-    app = FastAPI(title="Twin Table", version="1", lifespan=lifespan)
+    app = FastAPI(title="Twin Table", version="1", lifespan=lifespan,
+                  docs_url="/docs" if settings.api_docs else None,
+                  redoc_url="/redoc" if settings.api_docs else None)
     app.state.server, app.state.lobby, app.state.relay = server, facade, relay
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
                        worker_ports=settings.worker_ports)
@@ -110,8 +118,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def create_app_from_env() -> FastAPI:
     """The application of one ``serve --workers`` process (uvicorn imports this factory
     in each worker): settings from the environment."""
-    from twintable.server import logs
-
     logs.configure(os.environ.get("TWINTABLE_LOG_LEVEL", "info"))
     tune_collector_for_serving()
     return create_app(settings_from_env())

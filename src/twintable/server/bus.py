@@ -11,7 +11,8 @@ Two conversations cross workers:
   :class:`LobbyAnswer`.
 
 On the wire each message is one line ``kind:ident:body`` (``ident``: the forwarded
-connection's or the call's id). A frame's body is the client's text as it is, so the
+connection's or the call's id), which the cluster sends behind its sender and number
+(``server/cluster.py``). A frame's body is the client's text as it is, so the
 hot path of a forwarded game costs no encoding of its own.
 """
 

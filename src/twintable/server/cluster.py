@@ -14,7 +14,13 @@
   owner as calls (typed messages: ``server/bus.py``). Publishing goes through one task,
   so frames keep their order. Pub/sub delivers at most once: when the subscription
   breaks, every forwarded connection is closed and its client reconnects and resumes
-  (the protocol's hello), as after any network drop.
+  (the protocol's hello), as after any network drop. A break is noticed however it
+  happens: the Redis client reconnects and resubscribes by itself (Redis closes a
+  subscriber that falls behind, "output buffer limits"), so a callback on its connection
+  reports each reconnection; and every message carries its sender and a number counting
+  up per receiving channel, so a message lost any other way shows as a gap in the next
+  one's number. Either is logged, counted (``twintable_bus_resets_total``) and answered
+  with that reset.
 - **Addresses.** A worker may have an address of its own (``serve --workers`` gives each
   a port of its own; ``--advertise-url`` names one behind a proxy), kept in its heartbeat
   key. A client whose hello says it follows redirects is sent there (``moved``) instead
@@ -126,6 +132,19 @@ redis.call('ZADD', prefix .. 'placing:' .. chosen, now + tonumber(ARGV[5]), ARGV
 return chosen
 """
 
+# KEYS: an address's places; ARGV: the limit, a reservation, how long it holds (ms).
+# -1 when the reservation was added, else how many places the address holds.
+_CLAIM = """
+local clock = redis.call('TIME')
+local now = clock[1] * 1000 + math.floor(clock[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[1]) then return held end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return -1
+"""
+
 #: The statuses the lobby lists public tables under (a sorted set each).
 LISTED_STATUSES = ("open", "running", "finished", "abandoned")
 #: A live worker's heartbeat value when it has no address of its own.
@@ -168,8 +187,18 @@ class Cluster:
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
         self.on_message: Callable[[BusMessage], None] | None = None
         """Called with each message received (but answers to this worker's calls)."""
-        self.on_reset: Callable[[], None] | None = None
-        """Called when the subscription broke: messages may have been lost."""
+        self.on_reset: Callable[[str], None] | None = None
+        """Called, with why, when messages may have been lost: the subscription broke or
+        was renewed, a publish failed, or a message's number skipped some."""
+        self._sent: dict[str, int] = {}
+        """The number of the last message sent to each worker."""
+        self._received: dict[str, int] = {}
+        """The number of the last message received from each worker."""
+        self.made_by: Callable[[], dict[str, list[str]]] = dict
+        """The unfinished tables made here, by the address that made them: each
+        heartbeat renews their places in the per-address counts (``claim_table``)."""
+        self._counted: dict[str, set[str]] = {}
+        self._settled: list[tuple[str, str, str | None]] = []
         self.load: Callable[[], int] = lambda: len(self.held)
         """How many tables this worker runs, reported with each heartbeat."""
         self._outbox: asyncio.Queue[tuple[str, ...]] = asyncio.Queue()
@@ -181,6 +210,7 @@ class Cluster:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._place = self.redis.register_script(_PLACE)
+        self._claim = self.redis.register_script(_CLAIM)
         self._made: list[str] = []
         """Reservations of tables made here, to remove with the next reported count."""
 
@@ -207,6 +237,9 @@ class Cluster:
 
     def _placing_key(self, worker_id: str) -> str:
         return f"{self.prefix}placing:{worker_id}"
+
+    def _places_key(self, address: str) -> str:
+        return f"{self.prefix}places:{address}"
 
     # -- life -----------------------------------------------------------------------
     async def ping(self) -> None:
@@ -281,6 +314,8 @@ class Cluster:
         # The count and the removal of the reservations it now includes in one
         # transaction: placement never sees a table counted twice, or not at all.
         made, self._made = self._made, []
+        settled, self._settled = self._settled, []
+        counted = {address: set(ids) for address, ids in self.made_by().items()}
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
@@ -288,10 +323,46 @@ class Cluster:
                 pipe.hset(self._load_key, self.worker_id, self.load())
                 if made:
                     pipe.zrem(self._placing_key(self.worker_id), *made)
+                self._count_places(pipe, counted, settled)
                 await pipe.execute()
         except BaseException:
             self._made[:0] = made
+            self._settled[:0] = settled
             raise
+        self._counted = counted
+
+    @property
+    def _place_ms(self) -> int:
+        """How long a place in a per-address count lasts unless a heartbeat renews it
+        (a dead worker's tables stop counting this long after it died)."""
+        return 3 * self.ttl_ms
+
+    def _count_places(self, pipe: Any, counted: dict[str, set[str]],
+                      settled: list[tuple[str, str, str | None]]) -> None:
+        expiry = int(time.time() * 1000) + self._place_ms
+        for address, ids in counted.items():
+            pipe.zadd(self._places_key(address), dict.fromkeys(ids, expiry))
+            pipe.pexpire(self._places_key(address), self._place_ms)
+        for address, ids in self._counted.items():  # finished or given up since
+            if gone := ids - counted.get(address, set()):
+                pipe.zrem(self._places_key(address), *gone)
+        for address, reservation, _ in settled:
+            pipe.zrem(self._places_key(address), reservation)
+
+    async def claim_table(self, address: str, reservation: str, limit: int) -> int:
+        """A place for a new table from ``address``, across every worker: -1 when it was
+        given (held by ``reservation`` until :meth:`settle_claim`), else how many places
+        the address holds already."""
+        return int(await self._claim(keys=[self._places_key(address)],
+                                     args=[limit, reservation, self._place_ms]))
+
+    def settle_claim(self, address: str, reservation: str, table_id: str | None) -> None:
+        """The create that held ``reservation`` is over: its table (if it was made)
+        holds the place from the next heartbeat, which drops the reservation."""
+        if table_id is None:
+            self._outbox.put_nowait(("zrem", self._places_key(address), reservation))
+        else:
+            self._settled.append((address, reservation, table_id))
 
     # -- placement ------------------------------------------------------------------
     async def place(self) -> Placement:
@@ -346,7 +417,10 @@ class Cluster:
     # -- the bus --------------------------------------------------------------------
     def send(self, worker_id: str, message: BusMessage) -> None:
         """Queue one message for a worker (kept in order with every other one sent)."""
-        self._outbox.put_nowait(("publish", self._channel(worker_id), encode(message)))
+        number = self._sent[worker_id] = self._sent.get(worker_id, 0) + 1
+        # The envelope (sender and number) lets the receiver notice a lost message.
+        self._outbox.put_nowait(("publish", self._channel(worker_id),
+                                 f"{self.worker_id}:{number}:{encode(message)}"))
 
     def put_info(self, table_id: str, created_ms: int, info_json: str,
                  listed_as: str | None, relist: bool = True) -> None:
@@ -429,30 +503,54 @@ class Cluster:
                         pipe.execute_command(command.upper(), *arguments)
                     await pipe.execute()
             except (RedisError, OSError) as error:
-                log.warning("could not publish to the other workers",
-                            extra={"error": str(error)})
-                if self.on_reset is not None:
-                    self.on_reset()
+                self._lost("publish", str(error))
+
+    def _lost(self, reason: str, error: str) -> None:
+        """Messages between workers may have gone: say so, and reset what they carried."""
+        log.warning("the worker bus lost messages: forwarded clients reconnect",
+                    extra={"reason": reason, "error": error})
+        if self.on_reset is not None:
+            self.on_reset(reason)
+
+    def _resubscribed(self, _: Any) -> None:
+        """The Redis client reconnected the subscription by itself: what was published
+        to this worker meanwhile is gone."""
+        self._received.clear()
+        self._lost("resubscribed", "the subscription's connection was renewed")
 
     async def _listen(self) -> None:
         while True:
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(self._channel(self.worker_id))
-                    while True:
-                        message = await pubsub.get_message(timeout=None)
-                        if message is not None:
-                            self._dispatch(message["data"])
+                    connection = pubsub.connection
+                    assert connection is not None
+                    connection.register_connect_callback(self._resubscribed)
+                    try:
+                        while True:
+                            message = await pubsub.get_message(timeout=None)
+                            if message is not None:
+                                self._dispatch(message["data"])
+                    finally:  # the connection goes back to the pool, to serve others
+                        connection.deregister_connect_callback(self._resubscribed)
             except (RedisError, OSError) as error:
-                log.warning("the worker bus broke; listening again",
-                            extra={"error": str(error)})
-                if self.on_reset is not None:
-                    self.on_reset()
+                self._received.clear()
+                self._lost("subscription", str(error))
                 await asyncio.sleep(0.2)
 
     def _dispatch(self, data: str) -> None:
         try:
-            message = decode(data)
+            sender, number, line = data.split(":", 2)
+            seq = int(number)
+        except ValueError:
+            log.warning("a message no worker sends came on the bus", extra={"data": data[:80]})
+            return
+        last = self._received.get(sender)
+        self._received[sender] = seq
+        if last is not None and seq != last + 1:
+            self._lost("gap", f"from worker {sender}: {seq - last - 1} missing")
+        try:
+            message = decode(line)
         except (ValueError, KeyError):
             log.warning("a message no worker sends came on the bus", extra={"data": data[:80]})
             return

@@ -102,6 +102,8 @@ class GameServer:
         table = Table(self, row, seats)
         table.fence = fence
         self.tables[row.id] = table
+        if self.cluster is not None:
+            table.announce()  # in the shared lobby at once, not at its first change
         return table
 
     async def locate(self, table_id: str) -> Table | str | None:
@@ -207,15 +209,26 @@ class GameServer:
             await asyncio.sleep(self.settings.lease_ttl_ms / 2000)
 
     async def sweep_abandoned(self) -> None:
-        """Tables nobody started and nobody looks at leave memory: each is marked abandoned
-        in the database and its lease released, so they never fill the server."""
+        """Tables nobody started and nobody looks at, and running ones nobody has looked
+        at for longer than their grace (see ``Settings.unattended_after_s``), leave
+        memory: each is marked abandoned in the database and its lease released, so they
+        never fill the server."""
         limit = self.settings.abandoned_after_s
+        floor = self.settings.unattended_after_s
         while True:
-            await asyncio.sleep(min(60.0, max(limit / 4, 0.05)))
+            await asyncio.sleep(min(60.0, max(min(limit, floor) / 4, 0.05)))
             now = time.monotonic()
             for table in list(self.tables.values()):
-                if (table.status == "open" and not table.presence.connections
-                        and now - table.presence.last_seen > limit):
+                grace = (table.row.settings or {}).get("grace_s", DEFAULT_GRACE_S)
+                presence = table.presence
+                if not presence.connections and (
+                        (table.status == "open" and now - presence.last_seen > limit)
+                        or (table.status == "running"
+                            and now - presence.last_seen > max(grace, floor))):
+                    if table.status == "running":
+                        await table.stop()  # no move in flight when it is marked
+                        if table.status != "running":
+                            continue  # it ended meanwhile
                     table.row.status = "abandoned"
                     await self.store.set_status(table.id, "abandoned", fence=table.fence)
                     self.tables.pop(table.id, None)
@@ -411,14 +424,10 @@ class GameServer:
         return sum(1 for table in self.tables.values() if table.status != "finished")
 
     def check_capacity(self, client: str) -> None:
-        """Refuse a new table past the server's bound or the client's share of it."""
+        """Refuse a new table past the server's bound (each address's share of it:
+        ``server/guards.py``'s ``TableQuota``)."""
         if len(self.tables) >= self.settings.max_tables:
             raise LobbyError(503, "server.full", "this server has no room for another table")
-        waiting = sum(1 for table in self.tables.values()
-                      if table.status == "open" and table.created_by == client)
-        if waiting >= self.settings.max_open_tables_per_client:
-            raise LobbyError(429, "tables.too_many",
-                             f"you already have {waiting} tables waiting to start")
 
     def retire_later(self, table_id: str) -> None:
         """A finished table leaves memory after a while (the database keeps it): long

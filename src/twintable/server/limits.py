@@ -112,6 +112,20 @@ def bounded_json(text: str | bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
     return value
 
 
+def readable_id(text: str | bytes) -> str | None:
+    """The client's ``id`` in a frame refused under the limits, when plain JSON still
+    reads it (a move with a NaN in its payload): the refusal then names the move it
+    refuses. Frames are small by then (the size is checked first)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ident = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ident, str) and 0 < len(ident) <= 64 and ident.isprintable():
+        return ident
+    return None
+
+
 #: Sent with every HTTP answer. Scripts and styles only from this server (the client has
 #: no inline script; the Twin It art is inline SVG, hence data: images and inline styles
 #: on SVG elements), no framing by other sites, no MIME sniffing.

@@ -4,7 +4,8 @@ With one process every table is here. With several workers (``settings.redis_url
 request about a table runs on the worker that owns it: this facade finds the owner
 (:meth:`GameServer.locate`) and either runs the request here or sends it there as a
 typed call over the cluster bus (``server/bus.py``), and answers the calls other workers
-send here. A new table is made on the worker placement chooses. The routes never ask
+send here. A new table is made on the worker placement chooses, once its address holds a
+place among its share of unfinished tables (``server/guards.py``). The routes never ask
 where a table is.
 """
 
@@ -30,6 +31,7 @@ from twintable.server.bus import (
 )
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
+from twintable.server.guards import AddressBook, TableQuota, TooManyTables, unfinished_by
 from twintable.server.protocol import CreateTable, Joined
 from twintable.server.seating import hash_token, new_token
 from twintable.server.settings import Settings
@@ -53,6 +55,12 @@ class Lobby:
         self.settings = settings
         self.store: Store = server.store
         self.registry: GameRegistry = server.registry
+        self.addresses = AddressBook(settings)
+        """The WebSockets and the message allowance of each client address."""
+        self.quota = TableQuota(settings.max_open_tables_per_client,
+                                lambda address: len(unfinished_by(server.tables, address)),
+                                server.cluster)
+        """Each address's share of unfinished tables, across workers."""
 
     # -- answers ------------------------------------------------------------------------
     def joined(self, table: Table, seat: int, token: str, key: str | None = None) -> Joined:
@@ -107,6 +115,18 @@ class Lobby:
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         server.check_capacity(client)
+        try:
+            async with self.quota.place(client) as made:
+                joined = await self.create_counted(request, client)
+                made(joined.table.id)
+                return joined
+        except TooManyTables as refused:
+            raise LobbyError(429, "tables.too_many",
+                             f"you already have {refused.held} unfinished tables") from None
+
+    async def create_counted(self, request: CreateTable, client: str) -> Joined:
+        """A table made here once its address's place is held."""
+        server = self.server
         await server.check_profile(request.player_id, request.player_secret)
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None

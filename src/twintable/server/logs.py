@@ -1,9 +1,11 @@
-"""Structured logs: one JSON object per line, with the fields passed as ``extra``."""
+"""Structured logs: one JSON object per line, with the fields passed as ``extra``; secrets
+in request paths redacted from the server's logs."""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message"}
@@ -27,3 +29,33 @@ def configure(level: str = "info") -> None:
     logger.handlers[:] = [handler]
     logger.setLevel(level.upper())
     logger.propagate = False
+
+
+#: A private table's invite key in a query string (``?key=...``, ``&key=...``).
+_SECRET_IN_QUERY = re.compile(r"([?&](?:key|token)=)[^&\s\"]*")
+
+
+def redacted(text: str) -> str:
+    """``text`` with the secrets a URL may carry replaced by ``…``."""
+    return _SECRET_IN_QUERY.sub(r"\1…", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Invite keys in request paths never reach a log (uvicorn's access log and its
+    WebSocket lines print the path with its query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redacted(arg) if isinstance(arg, str) else arg
+                                for arg in record.args)
+        if isinstance(record.msg, str):
+            record.msg = redacted(record.msg)
+        return True
+
+
+def redact_server_logs() -> None:
+    """Put :class:`RedactSecrets` on uvicorn's loggers (once uvicorn configured them)."""
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())

@@ -14,6 +14,9 @@ class Metrics:
                                  registry=self.registry)
         self.actions = Counter("twintable_actions", "Actions submitted, by answer",
                                ["answer"], registry=self.registry)
+        self.bus_resets = Counter(
+            "twintable_bus_resets", "Times messages between workers may have been lost and "
+            "the forwarded clients were reset, by why", ["reason"], registry=self.registry)
         self.latency = Histogram(
             "twintable_action_seconds", "Time from receiving an action to its answer",
             buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),

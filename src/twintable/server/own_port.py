@@ -11,6 +11,7 @@ import contextlib
 import logging
 import socket
 from collections.abc import Iterator
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -26,6 +27,9 @@ def bind_first_free(host: str, first: int, last: int) -> socket.socket | None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
+            # Listening at once: SO_REUSEADDR lets two workers bind one port as long as
+            # neither listens yet, and the second's server then failed to start.
+            sock.listen(socket.SOMAXCONN)
         except OSError:
             sock.close()
             continue
@@ -46,9 +50,11 @@ class OwnPort:
     """Serves ``app`` on the first free port of a range until :meth:`stop`."""
 
     def __init__(self, app: ASGIApp, host: str, first: int, last: int,
-                 ws_compression: bool = False):
+                 ws_compression: bool = False, options: dict[str, Any] | None = None):
         self.app, self.host, self.first, self.last = app, host, first, last
         self.ws_compression = ws_compression
+        self.options = options or {}
+        """More uvicorn options (``server/transport.py``'s limits)."""
         self._server: _SecondListener | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -60,11 +66,14 @@ class OwnPort:
             log.warning("no free port of its own for this worker; its clients are served "
                         "through Redis", extra={"ports": f"{self.first}-{self.last}"})
             return None
+        # Read before serving: the server owns the socket from then on, and one that
+        # stops at once has closed it (getsockname then failed with EBADF).
+        port = int(sock.getsockname()[1])
         # No lifespan (the main server runs the application's), no logging set-up (the
         # worker's stays), the same WebSocket options as the shared port.
         config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False,
                                 ws_per_message_deflate=self.ws_compression,
-                                timeout_graceful_shutdown=5)
+                                timeout_graceful_shutdown=5, **self.options)
         self._server = _SecondListener(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
         while not self._server.started:
@@ -72,7 +81,7 @@ class OwnPort:
                 self._task.result()  # raises what stopped it
                 return None
             await asyncio.sleep(0.01)
-        return int(sock.getsockname()[1])
+        return port
 
     async def stop(self) -> None:
         if self._server is None or self._task is None:

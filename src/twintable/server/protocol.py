@@ -59,7 +59,7 @@ class Hello(Strict):
     """First message: who is connecting. Without a token the client spectates."""
 
     type: Literal["hello"]
-    protocol: int = PROTOCOL_VERSION
+    protocol: Annotated[int, Field(strict=True)] = PROTOCOL_VERSION
     token: Token | None = None
     key: InviteKey | None = None
     """A private table's invite secret: a spectator needs it (a seat token is enough)."""
@@ -77,10 +77,10 @@ class ActionMessage(Strict):
 
     type: Literal["action"]
     id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
-    version: Annotated[int, Field(ge=0)] | None = None
+    version: Annotated[int, Field(ge=0, strict=True)] | None = None
     kind: Annotated[str, StringConstraints(min_length=1, max_length=32)]
     payload: dict[str, Any] = Field(default_factory=dict)
-    seat: int | None = None
+    seat: Annotated[int, Field(strict=True)] | None = None
     """Optional check: the seat the client believes it holds."""
     table: str | None = None
     """Optional check: the table the client believes it is at."""
@@ -204,7 +204,7 @@ class SeatRequest(Strict):
 
 class CreateTable(Strict):
     game: str
-    players: Annotated[int, Field(ge=1, le=10)]
+    players: Annotated[int, Field(ge=1, le=10, strict=True)]
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = None
     """Per seat: a human place or a bot; default: seat 0 for the creator, bots elsewhere."""
@@ -213,9 +213,9 @@ class CreateTable(Strict):
     player_id: PlayerId | None = None
     """A profile's public id, to be rated; it needs the profile's ``player_secret``."""
     player_secret: Token | None = None
-    turn_limit_s: Annotated[int, Field(ge=1, le=3600)] | None = None
+    turn_limit_s: Annotated[int, Field(ge=1, le=3600, strict=True)] | None = None
     """Seconds a person has for a move before a bot plays it for them (none: no limit)."""
-    grace_s: Annotated[int, Field(ge=0, le=3600)] = 60
+    grace_s: Annotated[int, Field(ge=0, le=3600, strict=True)] = 60
     """Seconds a person may be disconnected before a bot takes their seat (until they
     return)."""
     private: bool = False
@@ -227,7 +227,7 @@ class JoinTable(Strict):
     display_name: DisplayName
     player_id: PlayerId | None = None
     player_secret: Token | None = None
-    seat: int | None = None
+    seat: Annotated[int, Field(ge=0, strict=True)] | None = None
     key: InviteKey | None = None
     """A private table's invite secret (from its invite link)."""
 

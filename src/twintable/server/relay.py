@@ -3,10 +3,12 @@ side of the cluster bus.
 
 A client that reaches a worker other than its table's owner is either sent to the
 owner's own address (a hello that follows redirects gets ``moved``) or served through
-the owner: its frames go there over the bus and the owner's come back. On the owner the
-client is a :class:`~twintable.server.cluster.RemoteSocket` served by an ordinary socket
-session. Lobby calls from other workers are handed to the lobby facade. When the bus
-breaks or a peer dies, every client served across it is closed and reconnects.
+the owner: its frames go there over the bus, once checked here (nothing crosses Redis
+that the owner would refuse on sight: ``server/guards.py``), and the owner's come back.
+On the owner the client is a :class:`~twintable.server.cluster.RemoteSocket` served by
+an ordinary socket session. Lobby calls from other workers are handed to the lobby
+facade. When the bus breaks or loses messages (counted as ``twintable_bus_resets_total``)
+or a peer dies, every client served across it is closed and reconnects.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from twintable.server.bus import (
     SocketOpened,
 )
 from twintable.server.cluster import Cluster, RemoteSocket
+from twintable.server.guards import Allowance, ForwardGuard, hello_deadline
 from twintable.server.limits import BadJson, bounded_json, request_host
 from twintable.server.lobby import Lobby
 from twintable.server.protocol import Hello, Moved
@@ -78,7 +81,7 @@ class Relay:
 
     # -- a client here, its table elsewhere ---------------------------------------------
     async def redirect_or_forward(self, websocket: WebSocket, owner: str,
-                                  table_id: str) -> None:
+                                  table_id: str, shared: Allowance) -> None:
         """A client whose table runs on worker ``owner``: a hello that follows redirects
         is answered ``moved`` with the owner's own address; any other client is served
         through the owner (its hello goes there first)."""
@@ -96,7 +99,7 @@ class Relay:
                     await websocket.send_text(Moved(url=url).model_dump_json())
                     await websocket.close(code=MOVED_CLOSE_CODE)
                     return
-        await self.forward(websocket, owner, table_id, first)
+        await self.forward(websocket, owner, table_id, first, shared)
 
     @staticmethod
     def follows_redirects(frame: str) -> bool:
@@ -125,23 +128,37 @@ class Relay:
         return f"{address}/ws/tables/{table_id}{query}"
 
     async def forward(self, websocket: WebSocket, owner: str, table_id: str,
-                      first: str) -> None:
+                      first: str, shared: Allowance) -> None:
         """Serve a client whose table runs on worker ``owner``: its frames (``first``,
-        then the rest) go there, the owner's come back, until either side closes or the
-        owner changes."""
+        then the rest) go there once checked here (``server/guards.py``), the owner's come
+        back, until either side closes or the owner changes. ``shared``: the allowance
+        every socket of the client's address draws from."""
         cluster = self.cluster
         ident = secrets.token_hex(8)
         inbox: asyncio.Queue[Delivery] = asyncio.Queue()
         self.proxies[ident] = inbox
         client = websocket.client.host if websocket.client else "unknown"
+        guard = ForwardGuard(self.settings, shared=shared)
         cluster.send(owner, SocketOpened(ident, table_id, cluster.worker_id, client))
-        cluster.send(owner, SocketFrame(ident, first))
+
+        async def pass_on(text: str) -> bool:
+            """Checked here before anything is published; False: the client is closed."""
+            onward, answer = guard.check(text)
+            if onward is not None:
+                cluster.send(owner, SocketFrame(ident, onward))
+            if answer is not None:
+                await websocket.send_text(answer.model_dump_json())
+            if guard.abusive:
+                await websocket.close(code=1008, reason="too many bad messages")
+                return False
+            return True
 
         async def to_client() -> None:
             while (item := await inbox.get()) is not None:
                 if isinstance(item, SocketClosed):
                     await websocket.close(code=item.code)
                     return
+                guard.answered(item.text)
                 await websocket.send_text(item.text)
             await websocket.close(code=MOVED_CLOSE_CODE)
 
@@ -155,14 +172,19 @@ class Relay:
 
         tasks = [asyncio.create_task(to_client()), asyncio.create_task(watch_owner())]
         try:
-            while True:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None and frame.get("bytes") is not None:
-                    text = frame["bytes"].decode("utf-8", "replace")
-                cluster.send(owner, SocketFrame(ident, text or ""))
+            async with hello_deadline(websocket, lambda: guard.welcomed,
+                                      self.settings.hello_timeout_s):
+                if not await pass_on(first):
+                    return
+                while True:
+                    frame = await websocket.receive()
+                    if frame["type"] == "websocket.disconnect":
+                        break
+                    text = frame.get("text")
+                    if text is None and frame.get("bytes") is not None:
+                        text = frame["bytes"].decode("utf-8", "replace")
+                    if not await pass_on(text or ""):
+                        break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -208,8 +230,9 @@ class Relay:
         elif isinstance(message, LobbyCall):
             self.in_background(self.answer_call(message))
 
-    def on_bus_reset(self) -> None:
+    def on_bus_reset(self, reason: str) -> None:
         """Messages may have been lost: every forwarded client reconnects and resumes."""
+        self.server.metrics.bus_resets.labels(reason=reason).inc()
         for remote in list(self.remotes.values()):
             remote.gone()
         self.remotes.clear()

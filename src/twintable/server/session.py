@@ -13,7 +13,8 @@ from fastapi import WebSocket
 from pydantic import ValidationError
 
 from twintable.core.errors import RuleError
-from twintable.server.limits import BadJson, bounded_json
+from twintable.server.guards import Allowance
+from twintable.server.limits import BadJson, bounded_json, readable_id
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.presence import Connection
 from twintable.server.protocol import (
@@ -33,8 +34,11 @@ from twintable.server.tables import Table
 class SocketSession:
     """One client's conversation: hello first, then actions, each answered."""
 
-    def __init__(self, websocket: WebSocket, table: Table, settings: Settings):
+    def __init__(self, websocket: WebSocket, table: Table, settings: Settings,
+                 shared: Allowance | None = None):
         self.websocket = websocket
+        self.shared = shared
+        """The allowance every socket of this client's address draws from too."""
         self.table = table
         self.settings = settings
         self.connection: Connection | None = None
@@ -73,7 +77,7 @@ class SocketSession:
         rate, burst = self.settings.messages_per_second, self.settings.message_burst
         self.allowance = min(burst, self.allowance + (now - self.checked) * rate)
         self.checked = now
-        if self.allowance < 1:
+        if self.allowance < 1 or (self.shared is not None and not self.shared.take()):
             return False
         self.allowance -= 1
         return True
@@ -97,7 +101,7 @@ class SocketSession:
                                 message="too many messages; slow down")
         if refused is not None:
             code = "message.invalid_json" if refused.code == "json.invalid" else refused.code
-            return ErrorMessage(code=code, message=refused.message)
+            return ErrorMessage(id=readable_id(text), code=code, message=refused.message)
         if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
             return ErrorMessage(code="message.unknown_type",
                                 message="expected a message of type hello, action or ping")

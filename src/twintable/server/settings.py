@@ -33,17 +33,30 @@ class Settings:
     send_timeout_s: float = 10.0
     """Longest a single frame may take to send before the connection is closed."""
     max_open_tables_per_client: int = 20
-    """Tables not yet started that one client address may have made at once."""
+    """Unfinished tables (waiting or running) one client address may have made at once:
+    counted across every worker where there are several."""
     max_tables: int = 5_000
     """Tables open or running on this server at once (finished ones leave memory)."""
     abandoned_after_s: float = 3600.0
     """A table not started that nobody has been connected to for this long is abandoned:
     it leaves memory (the database keeps it, marked abandoned)."""
+    unattended_after_s: float = 120.0
+    """A running table nobody has been connected to for longer than this and its grace
+    period is abandoned (stand-ins would otherwise play it for nobody for up to an hour);
+    the floor lets a game of bots someone just started play on for a while."""
     finished_linger_s: float = 60.0
     """How long a finished table stays in memory for its players' last frames."""
     """HTTP request bodies larger than this are refused (413) before they are read whole."""
     messages_per_second: float = 20.0
     message_burst: int = 40
+    client_messages_per_second: float = 60.0
+    client_message_burst: int = 120
+    """One address's messages over all its WebSockets together (a person may have a few
+    tabs open; twenty sockets must not get twenty times the allowance)."""
+    max_sockets_per_client: int = 64
+    """WebSockets one address may hold open at once."""
+    hello_timeout_s: float = 10.0
+    """A WebSocket that has not said hello by then is closed."""
     abuse_limit: int = 200
     """Refused frames in a row after which a connection is closed (code 1008)."""
     redis_url: str | None = None
@@ -64,6 +77,13 @@ class Settings:
     the shared host: a WebSocket base URL (``wss://w1.example.org``) or a path on the
     shared address where a proxy sends to this worker (``/w1``)."""
     ws_compression: bool = False
+    api_docs: bool = False
+    """Serve the interactive API pages (/docs, /redoc): they load scripts from a CDN and
+    run inline scripts, on the origin where the browser keeps seat tokens and the
+    profile secret, so they are off unless asked for (/openapi.json is always there)."""
+    trusted_proxies: list[str] = field(default_factory=list)
+    """Addresses (or networks) of the proxies whose X-Forwarded-For/Proto is believed;
+    none: every client is the address its connection comes from."""
 
     @property
     def clustered(self) -> bool:

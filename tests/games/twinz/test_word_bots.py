@@ -150,3 +150,79 @@ def test_the_space_loads_from_its_cache_without_the_model(
         assert owned.row("carotter") is None or owned.row("carotte") is None
     finally:
         words.load_space.cache_clear()
+
+
+def test_every_word_a_bot_may_say_or_guess_is_a_french_headword(
+        space: WordSpace, by_level: dict[str, WordBot]) -> None:
+    # RULES.md §4: Lexique headwords (the shipped lexicon's lemmas) or a reviewed addition,
+    # never a reviewed exclusion (English, brand, surname, abbreviation).
+    lemmas = json.loads((Path(words.__file__).with_name("data") / "lexicon.json")
+                        .read_text(encoding="utf-8"))["lemmas"]
+    added = {fold(word) for word in words.added_words()}
+    excluded = words.excluded_words()
+    sayable = set()
+    for bot in by_level.values():
+        allowed = (space.zipf >= min(bot.knowledge.min_zipf, bot.knowledge.clue_zipf)) | (
+            bot.prior > -float("inf"))
+        sayable |= {space.words[row] for row in allowed.nonzero()[0]}
+    strays = sorted(word for word in sayable if fold(word) not in lemmas
+                    and fold(word) not in added)
+    assert not strays, strays[:20]
+    assert not {fold(word) for word in sayable} & excluded
+    for word in ("challenge", "meeting", "manager", "marketing", "kleenex", "bic", "monoprix",
+                 "bishop", "chabot", "verdier"):
+        assert fold(word) in excluded and space.row(word) is None, word
+
+
+def test_compounds_and_plural_only_nouns_players_say_are_words(space: WordSpace) -> None:
+    for word in ("cerf-volant", "vacances", "chauve-souris", "fiançailles", "arc-en-ciel"):
+        row = space.row(word)
+        assert row is not None and space.words[row] == word, word
+        assert space.zipf[row] >= 3.0, word  # every level may guess it
+
+
+def test_casual_clues_are_everyday_words_tied_to_the_word(by_level: dict[str, WordBot],
+                                                          space: WordSpace) -> None:
+    # issue 25: MONOPRIX and BISHOP for MAGASIN, POLYGONE for CERCEAU, PUNAISE for
+    # CHAMPIGNON. A casual clue is a common word the lexicon or the vectors tie to it.
+    casual = by_level["casual"]
+    said = load_associations()
+    for word in ("magasin", "cerceau", "champignon", "cahier", "termite", "oranger"):
+        for member in (0, 1):
+            clue = casual.give_clue(word, set(), member, random.Random(member))
+            row = space.row(clue)
+            assert row is not None and space.zipf[row] >= KNOWLEDGE["casual"].clue_zipf
+            assert not same_root(clue, word)
+            near = space.similarities(word)
+            assert near is not None
+            assert fold(clue) in {fold(item) for item in said.get(word, ())} or (
+                float(near[row]) >= 0.45), (word, clue)
+
+
+def test_a_bot_partner_leaves_the_most_obvious_association_to_the_person() -> None:
+    # issue 25: a scripted person gives the lexicon's first entry; the default bot partner
+    # gives the same clue (-2 each) in at most 10% of rounds, over 300 deck words.
+    bot = WordBot(level=None)
+    said = load_associations()
+    words = sorted(said)[:: max(1, len(said) // 300)][:300]
+    assert len(words) == 300
+    same = 0
+    for index, word in enumerate(words):
+        person = said[word][0]
+        clue = bot.give_clue(word, set(), index % 2, random.Random(index))
+        same += fold(clue) == fold(person)
+    assert same <= 30, same
+
+
+def test_a_bot_never_takes_the_card_before_the_result_pause() -> None:
+    from twintable.games.twinz.rules import TwinzGame
+
+    game = TwinzGame()
+    state = game.new_state({"result_pause_ms": 3000}, 4, seed=3)
+    state.opened_ms = state.clock = 10_000  # the last round's result went up at 10 s
+    bot = WordBot(level="expert")
+    for seed in range(20):
+        bot.memo_round = -1
+        planned = bot.plan(game.view(state, state.duo[0]), random.Random(seed))
+        assert planned is not None and planned[1].kind == "draw"
+        assert planned[0] >= 13_000

@@ -22,11 +22,12 @@ word may be on no card.
 
 Giving clues: the candidates are the word's associations in the lexicon, clues that
 worked in recorded rounds and its nearest words, less anything of its root or already
-used; each is scored by how high the bot itself, guessing from that clue alone, would
-rank the word. Among the best few, the duo's *pair* is the one after which the bot ranks
-the word highest. Two bots of a duo never talk, but each works the pair out alike and
-says its own half (member 0 the first, member 1 the second), so they never say the same
-word.
+used, and less the most obvious association (the lexicon's first entry: a person partner
+says it first, and the same clue costs both 2 points); each is scored by how high the bot
+itself, guessing from that clue alone, would rank the word. Among the best few, the duo's
+*pair* is the one after which the bot ranks the word highest. Two bots of a duo never
+talk, but each works the pair out alike and says its own half (member 0 the first, member
+1 the second), so they never say the same word.
 
 Human pace (RULES.md §4): the bot is a timed bot, like Twin It's perception bots.
 ``plan(view, rng)`` says *when* it acts and what it does; the table runs it on the wall
@@ -134,12 +135,18 @@ class Knowledge:
     """Vocabulary: never guesses a word rarer than this (Zipf), deck words it knows aside."""
     depth: int
     """How many clue candidates it weighs for a mystery word."""
+    clue_zipf: float
+    """Clues: only words at least this common (Zipf), unless rounds taught them."""
 
 
+#: Levels differ in speed, depth and vocabulary, never in sense (RULES.md §4): even
+#: ``casual`` knows what everyone says for a word (the head of each lexicon list) and
+#: says only everyday words, so its clues make sense; it knows less and weighs fewer.
 KNOWLEDGE = {
-    "casual": Knowledge(knows_decks=False, lexicon=0.0, min_zipf=3.0, depth=12),
-    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24),
-    "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40),
+    "casual": Knowledge(knows_decks=False, lexicon=0.3, min_zipf=3.3, depth=12,
+                        clue_zipf=3.8),
+    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24, clue_zipf=3.0),
+    "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40, clue_zipf=3.0),
 }
 #: Guess scoring: a candidate's tie to one clue is its cosine, less HUB_WEIGHT times how
 #: close it is to everything (its hub score), plus LEXICON_WEIGHT when the lexicon says
@@ -164,8 +171,6 @@ NOUN_WEIGHT = 0.03
 DECK_WEIGHT = 0.03
 #: Places (0-based) in a guesser's answers kept for its best answers by the vectors alone.
 PLAIN_PLACES = (2, 4)
-#: A clue is a word people know: at least this common (Zipf), unless rounds taught it.
-CLUE_ZIPF = 3.0
 #: Clues of last resort, one per member, when a bot knows nothing near the word.
 FALLBACK_CLUES = ("chose", "truc", "machin", "bidule")
 #: How many candidates the clue giver weighs in pairs.
@@ -380,8 +385,11 @@ class WordBot:
         kinds = {action.kind for action in view.legal}
         now, pace = view.now_ms, self.pace
         if "draw" in kinds:
+            # RULES.md §4: the last round's result stays on screen for the people at the
+            # table; a bot never takes the next card before that pause is over.
+            pause = view.opened_ms + int(view.options.get("result_pause_ms", 0))
             due, _ = self._timed(("draw",), lambda: (
-                now + pace.draw(pace.draw_ms, EVERYDAY_ZIPF, rng), None))
+                max(now, pause) + pace.draw(pace.draw_ms, EVERYDAY_ZIPF, rng), None))
             return max(due, now), Action(seat, "draw")
         if "clue" in kinds and view.mystery:
             due, clue = self._timed(("clue", view.attempt),
@@ -561,7 +569,12 @@ class WordBot:
             pool += list(lexicon.said_for.get(target, ()))
         pool += [word for word, _ in learned.most_common()]
         pool += [space.words[row] for row in space.nearest(scores, 6 * self.knowledge.depth)]
-        seen: set[str] = set()
+        # RULES.md §4: a person says the most obvious association first (the lexicon's
+        # first entry), and the same clue costs both members 2 points. A bot cannot see
+        # whether its partner is a person, so it always leaves that word to its partner
+        # (two bots work their pair out alike without it). A clue that rounds at this table
+        # taught stays: people found the word from it.
+        seen: set[str] = {fold(word) for word in self.obvious(mystery)} - set(learned)
         legal: list[str] = []
         for word in pool:
             key = fold(word)
@@ -569,7 +582,8 @@ class WordBot:
                 continue
             seen.add(key)
             row = space.row(word)
-            if not learned[key] and (row is None or space.zipf[row] < CLUE_ZIPF):
+            if not learned[key] and (row is None
+                                     or space.zipf[row] < self.knowledge.clue_zipf):
                 continue  # a clue people would not know (or not a plain headword)
             if same_root(word, mystery):
                 continue
@@ -586,6 +600,15 @@ class WordBot:
                            word, ties[1]))
         ranked.sort(key=lambda item: -item[0])
         return ranked
+
+    def obvious(self, mystery: str) -> tuple[str, ...]:
+        """The clue people give first for ``mystery``: the lexicon's first entry (none for
+        a word the lexicon does not hold)."""
+        space = self.space
+        assert space is not None
+        target = space.row(mystery)
+        said = lexicon_for(space).said_for.get(target, ()) if target is not None else ()
+        return said[:1]
 
     def clue_pair(self, mystery: str, used: set[str]) -> list[str]:
         """The clues this bot would give as a whole duo, best first: the pair among its

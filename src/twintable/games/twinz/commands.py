@@ -44,6 +44,8 @@ def twinz_build_decks(
         return  # a trial build: the package's lexicon and families stay as they are
     lexicon = roots.write_data(roots.build_lexicon(lexique), "lexicon.json")
     console.print(f"lexicon written to {lexicon}")
+    accents = roots.write_data(roots.build_accents(lexique), "accents.json")
+    console.print(f"accents written to {accents}")
     try:
         from twintable.games.twinz.words import load_space
 

@@ -47,7 +47,9 @@ PRINTED = {
 }
 #: Lexique grammatical categories a card word may have (RULES.md §4).
 CATEGORIES = ("NOM", "ADJ", "VER", "ADV")
-#: wordfreq Zipf floor of a kept word: novice words are everyday, expert words may be rare.
+#: wordfreq Zipf floor of a kept word: novice words are everyday, expert words may be rare
+#: but known to most adult players (the review turns down the obscure ones above the floor,
+#: whose frequency an abbreviation or a name inflates: SOC, TAIN).
 MIN_ZIPF = {"yellow": 3.0, "blue": 2.0}
 #: What the reviewer read: per deck, (shortest, longest, how many) per length group.
 SHORTLIST = {
@@ -80,6 +82,11 @@ def fold(word: str) -> str:
     """Lower case without accents: how words are compared."""
     decomposed = unicodedata.normalize("NFKD", word.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("œ", "oe")
+
+
+def letters(word: str) -> int:
+    """How many letters a word has on a card: a ligature is two (Œ is O and E)."""
+    return len(fold(word))
 
 
 def _data(name: str) -> str:
@@ -164,7 +171,8 @@ def lexique_entries(lexique: Path) -> dict[str, Entry]:
 
 def code_verdict(word: str, entries: dict[str, Entry]) -> str | None:
     """Why code turns ``word`` down as a card word, or None when it may go on a card."""
-    entry = entries.get(word)
+    # Lexique (Latin-1) writes the ligature out: CŒUR is its COEUR.
+    entry = entries.get(word) or entries.get(word.replace("œ", "oe"))
     if entry is None:
         return "not a headword: no Lexique row has it as its own noun/adj/verb/adverb lemma"
     if not word.isalpha() or not word.islower() or not 2 <= len(word) <= 12:
@@ -242,14 +250,14 @@ def build_decks(lexique: Path, review: dict[str, Any] | None = None) -> dict[str
         zipf = {word: _zipf(word) for word in kept}
         # Shorter words first so that lines grow longer; then two-sense words (expert) and
         # the most frequent words.
-        order = sorted(kept, key=lambda w: (len(w), not kept[w].startswith(TWO_SENSES),
+        order = sorted(kept, key=lambda w: (letters(w), not kept[w].startswith(TWO_SENSES),
                                             -zipf[w], w))
         rng = random.Random(f"{SEED}-{deck}")
         used: set[str] = set()
         by_line: dict[int, list[str]] = {}
         for line in range(1, LINES + 1):
             shortest, longest = LENGTH_BANDS[line]
-            chosen = [w for w in order if w not in used and shortest <= len(w) <= longest]
+            chosen = [w for w in order if w not in used and shortest <= letters(w) <= longest]
             chosen = chosen[:2 * needed]
             if len(chosen) < 2 * needed:
                 raise ValueError(f"{deck}: only {len(chosen)} reviewed words for line {line}")

@@ -48,4 +48,4 @@ def entry() -> GameEntry:
         default_bot="words", round_records=round_records,
         terminal="twintable.games.twinz.terminal",
         commands="twintable.games.twinz.commands:app",
-        env="twintable.envs.twinz_v0", gym_id="twintable/Twinz-v0", lobby_order=40)
+        env="twintable.envs.twinz_v1", gym_id="twintable/Twinz-v1", lobby_order=40)

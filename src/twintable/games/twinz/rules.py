@@ -55,6 +55,8 @@ OPTIONS = OptionSchema([
     Option("tie_ms", "int", 300, "Right guesses this close to the first one share the win.",
            minimum=0, maximum=5000, unit="ms"),
     Option("accept_plural", "bool", True, "A plain plural of the mystery word counts as right."),
+    Option("result_pause_ms", "int", 3000, "A round's result stays on screen at least this long: "
+           "no bot takes the next card sooner.", minimum=0, maximum=10_000, unit="ms"),
 ])
 
 
@@ -114,6 +116,7 @@ class TwinzGame(Game[TwinzState]):
             second = state.duo[1]
             state.duo = (second, (second + 1) % state.players)
         state.round_no += 1
+        state.opened_ms = t
         state.card = state.pile.pop()
         state.orientation = state.rng.randrange(2)
         state.line = self.deck(state)[state.pile[-1]].back
@@ -403,7 +406,7 @@ class TwinzGame(Game[TwinzState]):
         legal = tuple(self.legal_actions(state, viewer)) if viewer is not None else ()
         return TwinzView(
             viewer=viewer, options=state.options, players=state.players, phase=state.phase,
-            now_ms=state.clock,
+            now_ms=state.clock, opened_ms=state.opened_ms,
             round_no=state.round_no, attempt=state.attempt, duo=state.duo, line=state.line,
             pile=len(state.pile), mystery=self.mystery(state) if in_duo and
             state.phase in (CLUES, GUESSES) else None,

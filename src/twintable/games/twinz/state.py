@@ -34,6 +34,7 @@ class TwinzState:
         "hidden",
         "history",
         "line",
+        "opened_ms",
         "options",
         "orientation",
         "phase",
@@ -66,6 +67,7 @@ class TwinzState:
         self.line = 1
         self.duo = (0, 1)
         self.round_no = 0
+        self.opened_ms = 0  # server time the round opened (the last one's result shown)
         self.attempt = 1
         self.points = [START_POINTS] * players
         self.cards_won = [0] * players

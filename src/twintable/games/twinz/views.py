@@ -23,6 +23,8 @@ class TwinzView(NamedTuple):
     players: int
     phase: str
     now_ms: int
+    opened_ms: int
+    """When this round opened: the previous round's result went on screen then."""
     round_no: int
     attempt: int
     duo: tuple[int, int]
@@ -48,6 +50,7 @@ class TwinzView(NamedTuple):
         return {
             "game": "twinz", "viewer": self.viewer, "options": plain(self.options),
             "players": self.players, "phase": self.phase, "now_ms": self.now_ms,
+            "opened_ms": self.opened_ms,
             "round": self.round_no,
             "attempt": self.attempt, "duo": list(self.duo), "line": self.line,
             "pile": self.pile, "mystery": self.mystery, "countdown_ends": self.countdown_ends,

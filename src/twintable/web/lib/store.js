@@ -23,6 +23,9 @@ export function saveProfile(id, secret) {
   localStorage.setItem("tt.player", id);
   localStorage.setItem("tt.secret", secret);
 }
+// The profile a profile link replaced ("id.secret"), kept to switch back to.
+export const previousProfile = () => localStorage.getItem("tt.previous");
+export const savePreviousProfile = (id, secret) => localStorage.setItem("tt.previous", `${id}.${secret}`);
 
 export const setting = (name) => localStorage.getItem(`tt.${name}`);
 export const saveSetting = (name, value) => localStorage.setItem(`tt.${name}`, String(value));

@@ -18,8 +18,8 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from twintable.core.types import Action
-from twintable.envs import IllegalActionError, twinz_v0
-from twintable.envs.twinz_v0 import (
+from twintable.envs import IllegalActionError, twinz_v1
+from twintable.envs.twinz_v1 import (
     OBSERVATION,
     UNKNOWN_WORD,
     VOCABULARY,
@@ -35,9 +35,9 @@ from twintable.games.twinz.roots import same_root
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 #: Changing the vocabulary changes what every index means: that is a new version
-#: (twinz_v1), never an edit of v0.
-VOCABULARY_SIZE = 9497
-VOCABULARY_SHA256 = "a0c4eaa48fd61469626134f49b8e8b307412c8050370d8deda1838355c7b1dd7"
+#: (twinz_v2), never an edit of v1.
+VOCABULARY_SIZE = 9477
+VOCABULARY_SHA256 = "2416d494a20cfae8a259962924a0cf60b2e60f1faf9186ad0731a1d018d3f0cc"
 
 Policy = Callable[[Any, str], int]
 
@@ -93,27 +93,27 @@ def clues_for(mystery: str) -> list[str]:
 
 
 def test_pettingzoo_api_and_seed_tests() -> None:
-    api_test(twinz_v0.env(players=4), num_cycles=200)
-    api_test(twinz_v0.env(players=10, options={"deck": "blue"}), num_cycles=60)
-    seed_test(lambda: twinz_v0.env(players=5), num_cycles=100)
+    api_test(twinz_v1.env(players=4), num_cycles=200)
+    api_test(twinz_v1.env(players=10, options={"deck": "blue"}), num_cycles=60)
+    seed_test(lambda: twinz_v1.env(players=5), num_cycles=100)
 
 
 def test_the_vocabulary_is_fixed_and_holds_every_card_word() -> None:
     digest = hashlib.sha256("\n".join(VOCABULARY).encode("utf-8")).hexdigest()
     assert (len(VOCABULARY), digest) == (VOCABULARY_SIZE, VOCABULARY_SHA256), \
-        "the twinz_v0 vocabulary changed: keep the data or make a twinz_v1"
+        "the twinz_v1 vocabulary changed: keep the data or make a twinz_v2"
     folded = [fold(word) for word in VOCABULARY]
     assert folded == sorted(set(folded))
     cards = {word for deck in DECKS for card in load_decks()[deck]
              for pair in card.lines for word in pair}
     assert cards <= set(VOCABULARY)
-    raw = twinz_v0.raw_env()
+    raw = twinz_v1.raw_env()
     assert raw.vocabulary is VOCABULARY
     assert raw.action_space("seat_0").n == WORD_BASE + VOCABULARY_SIZE
 
 
 def test_indices_and_actions_round_trip() -> None:
-    raw = twinz_v0.raw_env(players=4)
+    raw = twinz_v1.raw_env(players=4)
     raw.reset(seed=1)
     agent = raw.agent_selection
     seat = raw.seat(agent)
@@ -136,11 +136,11 @@ def test_indices_and_actions_round_trip() -> None:
 
 
 def test_an_illegal_index_raises_and_changes_nothing() -> None:
-    env = twinz_v0.env(players=4)
+    env = twinz_v1.env(players=4)
     env.reset(seed=2)
     raw = env.unwrapped
     before = (raw.game.snapshot(raw.state), env.agent_selection, raw.now_ms, raw.tick)
-    for index in (WORD_BASE, 2, 4, twinz_v0.N_ACTIONS, -1, None):
+    for index in (WORD_BASE, 2, 4, twinz_v1.N_ACTIONS, -1, None):
         with pytest.raises(IllegalActionError):
             env.step(index)
     assert (raw.game.snapshot(raw.state), env.agent_selection, raw.now_ms, raw.tick) == before
@@ -149,7 +149,7 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
 def test_a_random_game_ends_and_score_rewards_add_up_to_the_final_scores() -> None:
     for players, seed, policy in ((4, 5, random_legal), (7, 6, like_a_random_bot),
                                   (5, 7, like_a_random_bot)):
-        env = twinz_v0.env(players=players)
+        env = twinz_v1.env(players=players)
         env.reset(seed=seed)
         received = run(env, policy(random.Random(seed)))
         raw = env.unwrapped
@@ -160,7 +160,7 @@ def test_a_random_game_ends_and_score_rewards_add_up_to_the_final_scores() -> No
 
 
 def test_win_rewards_and_final_infos() -> None:
-    env = twinz_v0.env(players=4, reward="win")
+    env = twinz_v1.env(players=4, reward="win")
     env.reset(seed=8)
     infos: dict[str, dict[str, Any]] = {}
 
@@ -203,7 +203,7 @@ def round_over(raw: Any) -> bool:
 
 
 def test_a_clue_after_the_grace_time_is_late() -> None:
-    env = twinz_v0.env(players=4)
+    env = twinz_v1.env(players=4)
     env.reset(seed=11)
     raw = env.unwrapped
     first, second = raw.state.duo
@@ -213,7 +213,7 @@ def test_a_clue_after_the_grace_time_is_late() -> None:
 
 
 def test_right_guesses_in_the_same_tick_share_the_win() -> None:
-    env = twinz_v0.env(players=4)
+    env = twinz_v1.env(players=4)
     env.reset(seed=12)
     raw = env.unwrapped
     run(env, omniscient({2, 3}), until=round_over)
@@ -224,7 +224,7 @@ def test_right_guesses_in_the_same_tick_share_the_win() -> None:
 
 
 def test_a_right_guess_after_the_tie_window_is_too_late() -> None:
-    env = twinz_v0.env(players=4, options={"tie_ms": 200})
+    env = twinz_v1.env(players=4, options={"tie_ms": 200})
     env.reset(seed=13)
     raw = env.unwrapped
     fast = omniscient({2})
@@ -245,7 +245,7 @@ def test_a_right_guess_after_the_tie_window_is_too_late() -> None:
 
 
 def test_waiting_lets_the_timers_run_and_a_stalled_duo_is_truncated() -> None:
-    env = twinz_v0.env(players=4)
+    env = twinz_v1.env(players=4)
     env.reset(seed=14)
     raw = env.unwrapped
 
@@ -261,14 +261,14 @@ def test_waiting_lets_the_timers_run_and_a_stalled_duo_is_truncated() -> None:
                   + timers["guess_timeout_s"] * 1000)
     assert raw.now_ms >= 2 * attempt_ms
 
-    stalled = twinz_v0.env(players=4, max_ticks=50)
+    stalled = twinz_v1.env(players=4, max_ticks=50)
     stalled.reset(seed=14)
     run(stalled, lambda raw, agent: WAIT)
     assert stalled.unwrapped.tick == 50
 
 
 def test_step_action_plays_words_outside_the_vocabulary() -> None:
-    raw = twinz_v0.raw_env(players=4)
+    raw = twinz_v1.raw_env(players=4)
     raw.reset(seed=15)
     raw.step(1)
     agent = raw.agent_selection
@@ -285,7 +285,7 @@ def test_observations_show_only_the_seats_view() -> None:
     """No leak: each seat's observation and mask are the same after ``determinize``
     re-deals what that seat cannot see; the mystery word shows to the duo only, the
     partner's clue only once revealed, a guess inside the tie window to its guesser."""
-    env = twinz_v0.env(players=5, options={"tie_ms": 500})
+    env = twinz_v1.env(players=5, options={"tie_ms": 500})
     env.reset(seed=16)
     rng = random.Random(16)
     noise = like_a_random_bot(rng)
@@ -330,7 +330,7 @@ def test_observations_show_only_the_seats_view() -> None:
         return False
 
     def word_code(word: str) -> float:
-        return code(VOCABULARY[twinz_v0.WORD_INDEX[fold(word)]])
+        return code(VOCABULARY[twinz_v1.WORD_INDEX[fold(word)]])
 
     for _ in range(3):
         run(env, lambda raw, agent: (inspect(raw), policy(raw, agent))[1])

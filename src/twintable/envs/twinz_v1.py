@@ -22,14 +22,14 @@ still ties, as at a table. The engine has no timer for taking the card (``draw``
 duo that only waits would stall the game: ``max_ticks`` (default 100,000, about 2.8
 virtual hours; a game whose every timer runs out lasts under 30 minutes) truncates it.
 
-Vocabulary (``VOCABULARY``, 9,497 words for v0): every word of both decks
+Vocabulary (``VOCABULARY``, 9,477 words for v1): every word of both decks
 (``data/decks.json``) and every word of the association lexicon
 (``data/associations_yellow.json``, ``data/associations_blue.json``: what French players
 say for each deck word), one entry per folded form (case and accents folded, as the rules
 compare words; the spelling kept is the deck's, else the alphabetically first), sorted
 by folded form. Every mystery word is in it. The vocabulary is part of the version:
-``tests/envs/test_twinz_v0.py`` pins its size and fingerprint, and a change to those data
-files that changes it needs a ``twinz_v1``. Word bots may say words outside it: an index
+``tests/envs/test_twinz_v1.py`` pins its size and fingerprint, and a change to those data
+files that changes it needs a ``twinz_v2``. Word bots may say words outside it: an index
 cannot name them (``index_of`` raises :class:`UnknownWordError`), but
 ``raw_env.step_action`` plays any engine action of the seat on turn, so a wrapper can seat
 those bots unchanged; the observation then shows such a word as ``UNKNOWN_WORD``.
@@ -146,7 +146,7 @@ def _association_words(deck: str) -> Iterable[str]:
 
 @cache
 def build_vocabulary() -> tuple[str, ...]:
-    """The v0 vocabulary: deck words and association words, one per folded form."""
+    """The v1 vocabulary: deck words and association words, one per folded form."""
     deck_words = {word for name in DECKS for card in load_decks()[name]
                   for pair in card.lines for word in pair}
     spellings: dict[str, str] = {}
@@ -154,7 +154,7 @@ def build_vocabulary() -> tuple[str, ...]:
         word for name in DECKS for word in _association_words(name))
     for word in candidates:
         if not ONE_WORD.fullmatch(word) or len(word) > MAX_WORD:
-            continue  # not a word a player could send (none in the v0 data)
+            continue  # not a word a player could send (none in the v1 data)
         key = fold(word)
         known = spellings.get(key)
         if known is None or (known not in deck_words and word < known):
@@ -277,7 +277,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """Twinz in ticks: each seat that may act gets a turn a tick, in a rotating order."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "twinz_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+        "name": "twinz_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
     wait_index = WAIT
     vocabulary = VOCABULARY
 
@@ -373,7 +373,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             index = WORD_INDEX.get(fold(word)) if isinstance(word, str) else None
             if index is None:
                 raise UnknownWordError(
-                    f"{word!r} is not in the twinz_v0 vocabulary ({len(VOCABULARY)} deck "
+                    f"{word!r} is not in the twinz_v1 vocabulary ({len(VOCABULARY)} deck "
                     f"and association words); raw_env.step_action can play it")
             return WORD_BASE + index
         raise ValueError(f"Twinz has no action index for {action.kind!r}")

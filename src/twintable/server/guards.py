@@ -1,0 +1,301 @@
+"""What one client, or one address, may send before anything acts on it.
+
+- :func:`screen` reads one WebSocket frame the way a table's socket does (size, JSON
+  limits, a known message shape) and gives the message or the refusal.
+- :class:`ForwardGuard` stands at a worker that serves a client through the worker that
+  runs its table (``server/cluster.py``): nothing crosses Redis that the table's worker
+  would refuse on sight. Only a well-formed message goes, re-encoded from its parsed form
+  (so at most a few hundred bytes of it, never the client's raw text); an action only
+  once the table's worker welcomed the client into a seat; one hello at a time; pings are
+  answered here; the rate limit applies here too.
+- :class:`Allowance` is a token bucket: messages per second, with a burst.
+- :class:`TableQuota` bounds the unfinished tables one address has made, counted
+  atomically, across workers where there are several.
+- :class:`AddressBook` bounds what one address holds at once: its WebSockets, and one
+  message allowance shared by all of them (20 sockets get no more than one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from redis.exceptions import RedisError
+
+from twintable.server.limits import BadJson, bounded_json, readable_id
+from twintable.server.protocol import (
+    ActionMessage,
+    ErrorMessage,
+    Hello,
+    Ping,
+    Pong,
+    client_message,
+)
+from twintable.server.settings import Settings
+
+if TYPE_CHECKING:
+    from twintable.server.cluster import Cluster
+
+
+def screen(text: str, settings: Settings) -> Hello | ActionMessage | Ping | ErrorMessage:
+    """One client frame as a message, or the refusal its table's socket would answer."""
+    if len(text.encode()) > settings.max_frame_bytes:
+        return ErrorMessage(code="message.too_large",
+                            message=f"frames are limited to {settings.max_frame_bytes} bytes")
+    try:
+        data = bounded_json(text)
+    except BadJson as error:
+        code = "message.invalid_json" if error.code == "json.invalid" else error.code
+        return ErrorMessage(id=readable_id(text), code=code, message=error.message)
+    client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
+                 else None)
+    if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
+        return ErrorMessage(code="message.unknown_type",
+                            message="expected a message of type hello, action or ping")
+    try:
+        message: Hello | ActionMessage | Ping = client_message.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        return ErrorMessage(id=client_id, code="message.invalid",
+                            message=f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
+    return message
+
+
+@dataclass
+class Allowance:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    rate: float
+    burst: float
+    left: float = -1.0
+    checked: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        if self.left < 0:
+            self.left = self.burst
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.left = min(self.burst, self.left + (now - self.checked) * self.rate)
+        self.checked = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
+
+
+class ForwardGuard:
+    """One forwarded client's frames, checked at the worker it reached (see the module)."""
+
+    def __init__(self, settings: Settings, shared: Allowance | None = None):
+        self.settings = settings
+        self.allowance = Allowance(settings.messages_per_second, settings.message_burst)
+        self.shared = shared
+        """The allowance every socket of the client's address draws from too."""
+        self.seated = False
+        """The client holds a seat, or its hello on its way claims one with a token."""
+        self.welcomed = False
+        self.hello_pending = False
+        self.refused_in_a_row = 0
+
+    def check(self, text: str) -> tuple[str | None, Any]:
+        """``(to forward, answer here)``: what to send on to the table's worker (None:
+        nothing) and what to answer the client here (None: nothing)."""
+        message = screen(text, self.settings)
+        if not self.allowance.take() or (self.shared is not None and not self.shared.take()):
+            client_id = message.id if isinstance(message, ActionMessage) else None
+            return self._refuse(ErrorMessage(id=client_id, code="rate.limited",
+                                             message="too many messages; slow down"))
+        if isinstance(message, ErrorMessage):
+            return self._refuse(message)
+        if isinstance(message, Ping):
+            self.refused_in_a_row = 0
+            return None, Pong()
+        if isinstance(message, Hello):
+            if self.welcomed or self.hello_pending:
+                return self._refuse(ErrorMessage(code="hello.repeated",
+                                                 message="already greeted"))
+            self.hello_pending, self.seated = True, message.token is not None
+            return message.model_dump_json(exclude_defaults=True), None
+        # An action may follow its hello before the answer comes back (a client resending
+        # its last move after a reconnect): the table's worker takes both in order.
+        if not (self.welcomed or self.hello_pending):
+            return self._refuse(ErrorMessage(id=message.id, code="auth.required",
+                                             message="send hello with your seat token first"))
+        if not self.seated:
+            return self._refuse(ErrorMessage(id=message.id, code="auth.spectator",
+                                             message="spectators cannot act"))
+        return message.model_dump_json(exclude_defaults=True), None
+
+    def _refuse(self, error: ErrorMessage) -> tuple[None, ErrorMessage]:
+        self.refused_in_a_row += 1
+        return None, error
+
+    @property
+    def abusive(self) -> bool:
+        return self.refused_in_a_row >= self.settings.abuse_limit
+
+    def answered(self, frame: str) -> None:
+        """A frame from the table's worker to this client: its welcome (and seat), or the
+        refusal of its hello, which lets it say hello again."""
+        if not self.hello_pending:
+            if frame.startswith('{"type":"ack"'):
+                self.refused_in_a_row = 0
+            return
+        if frame.startswith('{"type":"welcome"'):
+            self.hello_pending, self.welcomed = False, True
+            self.seated = ForwardGuard._seat(frame) is not None
+        elif frame.startswith('{"type":"error"'):
+            self.hello_pending = self.seated = False
+
+    @staticmethod
+    def _seat(welcome: str) -> int | None:
+        try:
+            seat = bounded_json(welcome).get("seat")
+        except (BadJson, AttributeError):
+            return None
+        return seat if isinstance(seat, int) else None
+
+
+class AddressBook:
+    """What each client address holds at once in this process: its open WebSockets, and
+    one message allowance shared by them."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.sockets: dict[str, int] = {}
+        self.allowances: dict[str, Allowance] = {}
+
+    def open(self, address: str) -> bool:
+        """Count one more socket from ``address``; False (nothing counted) past the cap."""
+        held = self.sockets.get(address, 0)
+        if held >= self.settings.max_sockets_per_client:
+            return False
+        self.sockets[address] = held + 1
+        if address not in self.allowances:
+            self.allowances[address] = self._new_allowance()
+        return True
+
+    def close(self, address: str) -> None:
+        held = self.sockets.get(address, 0) - 1
+        if held > 0:
+            self.sockets[address] = held
+        else:
+            self.sockets.pop(address, None)
+            self.allowances.pop(address, None)
+
+    def allowance(self, address: str) -> Allowance:
+        """The allowance every socket of ``address`` draws from (opened first)."""
+        if address not in self.allowances:
+            self.allowances[address] = self._new_allowance()
+        return self.allowances[address]
+
+    def _new_allowance(self) -> Allowance:
+        return Allowance(self.settings.client_messages_per_second,
+                         self.settings.client_message_burst)
+
+
+def unfinished_by(tables: Mapping[str, Any], address: str) -> list[str]:
+    """The tables (of ``tables``, by id) waiting or running that ``address`` made."""
+    return [table_id for table_id, table in tables.items()
+            if table.created_by == address and table.status in ("open", "running")]
+
+
+def unfinished_by_address(tables: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The tables waiting or running, by the address that made them."""
+    found: dict[str, list[str]] = {}
+    for table_id, table in tables.items():
+        if table.created_by is not None and table.status in ("open", "running"):
+            found.setdefault(table.created_by, []).append(table_id)
+    return found
+
+
+class TooManyTables(Exception):
+    """An address already has its share of unfinished tables."""
+
+    def __init__(self, held: int):
+        super().__init__(f"{held} unfinished tables")
+        self.held = held
+
+
+class TableQuota:
+    """Unfinished tables (waiting or running) per address: a create holds a place before
+    it awaits anything, so creates racing each other cannot all pass the check; with
+    several workers the places are counted in Redis (``Cluster.claim_table``), across
+    every worker."""
+
+    def __init__(self, limit: int, unfinished: Callable[[str], int],
+                 cluster: Cluster | None = None):
+        self.limit = limit
+        self.unfinished = unfinished
+        """How many unfinished tables an address made here."""
+        self.cluster = cluster
+        self.pending: dict[str, int] = {}
+        """Creates under way, by address (made tables are counted by ``unfinished``)."""
+
+    @contextlib.asynccontextmanager
+    async def place(self, address: str) -> AsyncIterator[Callable[[str], None]]:
+        """Hold a place for one table from ``address`` while it is made, or raise
+        :class:`TooManyTables`; the body calls what it yields with the new table's id."""
+        held = self.unfinished(address) + self.pending.get(address, 0)
+        if self.cluster is None and held >= self.limit:
+            raise TooManyTables(held)
+        self.pending[address] = self.pending.get(address, 0) + 1
+        try:
+            reservation = None
+            if self.cluster is not None:
+                reservation = secrets.token_hex(8)
+                try:
+                    held = await self.cluster.claim_table(address, reservation, self.limit)
+                except (RedisError, OSError):  # Redis is away: this worker's own count
+                    reservation = None
+                    if held >= self.limit:
+                        raise TooManyTables(held) from None
+                else:
+                    if held >= 0:
+                        raise TooManyTables(held)
+            made: list[str] = []
+            yield made.append
+        finally:
+            if (left := self.pending[address] - 1) > 0:
+                self.pending[address] = left
+            else:
+                del self.pending[address]
+            if self.cluster is not None and reservation is not None and held < 0:
+                self.cluster.settle_claim(address, reservation, made[0] if made else None)
+
+
+@contextlib.asynccontextmanager
+async def hello_deadline(websocket: Any, greeted: Callable[[], bool],
+                         seconds: float) -> AsyncIterator[None]:
+    """Close ``websocket`` (1008) and stop what serves it if it has not been greeted
+    ``seconds`` after this opens: a silent socket holds a descriptor and memory for
+    nothing."""
+    serving = asyncio.current_task()
+    assert serving is not None
+    timed_out = False
+
+    async def watch() -> None:
+        nonlocal timed_out
+        await asyncio.sleep(seconds)
+        if not greeted():
+            timed_out = True
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1008, reason="no hello in time")
+            serving.cancel()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        yield
+    except asyncio.CancelledError:
+        if not timed_out:
+            raise
+        serving.uncancel()
+    finally:
+        watcher.cancel()

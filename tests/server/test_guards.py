@@ -1,0 +1,130 @@
+"""What one address may hold (``server/guards.py``): unfinished tables, whether waiting or
+running, counted atomically; running tables nobody looks at end as abandoned; WebSockets,
+each given a time to say hello, sharing one message allowance."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import httpx2
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.client import app_client, auth, create_table, free_port, running_server
+from tests.server.test_cluster_faults import database, services, workers  # noqa: F401
+
+TWO_PEOPLE = [{"kind": "human"}, {"kind": "human"}]
+
+
+def test_running_tables_count_toward_an_address_share(sqlite_url: str) -> None:
+    with app_client(sqlite_url, max_open_tables_per_client=3) as client:
+        for _ in range(3):  # create, join, start: each table leaves "waiting"
+            made = create_table(client, "timo", 2, seats=TWO_PEOPLE)
+            table_id = made["table"]["id"]
+            joined = client.post(f"/api/tables/{table_id}/join",
+                                 json={"display_name": "Bob"})
+            assert joined.status_code == 200, joined.text
+            started = client.post(f"/api/tables/{table_id}/start", headers=auth(made["token"]))
+            assert started.json()["status"] == "running"
+        refused = client.post("/api/tables", json={"game": "timo", "players": 2,
+                                                   "display_name": "Ann"})
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "tables.too_many"
+
+
+def _create_at_once(bases: list[str], count: int) -> list[int]:
+    async def run() -> list[int]:
+        async with httpx2.AsyncClient(timeout=20) as http:
+            answers = await asyncio.gather(*(
+                http.post(f"{bases[n % len(bases)]}/api/tables",
+                          json={"game": "timo", "players": 2, "display_name": "Ann"})
+                for n in range(count)))
+        return [answer.status_code for answer in answers]
+
+    return asyncio.run(run())
+
+
+def test_creates_at_once_cannot_pass_the_share_together(sqlite_url: str,
+                                                        tmp_path: Path) -> None:
+    port = free_port()
+    with running_server(sqlite_url, port):
+        statuses = _create_at_once([f"http://127.0.0.1:{port}"], 60)
+    assert statuses.count(201) == 20, statuses  # the default share
+    assert set(statuses) == {201, 429}
+
+
+def test_the_share_holds_across_workers(database: str, tmp_path: Path) -> None:  # noqa: F811
+    with workers(database, "redis://127.0.0.1:6379/13", tmp_path,
+                 one_machine=False) as pair:
+        statuses = _create_at_once([worker.base for worker in pair], 60)
+    assert statuses.count(201) == 20, statuses
+    assert set(statuses) == {201, 429}
+
+
+def test_a_running_table_nobody_looks_at_is_abandoned(sqlite_url: str) -> None:
+    with app_client(sqlite_url, unattended_after_s=0.3, bot_delay_ms=60_000) as client:
+        server = client.app.state.server  # type: ignore[attr-defined]
+        left, watched = (client.post("/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann", "grace_s": 0,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}).json()
+            for _ in range(2))
+        client.post(f"/api/tables/{left['table']['id']}/start", headers=auth(left["token"]))
+        client.post(f"/api/tables/{watched['table']['id']}/start",
+                    headers=auth(watched["token"]))
+        with client.websocket_connect(f"/ws/tables/{watched['table']['id']}") as ws:
+            ws.send_json({"type": "hello", "token": watched["token"]})
+            assert ws.receive_json()["type"] == "welcome"
+            deadline = time.monotonic() + 10
+            while left["table"]["id"] in server.tables:
+                assert time.monotonic() < deadline, "the table nobody looks at stayed"
+                time.sleep(0.05)
+            assert server.tables[watched["table"]["id"]].status == "running"
+        info = client.get(f"/api/tables/{left['table']['id']}").json()
+        assert info["status"] == "abandoned"
+
+
+def test_one_address_holds_a_bounded_number_of_sockets(sqlite_url: str) -> None:
+    with app_client(sqlite_url, max_sockets_per_client=2) as client:
+        table_id = create_table(client)["table"]["id"]
+        with client.websocket_connect(f"/ws/tables/{table_id}"), \
+                client.websocket_connect(f"/ws/tables/{table_id}"):
+            with pytest.raises(WebSocketDisconnect) as refused, \
+                    client.websocket_connect(f"/ws/tables/{table_id}") as third:
+                third.send_json({"type": "hello"})
+                third.receive_json()
+            assert refused.value.code == 1008
+        with client.websocket_connect(f"/ws/tables/{table_id}") as again:  # places freed
+            again.send_json({"type": "hello"})
+            assert again.receive_json()["type"] == "welcome"
+
+
+def test_a_socket_that_says_no_hello_is_closed(sqlite_url: str) -> None:
+    with app_client(sqlite_url, hello_timeout_s=0.3) as client:
+        table_id = create_table(client)["table"]["id"]
+        with client.websocket_connect(f"/ws/tables/{table_id}") as silent:
+            time.sleep(0.6)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                silent.send_json({"type": "ping"})
+                silent.receive_json()
+            assert closed.value.code == 1008
+        with client.websocket_connect(f"/ws/tables/{table_id}") as greeted:
+            greeted.send_json({"type": "hello"})
+            assert greeted.receive_json()["type"] == "welcome"
+            time.sleep(0.5)
+            greeted.send_json({"type": "ping"})
+            assert greeted.receive_json()["type"] == "pong"
+
+
+def test_an_address_sockets_share_one_message_allowance(sqlite_url: str) -> None:
+    with app_client(sqlite_url, client_messages_per_second=0.01,
+                    client_message_burst=6) as client:
+        table_id = create_table(client)["table"]["id"]
+        sockets = [client.websocket_connect(f"/ws/tables/{table_id}") for _ in range(3)]
+        answers = []
+        with sockets[0] as a, sockets[1] as b, sockets[2] as c:
+            for ws in (a, b, c, a, b, c, a, b, c):
+                ws.send_json({"type": "ping"})
+                answers.append(ws.receive_json().get("code", "pong"))
+        assert answers == ["pong"] * 6 + ["rate.limited"] * 3
