@@ -192,7 +192,11 @@ SHELLS = ("server", "sim", "envs", "terminal", "cli", "bots", "core")
 #: Research environments are still written per game and stay in ``envs/`` until they move
 #: into their game packages (each entry names its own, ``env``); these modules serve them.
 PER_GAME_ENVS = {"twintable.envs._timo_codec", "twintable.envs._timo_policy",
-                 "twintable.envs.timo_vector", "twintable.envs.openspiel"}
+                 "twintable.envs.timo_vector", "twintable.envs.openspiel",
+                 # Built on Timo's vector engine and codec (its 125 moves, its C greedy
+                 # policy), like timo_vector: the self-play vector env and
+                 # ``twintable train timo``'s A2C run on it.
+                 "twintable.envs.timo_selfplay", "twintable.envs.training"}
 
 
 def docstrings(tree: ast.AST) -> set[int]:

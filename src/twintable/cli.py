@@ -20,6 +20,7 @@ from twintable.bots.registry import bot_levels
 from twintable.core.errors import TwinTableError
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
+from twintable.envs.training import train_app
 from twintable.games import default_registry
 from twintable.loadtest.cli import loadtest
 from twintable.sim.figures import plot_report
@@ -571,6 +572,7 @@ def _move_text(action: Any) -> str:
 
 
 app.command()(loadtest)
+app.add_typer(train_app, name="train")
 app.command()(sweep)
 for _entry in GAMES.entries():
     if _entry.commands is not None:

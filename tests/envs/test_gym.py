@@ -174,3 +174,21 @@ def test_the_encoding_tables_in_docs_envs_are_the_code() -> None:
         for row in module.OBSERVATION.table().splitlines()[2:]:
             start, field = row.split(" | ")[:2]
             assert f"{start} | {field} |" in text, row
+
+
+def test_a_bare_id_needs_the_module_imported_as_the_docs_say() -> None:
+    """Gymnasium 1.x reads no entry points, so installing cannot register the ids; the
+    docs say what to import instead. If Gymnasium brings plugins back, this fails and
+    the docs (envs.md, "Gymnasium") should change with it."""
+    code = ("import gymnasium\n"
+            "try:\n    gymnasium.make('twintable/Timo-v0')\n"
+            "except gymnasium.error.NamespaceNotFound as error:\n    print('refused:', error)\n"
+            "import twintable.envs.gym\n"
+            "print(type(gymnasium.make('twintable/Timo-v0').unwrapped).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    refused, made = done.stdout.splitlines()
+    assert refused.startswith("refused: Namespace twintable not found")
+    assert made == "TwinTableEnv"
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text()
+    assert "Namespace twintable not found" in docs and "import twintable.envs.gym" in docs

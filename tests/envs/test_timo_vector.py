@@ -48,6 +48,7 @@ class Mirror:
     def start(self) -> None:
         while True:
             self.env.reset(seed=self.seed())
+            self.totals = dict.fromkeys(self.env.possible_agents, 0.0)
             self.advance()
             if not self.env.state.over:
                 self.needs_reset = False
@@ -60,6 +61,13 @@ class Mirror:
         while env.agent_selection != "seat_0" and not env.state.over:
             seat = env.seat(env.agent_selection)
             env.step(greedy_index(env.game.view(env.state, seat), env.reacting))
+            self.add_rewards()
+
+    def add_rewards(self) -> None:
+        # Rewards come only when a round ends, and every seat's at once.
+        if any(self.env.rewards.values()) and self.env._rewarded:
+            for agent, reward in self.env.rewards.items():
+                self.totals[agent] += reward
 
     def step(self, index: int) -> tuple[dict[str, Any], float, bool]:
         if self.needs_reset:
@@ -67,11 +75,27 @@ class Mirror:
             self.start()
             return self.env.observe("seat_0"), 0.0, False
         self.env.step(index)
+        self.add_rewards()
         self.races += self.env.state.exposed == 0
         self.advance()
         over = self.env.state.over
         self.needs_reset = over
         return self.env.observe("seat_0"), self.env._cumulative_rewards["seat_0"], over
+
+
+def assert_final_infos(infos: dict[str, Any], game: int, mirror: Mirror) -> None:
+    """The infos of a game that just ended are timo_v0's result of the same game."""
+    state, env = mirror.env.state, mirror.env
+    outcome = TimoGame().outcome(state)
+    assert outcome is not None
+    assert all(infos[f"_{key}"][game] for key in ("winner", "scores", "returns",
+                                                  "episode_return"))
+    assert {int(infos["winner"][game])} == set(outcome.winners)
+    assert tuple(infos["scores"][game]) == outcome.scores
+    # Every seat's return is the sum of its timo_v0 rewards over the game.
+    assert infos["returns"][game] == pytest.approx(
+        [mirror.totals[agent] for agent in env.possible_agents])
+    assert infos["episode_return"][game] == pytest.approx(mirror.totals["seat_0"])
 
 
 def assert_same(vector: Any, observations: dict[str, Any], game: int,
@@ -84,6 +108,7 @@ def assert_same(vector: Any, observations: dict[str, Any], game: int,
     (2, {"target": 40}, 250),
     (4, {"target": 60, "deck": "classic108"}, 200),
     (3, {"target": 30, "stacking": False, "draw_when_able": True}, 200),
+    (3, {"target": 40, "hand_size": 4}, 200),
 ])
 def test_the_vector_engine_plays_the_same_games_as_timo_v0(
         players: int, options: dict[str, Any], steps: int) -> None:
@@ -104,14 +129,19 @@ def test_the_vector_engine_plays_the_same_games_as_timo_v0(
             if action < codec.DRAW_INDEX and action % 2 and rng.random() < 0.5 and \
                     masks[game][action - 1]:
                 actions[game] = action - 1
-        observations, rewards, terminated, truncated, _ = vector.step(actions)
+        observations, rewards, terminated, truncated, infos = vector.step(actions)
         assert not truncated.any()
+        assert bool(infos) == terminated.any()
         for game, mirror in enumerate(mirrors):
             expected, reward, over = mirror.step(int(actions[game]))
             assert_same(vector, observations, game, expected)
             assert rewards[game] == reward
             assert terminated[game] == over
             assert vector.episode(game)[:2] == (mirror.episode, mirror.seed())
+            if over:
+                assert_final_infos(infos, game, mirror)
+            elif infos:
+                assert not infos["_winner"][game] and infos["winner"][game] == -1
             ends += over
     assert ends >= count, "every game should end at least once"
     assert sum(mirror.races for mirror in mirrors) > 0, "the learner should open races"
@@ -173,3 +203,71 @@ def test_the_python_policy_is_the_engines() -> None:
                 env.state.turn != 0
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def play(vector: Any, seed: int, steps: int) -> list[tuple[Any, ...]]:
+    """A seeded run of random legal learner moves: every step's arrays and infos."""
+    observations, _ = vector.reset(seed=seed)
+    # One generator per game, so that a game's moves do not depend on the others'.
+    rngs = [np.random.default_rng([seed, game]) for game in range(vector.num_envs)]
+    trace = []
+    for _ in range(steps):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) if mask.any() else 0
+                            for rng, mask in zip(rngs, observations["action_mask"],
+                                                 strict=True)])
+        observations, rewards, terminated, _, infos = vector.step(actions)
+        trace.append((observations["observation"].copy(), rewards.copy(),
+                      terminated.copy(), {k: np.copy(v) for k, v in infos.items()}))
+    return trace
+
+
+def test_opponents_are_chosen_game_by_game() -> None:
+    """A game keeps the opponent it was given: in a mixed vector the greedy games are
+    those of an all-greedy vector, the random ones those of an all-random vector, and a
+    seeded random opponent plays the same game twice."""
+    count, steps = 6, 150
+    mixed = ["greedy", "random"] * (count // 2)
+    runs = {name: play(vector_env(count, 2, {"target": 60}, opponents=name), 3, steps)
+            for name in ("greedy", "random")}
+    together = play(vector_env(count, 2, {"target": 60}, opponents=mixed), 3, steps)
+    again = play(vector_env(count, 2, {"target": 60}, opponents=mixed), 3, steps)
+    for mine, other in zip(together, again, strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(mine[:3], other[:3], strict=True))
+        assert mine[3].keys() == other[3].keys()
+        assert all(np.array_equal(mine[3][key], other[3][key]) for key in mine[3])
+    for game, name in enumerate(mixed):
+        for mine, alone in zip(together, runs[name], strict=True):
+            assert np.array_equal(mine[0][game], alone[0][game])
+            assert mine[1][game] == alone[1][game] and mine[2][game] == alone[2][game]
+    # The two kinds really differ.
+    assert any(not np.array_equal(g[0], r[0]) for g, r in
+               zip(runs["greedy"], runs["random"], strict=True))
+
+
+def test_random_opponents_answer_races_and_end_their_games() -> None:
+    """Random opponents play only what they are asked (the engine reports any other
+    move), games end with a winner that reached the target, and a random learner wins
+    about half of its 2-player games against them but rarely against the greedy one."""
+    count = 64
+    win_rates = {}
+    for name in ("random", "greedy"):
+        vector = vector_env(count, 2, {"target": 60}, opponents=name)
+        wins = games = 0
+        for _, _, _, infos in play(vector, 11, 1500):
+            if infos:
+                ended = infos["_winner"]
+                scores, winner = infos["scores"][ended], infos["winner"][ended]
+                assert (scores[np.arange(len(winner)), winner] >= 60).all()
+                assert infos["returns"][ended].sum(axis=1) == pytest.approx(0.0)
+                wins += int((winner == 0).sum())
+                games += int(ended.sum())
+        win_rates[name] = wins / games
+    assert 0.4 < win_rates["random"] < 0.6
+    assert win_rates["greedy"] < 0.2
+
+
+def test_unknown_opponents_are_refused() -> None:
+    with pytest.raises(ValueError, match="timo_selfplay"):
+        vector_env(4, 2, opponents="heuristic")
+    with pytest.raises(ValueError, match="one opponent per game"):
+        vector_env(4, 2, opponents=["random"] * 3)

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from twintable.cli import app
+from twintable.core.errors import OptionError
 from twintable.sim.runner import RAY_LOCAL, GameResult, run_games
 
 ray = pytest.importorskip("ray", reason="the [dist] extra (Ray) is not installed")
@@ -85,6 +86,15 @@ def test_sim_without_ray_says_which_extra_to_install(monkeypatch: pytest.MonkeyP
     assert result.exit_code == 2
     assert "twintable[dist]" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_error_in_a_worker_process_reaches_the_caller_as_itself() -> None:
+    # A bad option fails in every worker; the pool hands back the OptionError, not a
+    # BrokenProcessPool from an exception that could not be rebuilt.
+    with pytest.raises(OptionError) as raised:
+        results("timo", {"target": -5}, ["random", "random"], 4, workers=2)
+    assert raised.value.code == "option.invalid"
+    assert raised.value.details["option"] == "target"
 
 
 def test_a_sweep_on_a_local_ray_reports_as_locally(tmp_path: Path) -> None:

@@ -99,3 +99,19 @@ def test_twin_tables_gymnasium_wrapper_seats_the_learner_against_the_bot() -> No
         done = terminated or truncated
     assert rewards[-1] in (1.0, -1.0) and set(rewards[:-1]) <= {0.0}
     assert env.game.is_over(env.raw.state)
+
+
+def test_evaluate_measures_a_policy_and_the_games_own_bot_from_its_entry() -> None:
+    """``twintable.envs.evaluate`` plays any game with an environment; a bot name as the
+    policy is looked up through the game's entry."""
+    from twintable.envs import evaluate
+    from twintable.envs.evaluation import masked_random
+
+    strong = evaluate("heuristic", "random", 24, seed=0, game="tricks", players=2,
+                      options={"target": 5})
+    weak = evaluate(masked_random(0), "heuristic", 24, seed=0, game="tricks", players=2,
+                    options={"target": 5})
+    assert {seat: games for seat, (games, _) in strong.by_seat.items()} == {0: 12, 1: 12}
+    assert strong.win_rate > 0.5 > weak.win_rate
+    with pytest.raises(ValueError, match="unknown bot"):
+        evaluate("search", "random", 1, game="tricks", players=2)

@@ -55,3 +55,14 @@ def test_the_lobbys_length_is_a_fresh_measurement_within_a_factor_of_one_and_a_h
     ((mode, (players, declared)),) = entry.rules.table_minutes.items()
     measured = typical_minutes(entry, mode, players, games=5, seed=1000)
     assert declared / 1.5 <= measured <= declared * 1.5, (declared, measured)
+
+
+def test_the_bot_ladder_rates_the_games_own_bots() -> None:
+    """The ladder takes a plug-in game by id and its bots from its entry."""
+    from twintable.sim.ladder import climb, parse_ladder
+
+    ladder = parse_ladder("tricks:2")
+    assert ladder.bots == ("random", "heuristic")
+    ratings = climb(ladder, 20, seed=1)["ratings"]
+    assert [row["bot"] for row in ratings] == ["heuristic", "random"]
+    assert all(row["games"] == 20 for row in ratings)

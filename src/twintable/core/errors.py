@@ -15,6 +15,11 @@ class TwinTableError(Exception):
         self.message = message
         self.details: dict[str, Any] = dict(details or {})
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickles only ``args`` (the joined text), which this __init__ cannot
+        # take back: an error raised in a worker process would be lost on its way home.
+        return (self.__class__, (self.code, self.message, self.details))
+
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "details": self.details}
 

@@ -20,25 +20,19 @@ modules need the ``[rl]`` extra: ``pip install 'twintable[rl]'``.
 
 from __future__ import annotations
 
-from importlib import import_module
-from types import ModuleType
+from typing import Any
 
 from twintable.envs.errors import IllegalActionError
-from twintable.games import default_registry
-
-#: Game id -> its environment module, as each game's entry declares it (``env``).
-ENV_MODULES: dict[str, str] = {entry.id: entry.env for entry in default_registry().entries()
-                               if entry.env is not None}
+from twintable.envs.registry import ENV_MODULES, env_module
 
 
-def env_module(game_id: str) -> ModuleType:
-    """The environment module of a game (``"twins"`` -> ``twintable.envs.twins_v0``)."""
-    try:
-        name = ENV_MODULES[game_id]
-    except KeyError:
-        raise ValueError(f"no environment for game {game_id!r}; "
-                         f"choose from {', '.join(sorted(ENV_MODULES))}") from None
-    return import_module(name)
+def evaluate(policy: Any, opponents: Any, games: int, seed: int = 0,
+             **kwargs: Any) -> Any:
+    """Win rate and mean return of ``policy`` against bots, with intervals, seats rotated:
+    :func:`twintable.envs.evaluation.evaluate` (imported on first use: it needs Gymnasium)."""
+    from twintable.envs.evaluation import evaluate as run
+
+    return run(policy, opponents, games, seed, **kwargs)
 
 
-__all__ = ["ENV_MODULES", "IllegalActionError", "env_module"]
+__all__ = ["ENV_MODULES", "IllegalActionError", "env_module", "evaluate"]

@@ -90,9 +90,10 @@ def layout(players: int, deck: Deck, target: int) -> Layout:
     # A round's winner scores at most every card's points.
     most_score = target - 1 + sum(deck.points)
     fields = Layout([
-        Field("hand", CARD_TYPES, most_copies, "the seat's hand: cards of each type"),
+        Field("hand", CARD_TYPES, most_copies,
+              "the seat's hand: a count of the cards of each type"),
         Field("discard", CARD_TYPES, most_copies,
-              "the discard pile since the last reshuffle, top included: cards of each type"),
+              "the discard pile since the last reshuffle, top included: a count per type"),
         Field("top", CARD_TYPES, 1, "the top discard's type, one-hot"),
         Field("colour", 4, 1, "the colour in force, one-hot (blue, green, orange, pink)"),
         Field("penalty", 1, most_penalty, "cards the pending +2/+4 penalty makes a draw take"),

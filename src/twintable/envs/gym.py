@@ -32,8 +32,9 @@ import numpy as np
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
 from twintable.core.schedule import Plan, due
-from twintable.envs import env_module
-from twintable.envs.errors import IllegalActionError
+from twintable.envs.errors import IllegalActionError, OpponentMoveError
+from twintable.envs.opponents import asked_view
+from twintable.envs.registry import env_module
 from twintable.games import default_registry
 
 #: Gymnasium id -> game id, as each game's entry declares it (``gym_id``).
@@ -175,7 +176,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
     def _bot_move(self, agent: str) -> None:
         seat = self.raw.seat(agent)
         bot = self._bots[seat]
-        view = self.game.view(self.raw.state, seat)
+        view = self._view(agent, seat)
         if self.realtime and hasattr(bot, "plan"):
             planned = self.entry.plan(bot, view, self._bot_rng, self.raw.now_ms)
             # A timed bot acts in the first tick at or after the moment it chose.
@@ -202,7 +203,12 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
             play = self.aec.step
         argument = action if index is None else index
         if not self.realtime:
-            play(argument)
+            try:
+                play(argument)
+            except IllegalActionError as error:
+                raise OpponentMoveError(f"the {bot.name} bot playing {agent} chose a move "
+                                        f"the environment does not allow now ({error}); "
+                                        "the bot is at fault, not the learner") from error
             return
         try:
             play(argument)
@@ -211,6 +217,15 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
             # lets such a move fail too): the bot waits this tick.
             assert self.wait_index is not None
             self.aec.step(self.wait_index)
+
+    def _view(self, agent: str, seat: int) -> Any:
+        """The bot's view; in a turn-based game its legal moves are only those the
+        environment asks of the seat now (``timo_v0`` asks the seat on turn first whether
+        it catches a player who forgot TIMO!)."""
+        view = self.game.view(self.raw.state, seat)
+        if self.realtime:
+            return view
+        return asked_view(self.raw, view, self.aec.observe(agent)["action_mask"])
 
     def render(self) -> str | None:
         return self.aec.render()  # type: ignore[no-any-return]

@@ -2,12 +2,16 @@
 
 Each of the ``num_envs`` games has one learning seat (``learner``, seat 0 by default)
 whose action comes from :meth:`TimoVectorEnv.step`; every other seat is played inside the
-C engine by the fixed policy of ``twintable.envs._timo_policy`` (react to every TIMO!
-race at once, always call TIMO! with the play, play the card just drawn, else the first
-playable coloured card, else a black card naming the colour held most, draw only when
-nothing can be played). The rules, the deals, the observation and mask encoding, the
-race order and the rewards are ``timo_v0``'s (docs/envs_timo.md): an episode here is the
-same game as ``timo_v0`` with the other seats played by that policy, which
+C engine, game by game (``opponents``), either by the fixed policy of
+``twintable.envs._timo_policy`` (``"greedy"``: react to every TIMO! race at once, always
+call TIMO! with the play, play the card just drawn, else the first playable coloured
+card, else a black card naming the colour held most, draw only when nothing can be
+played) or uniformly at random among the moves the seat is asked (``"random"``, seeded
+from each deal). Opponents that are a policy of your own (self-play) need a step per
+opponent move from Python: ``twintable.envs.timo_selfplay``. The rules, the deals, the
+observation and mask encoding, the race order and the rewards are ``timo_v0``'s
+(docs/envs_timo.md): an episode here is the same game as ``timo_v0`` with the other
+seats played by those opponents, which
 tests/envs/test_timo_vector.py checks step by step.
 
 - **Spaces**: ``single_observation_space`` is ``timo_v0``'s Dict (``observation``,
@@ -22,9 +26,19 @@ tests/envs/test_timo_vector.py checks step by step.
   players, that seed)``. An episode that ends before the learner's first decision (a
   round won straight through skips, possible only with a tiny target) is skipped for
   the next.
-- **Autoreset**: Gymnasium's next-step mode: the step that ends a game returns its last
-  observation with ``terminated`` True; the following step ignores that game's action
-  and returns the first observation of its next episode, with reward 0.
+- **Autoreset**: Gymnasium's next-step mode by default: the step that ends a game returns
+  its last observation with ``terminated`` True; the following step ignores that game's
+  action and returns the first observation of its next episode, with reward 0. With
+  ``autoreset_mode=AutoresetMode.SAME_STEP`` the step that ends a game already returns
+  the next episode's first observation, and its last one is in ``infos["final_obs"]``
+  (an object array, ``_final_obs`` its mask), as Gymnasium's vector environments do and
+  Stable-Baselines3 expects (``twintable.envs.sb3``). Both modes deal the same episodes.
+- **Infos**: empty while no game ends. At a step where some games end, ``infos`` holds
+  Gymnasium's vector-info arrays, each with its ``_name`` mask of the games that ended:
+  ``winner`` (the seat that reached the target), ``scores`` (final points, one column
+  per seat), ``returns`` (every seat's ``timo_v0`` return for the whole game: its final
+  score minus the average, over 100) and ``episode_return`` (the learner's rewards this
+  environment reported over the episode).
 - **Speed**: the engine writes into the arrays it returns, with the GIL released and the
   games split between ``threads`` threads (workers kept alive between steps). With
   ``copy=False`` the returned arrays are the engine's own and the next step overwrites
@@ -34,7 +48,7 @@ tests/envs/test_timo_vector.py checks step by step.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,6 +64,8 @@ from twintable.games.timo.fast import NATIVE
 from twintable.games.timo.rules import TimoGame
 
 Observation = dict[str, npt.NDArray[Any]]
+#: The C engine's opponents, in the order of its kinds.
+OPPONENTS = ("greedy", "random")
 
 
 class TimoVectorEnv(VectorEnv):
@@ -59,7 +75,9 @@ class TimoVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int, players: int = 2,
                  options: Mapping[str, Any] | None = None, learner: int = 0,
-                 threads: int | None = None, copy: bool = True):
+                 threads: int | None = None, copy: bool = True,
+                 opponents: str | Sequence[str] = "greedy",
+                 autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP):
         if not NATIVE:
             raise RuntimeError("the vector engine needs the C engine of Timo's Twist, "
                                "which was not built (no C compiler at install)")
@@ -67,10 +85,14 @@ class TimoVectorEnv(VectorEnv):
 
         game = TimoGame()
         self.options = game.resolve_options(options)
-        game.check_players(players)
+        game.check_players(players, self.options)
         if num_envs < 1 or not 0 <= learner < players:
             raise ValueError("num_envs must be positive and learner a seat")
         self.num_envs, self.players, self.learner, self.copy = num_envs, players, learner, copy
+        if autoreset_mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError("autoreset_mode must be NEXT_STEP or SAME_STEP")
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {"autoreset_mode": autoreset_mode}
         self.threads = threads if threads is not None else min(2, os.cpu_count() or 1)
         deck = load_deck(self.options["deck"])
         layout = codec.layout(players, deck, self.options["target"])
@@ -90,8 +112,24 @@ class TimoVectorEnv(VectorEnv):
             bytes(deck.colour), bytes(deck.rank), bytes(deck.points), players,
             self.options["stacking"], self.options["draw_when_able"], self.options["target"],
             learner, self.threads, self._observations, self._masks, self._rewards,
-            self._terminations)
+            self._terminations, hand_size=self.options["hand_size"])
         self._seeds = np.random.default_rng()
+        self._episode_returns = np.zeros(num_envs, dtype=np.float64)
+        self.set_opponents(opponents)
+
+    def set_opponents(self, opponents: str | Sequence[str]) -> None:
+        """Who plays the other seats, one name for every game or one per game
+        (``"greedy"`` or ``"random"``); it applies from the next move on."""
+        names = [opponents] * self.num_envs if isinstance(opponents, str) else list(opponents)
+        if len(names) != self.num_envs:
+            raise ValueError(f"give one opponent per game: {self.num_envs}, not {len(names)}")
+        unknown = sorted(set(names) - set(OPPONENTS))
+        if unknown:
+            raise ValueError(f"unknown opponent(s) {', '.join(unknown)}; choose from "
+                             f"{', '.join(OPPONENTS)} (a policy of your own: "
+                             "twintable.envs.timo_selfplay)")
+        self.opponents = tuple(names)
+        self._engine.set_opponents(bytes(OPPONENTS.index(name) for name in names))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
@@ -103,6 +141,7 @@ class TimoVectorEnv(VectorEnv):
         else:
             seed = int(self._seeds.integers(0, 2**63))
         self._engine.reset(seed)
+        self._episode_returns[:] = 0
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[Observation, npt.NDArray[np.float64],
@@ -117,10 +156,31 @@ class TimoVectorEnv(VectorEnv):
             game, index = refused
             raise IllegalActionError(f"action {index} is not legal in game {game} now; "
                                      "no game moved")
+        self._episode_returns += self._rewards
+        infos = self._final_infos() if self._terminations.any() else {}
+        if infos and self.autoreset_mode == AutoresetMode.SAME_STEP:
+            ended = np.flatnonzero(self._terminations)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for slot in ended:
+                final_obs[slot] = {"observation": self._observations[slot].copy(),
+                                   "action_mask": self._masks[slot].copy()}
+            infos["final_obs"], infos["_final_obs"] = final_obs, self._terminations.copy()
+            self._engine.restart_ended()
         if self.copy:
             return (self._observation(), self._rewards.copy(), self._terminations.copy(),
-                    self._truncations.copy(), {})
-        return self._observation(), self._rewards, self._terminations, self._truncations, {}
+                    self._truncations.copy(), infos)
+        return (self._observation(), self._rewards, self._terminations, self._truncations,
+                infos)
+
+    def _final_infos(self) -> dict[str, Any]:
+        """The results of the games that ended this step (see the module docstring)."""
+        ended = self._terminations.copy()
+        winners = np.full(self.num_envs, -1, dtype=np.int64)
+        scores = np.zeros((self.num_envs, self.players), dtype=np.int64)
+        for game in np.flatnonzero(ended):
+            final, winners[game], _ = self._engine.result(int(game))
+            scores[game] = final
+        return final_infos(ended, winners, scores, self._episode_returns)
 
     def _observation(self) -> Observation:
         if self.copy:
@@ -132,3 +192,18 @@ class TimoVectorEnv(VectorEnv):
         about a TIMO! race now."""
         episode, seed, reacting = self._engine.episode(game)
         return int(episode), int(seed), bool(reacting)
+
+
+def final_infos(ended: npt.NDArray[np.bool_], winners: npt.NDArray[np.int64],
+                scores: npt.NDArray[np.int64],
+                episode_returns: npt.NDArray[np.float64]) -> dict[str, Any]:
+    """Gymnasium's vector infos for the games that ended (``ended``): winner, scores,
+    every seat's return for the game and the learner's episode return, which is then
+    cleared in ``episode_returns`` for the next episode."""
+    players = scores.shape[1]
+    returns = (players * scores - scores.sum(axis=1, keepdims=True)) / (100.0 * players)
+    episode_return = np.where(ended, episode_returns, 0.0)
+    episode_returns[ended] = 0.0
+    return {"winner": winners, "_winner": ended, "scores": scores, "_scores": ended.copy(),
+            "returns": returns, "_returns": ended.copy(),
+            "episode_return": episode_return, "_episode_return": ended.copy()}

@@ -89,9 +89,10 @@ OBSERVATION = Layout([
     Field("buyer", MAX_SEATS, 1, "one-hot relative seat buying now"),
     Field("phase", 3, 1, "one-hot buy, pick, over"),
     Field("round", 5, 1, "one-hot round 0 (buying) to 4"),
-    Field("players", 4, 1, "one-hot player count 3–6"),
+    Field("players", 4, 1, "one-hot player count 3–6 (it fixes the cash card)"),
     Field("hand_no", 1, 1, "min(hand, 20) / 20"),
-    Field("last_hand", 1, 1, "1 when this hand is the game's last"),
+    Field("last_hand", 1, 1,
+          "1 when this hand is the game's last (a bankruptcy, or `max_hands`)"),
 ])
 _PHASES = {BUY: 0, PICK: 1, OVER: 2}
 

@@ -1354,7 +1354,31 @@ typedef struct {
     float discard_types[CARD_TYPES];
     int discard_counted;
     uint64_t counted_stream;
+    /* Who plays the other seats: OPPONENT_GREEDY (greedy_code) or OPPONENT_RANDOM
+     * (uniform over what the seat is asked, from ``rng``, reseeded from each deal). */
+    int opponent;
+    uint64_t rng;
 } Slot;
+
+#define OPPONENT_GREEDY 0
+#define OPPONENT_RANDOM 1
+
+static uint64_t splitmix_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A uniformly random move among those ``seat`` is asked now (NOBODY: wait): in a race,
+ * its catch or call, or wait; on its turn, any legal move. */
+static int random_code(const Timo *g, int seat, int reacting, uint64_t *rng) {
+    int codes[MAX_LEGAL], options[MAX_LEGAL + 1], count = legal_codes(g, seat, codes), n = 0;
+    for (int i = 0; i < count; i++)
+        if (!reacting || codes[i] >= CODE_CALL) options[n++] = codes[i];
+    if (reacting) options[n++] = NOBODY;
+    return n ? options[splitmix_next(rng) % (uint64_t)n] : NOBODY;
+}
 
 typedef struct {
     PyObject_HEAD
@@ -1409,7 +1433,9 @@ static void slot_advance(Slot *s, int learner, double *reward) {
         int seat = slot_next(s);
         if (seat == learner) return;
         int reacting = s->asked_head < s->asked_count;
-        if (!slot_play(s, seat, greedy_code(g, seat, reacting), reacting, learner, reward)) {
+        int code = s->opponent == OPPONENT_RANDOM ? random_code(g, seat, reacting, &s->rng)
+                                                  : greedy_code(g, seat, reacting);
+        if (!slot_play(s, seat, code, reacting, learner, reward)) {
             s->broken = 1; /* the policy waited on its own move: a bug, reported */
             return;
         }
@@ -1427,6 +1453,7 @@ static void slot_start(Vector *v, Py_ssize_t i) {
     for (;;) {
         s->game = v->blank;
         s->game.seed = slot_seed(v, i, s->episode);
+        s->rng = s->game.seed ^ 0x5851F42D4C957F2DULL;
         s->counted_stream = UINT64_MAX; /* a new game: count its discard pile afresh */
         new_game(&s->game);
         s->asked_count = s->asked_head = 0;
@@ -1798,12 +1825,76 @@ static PyObject *vector_episode(Vector *self, PyObject *arg) {
                          (unsigned long long)s->game.seed, s->asked_head < s->asked_count);
 }
 
+/* result(game) -> (scores, round winner, over): how the game in that slot stands; at the
+ * step that ends a game, before the next step deals its next episode, its final result. */
+static PyObject *vector_result(Vector *self, PyObject *arg) {
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->count) {
+        PyErr_SetString(PyExc_IndexError, "no such game");
+        return NULL;
+    }
+    const Timo *g = &self->slots[i].game;
+    PyObject *scores = PyTuple_New(g->players);
+    if (scores == NULL) return NULL;
+    for (int p = 0; p < g->players; p++)
+        PyTuple_SET_ITEM(scores, p, PyLong_FromLong(g->scores[p]));
+    return Py_BuildValue("(Nii)", scores, g->over ? g->round_winner : -1, g->over);
+}
+
+/* restart_ended(): deal the next episode of every game that has just ended, at once
+ * (Gymnasium's same-step autoreset), leaving the other games where they are; it writes
+ * those games' observations and masks, not their rewards or terminations. */
+static PyObject *vector_restart_ended(Vector *self, PyObject *Py_UNUSED(ignored)) {
+    if (!self->buffers_held) {
+        PyErr_SetString(PyExc_RuntimeError, "the vector engine was not set up");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        Slot *s = &self->slots[i];
+        if (!s->needs_reset) continue;
+        s->episode++;
+        slot_start(self, i);
+        slot_encode(self, i);
+    }
+    return vector_broken(self);
+}
+
+/* set_opponents(kinds): one byte per game, OPPONENT_GREEDY or OPPONENT_RANDOM; takes
+ * effect from the next move. */
+static PyObject *vector_set_opponents(Vector *self, PyObject *arg) {
+    Py_buffer kinds;
+    if (PyObject_GetBuffer(arg, &kinds, PyBUF_SIMPLE) < 0) return NULL;
+    if (kinds.len != self->count) {
+        PyBuffer_Release(&kinds);
+        PyErr_SetString(PyExc_ValueError, "give one opponent kind per game");
+        return NULL;
+    }
+    const uint8_t *kind = kinds.buf;
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        if (kind[i] > OPPONENT_RANDOM) {
+            PyBuffer_Release(&kinds);
+            PyErr_SetString(PyExc_ValueError, "unknown opponent kind");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < self->count; i++) self->slots[i].opponent = kind[i];
+    PyBuffer_Release(&kinds);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef vector_methods[] = {
     {"reset", (PyCFunction)vector_reset, METH_O, "reset(seed): deal every game afresh"},
     {"step", (PyCFunction)vector_step, METH_O,
      "step(actions) -> None, or (game, index) of the first illegal action (nothing changed)"},
     {"episode", (PyCFunction)vector_episode, METH_O,
      "episode(game) -> (episode number, engine seed, learner asked about a race)"},
+    {"restart_ended", (PyCFunction)vector_restart_ended, METH_NOARGS,
+     "restart_ended(): deal the next episode of every game that has just ended"},
+    {"set_opponents", (PyCFunction)vector_set_opponents, METH_O,
+     "set_opponents(kinds): one byte per game, 0 greedy, 1 random"},
+    {"result", (PyCFunction)vector_result, METH_O,
+     "result(game) -> (scores, winner or -1, over): how that game stands"},
     {NULL},
 };
 
