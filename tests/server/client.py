@@ -3,6 +3,7 @@ real ``twintable serve`` in a subprocess for tests that need one."""
 
 from __future__ import annotations
 
+import random
 import socket
 import subprocess
 import sys
@@ -140,6 +141,32 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def free_port_run(count: int) -> int:
+    """The first of ``count`` consecutive free ports, for ``serve --workers`` (its workers
+    take the ports right after the shared one). Chosen below the kernel's ephemeral range:
+    there, any outgoing connection of a test (a browser's, a client's) may take the port
+    after a free one at any moment, and a worker left without its own port never became
+    ready in CI."""
+    ranges = Path("/proc/sys/net/ipv4/ip_local_port_range")
+    low = int(ranges.read_text().split()[0]) if ranges.exists() else 32768
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(10_000, low - count)
+        sockets = []
+        try:
+            for port in range(first, first + count):
+                sock = socket.socket()
+                sockets.append(sock)
+                sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for sock in sockets:
+                sock.close()
+        return first
+    raise RuntimeError(f"no {count} free ports in a row below {low}")
 
 
 @contextmanager

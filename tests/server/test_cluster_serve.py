@@ -19,7 +19,7 @@ import httpx2
 from typer.testing import CliRunner
 from websockets.asyncio.client import connect
 
-from tests.server.client import free_port
+from tests.server.client import free_port_run
 from tests.server.test_cluster_faults import (
     Worker,
     check_logs,
@@ -69,7 +69,7 @@ async def where_tables_run(port: int, own_ports: list[int],
 
 def test_two_workers_on_one_port_play_every_table_to_its_end(
         database: str, tmp_path: Path) -> None:  # noqa: F811 (the fixture)
-    port = free_port()
+    port = free_port_run(3)  # the shared port, then one of its own per worker
     log = tmp_path / "serve.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--workers", "2", "--port",

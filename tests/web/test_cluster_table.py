@@ -17,7 +17,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from tests.server.client import free_port
+from tests.server.client import free_port, free_port_run
 from tests.server.conftest import fresh_postgres
 from tests.server.test_cluster_faults import (
     Worker,
@@ -49,7 +49,7 @@ def database(services: None) -> Iterator[str]:  # noqa: F811
 
 def serve(database: str, prefix: str, log: Path, *options: str) -> Worker:
     """`twintable serve` on a free port of one platform (``prefix`` in Redis)."""
-    port = free_port()
+    port = free_port_run(3)  # the shared port, then one of its own per worker
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
          database, "--redis", "redis://127.0.0.1:6379/13", "--redis-prefix", prefix,

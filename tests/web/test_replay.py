@@ -95,7 +95,8 @@ def test_the_replay_shows_every_hand_tells_the_tables_story_plays_and_shares(
     if not rated:  # everyone tied: nobody is rated (server/ratings.py), so no row
         assert mine.count() == 0
         return
-    assert mine.count() == 1 and "Ann (you)" in mine.inner_text()
+    # The row names Ann, her short id (namesakes are told apart) and that it is hers.
+    assert mine.count() == 1 and re.search(r"Ann #\w+ \(you\)", mine.inner_text())
     rank = mine.locator("td").first.inner_text()
     assert f"You are number {rank}," in tab.page.locator("#leaderboard-you").inner_text()
 
