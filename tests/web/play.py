@@ -169,3 +169,12 @@ def play_to_results(tab: Tab, game: str, limit_s: float = 360, **kwargs: Any) ->
         progress.check()
         MOVES[game](tab, **kwargs)
         time.sleep(0.12)
+
+
+def open_replay(tab: Tab) -> None:
+    """From the results, open the replay and wait for its first frame. The page loads
+    every seat's view of every move at once (a Twin It game: hundreds of moves), which
+    under a loaded CPU took past the default 15 s once (browser tests beside stress-ng):
+    this waits for the page, it does not time it."""
+    tab.page.click("#replay-link")
+    tab.page.wait_for_selector("#seek", timeout=120_000)

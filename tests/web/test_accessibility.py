@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
-from tests.web.play import create_table, play_to_results
+from tests.web.play import create_table, open_replay, play_to_results
 from tests.web.test_table_twinz import autoplay, seat_people
 
 pytestmark = pytest.mark.browser
@@ -109,8 +109,7 @@ def test_the_results_and_the_replay(axe: Any, tab: Tab, second_tab: Tab, game: s
     tab.page.wait_for_selector("#board > *")
     play_to_results(tab, game)
     problems = serious(axe, tab, "results")
-    tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek")
+    open_replay(tab)
     last = int(tab.page.locator("#seek").get_attribute("max") or 0)
     for step in (0, last // 2, last):
         tab.page.locator("#seek").fill(str(step))

@@ -17,6 +17,7 @@ from tests.web.play import (
     create_table,
     finished,
     join_as,
+    open_replay,
     play_to_results,
     timo_move,
 )
@@ -37,8 +38,7 @@ def test_a_person_plays_a_whole_game_against_bots(tab: Tab, game: str, players: 
     play_to_results(tab, game)
     results = tab.page.locator("#results").inner_text()
     assert "Ann" in results and "winner" in results
-    tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek")
+    open_replay(tab)
     tab.page.click("#next")
     assert "Move 1 of" in tab.page.locator("#replay-step").inner_text()
     last = tab.page.locator("#seek").get_attribute("max")

@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.client import free_port
 from tests.web.conftest import Tab, serve_on
-from tests.web.play import create_table, play_to_results
+from tests.web.play import create_table, open_replay, play_to_results
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +35,7 @@ def test_the_replay_shows_every_hand_tells_the_tables_story_plays_and_shares(
     play_to_results(tab, "twins")
     told_at_the_table = texts(tab, "#log li")
     assert told_at_the_table
-    tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek")
+    open_replay(tab)
     assert tab.page.url.endswith(f"#/replay/{table_id}/0")
 
     # The deal: every seat's eight cards, though spectators saw none of them.
@@ -106,8 +105,7 @@ def test_twin_it_cards_are_drawn_plainly_in_the_replay(tab: Tab) -> None:
     tab.page.click("#start")
     tab.page.wait_for_selector("#board > *")
     play_to_results(tab, "twinit")
-    tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek")
+    open_replay(tab)
     last = int(tab.page.locator("#seek").get_attribute("max") or 0)
     tab.page.locator("#seek").fill(str(last // 2))
     board = tab.page.locator("#board")
@@ -170,8 +168,7 @@ def test_a_private_tables_replay_is_shared_with_its_key_and_refused_without(
     tab.page.click("#start")
     tab.page.wait_for_selector("#board > *")
     play_to_results(tab, "twins")
-    tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek")
+    open_replay(tab)
     tab.page.click("#last")
     shared = tab.page.locator("#replay-share").input_value()
     assert f"#/replay/{table_id}.{key}/" in shared

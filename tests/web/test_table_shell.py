@@ -18,6 +18,7 @@ from tests.web.play import (
     create_table,
     finished,
     join_as,
+    open_replay,
     play_to_results,
     timo_move,
 )
@@ -73,8 +74,7 @@ def test_bots_have_distinct_names_shown_with_their_level_as_a_badge(tab: Tab) ->
     everything = tab.page.locator("main").inner_text()
     assert not RAW.findall(everything), RAW.findall(everything)
     # The replay names the same bots the same way, and says what happened in words.
-    tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek")
+    open_replay(tab)
     tab.page.click("#next")
     tab.page.click("#next")
     caption = tab.page.locator("#replay-step").inner_text()
@@ -290,7 +290,7 @@ def test_results_come_into_view_and_play_again_against_bots_starts_at_once(tab: 
     tab.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     play_to_results(tab, "timo")
     tab.page.wait_for_function("""() => { const r = document.getElementById('results')
-      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=5000)
+      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=30_000)
     assert in_view(tab, "#results")
     before = tab.page.url
     tab.page.click("#play-again")
