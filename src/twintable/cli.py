@@ -20,7 +20,6 @@ from twintable.bots.registry import bot_levels
 from twintable.core.errors import TwinTableError
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
-from twintable.envs.training import train_app
 from twintable.games import default_registry
 from twintable.loadtest.cli import loadtest
 from twintable.sim.figures import plot_report
@@ -570,6 +569,13 @@ def _checked_replay(path: Path) -> tuple[Replay, Any]:
 def _move_text(action: Any) -> str:
     return f"seat {action.seat} {action.kind} {json.dumps(action.payload)}"
 
+
+#: ``twintable train <id>``: each game's trainer, as its entry names it.
+train_app = typer.Typer(help="Train agents (needs the [rl] extra).", no_args_is_help=True)
+for _entry in GAMES.entries():
+    if _entry.trainer is not None:
+        _module, _, _attr = _entry.trainer.partition(":")
+        train_app.command(_entry.id)(getattr(import_module(_module), _attr))
 
 app.command()(loadtest)
 app.add_typer(train_app, name="train")

@@ -43,6 +43,17 @@ An entry holds:
   first, then by id.
 - ``env``: dotted module of its PettingZoo environment (``env``, ``raw_env``), or None;
   ``gym_id``: its Gymnasium id (``twintable/Timo-v0``), or None.
+- ``env_names``: the names its research modules are published under in
+  ``twintable.envs`` (``{"timo_v0": "twintable.games.timo.env"}`` makes
+  ``from twintable.envs import timo_v0`` import the game's module); empty for none.
+- ``openspiel``: dotted module that registers the game as an OpenSpiel game on import
+  (``twintable.envs.openspiel`` imports every game's), or None.
+- ``trainer``: ``module:attr`` of a Typer command that trains an agent for the game,
+  mounted as ``twintable train <id>``, or None.
+- ``load_chooser``: ``module:attr`` of the load harness's move chooser, ``(view, rng) ->
+  Move | None`` over the protocol's JSON view (``twintable.loadtest.clients.Chooser``),
+  or None: any legal move, at once. ``short_options``: options that keep a load test's
+  games short (a few minutes), so tables finish and new ones open.
 
 Bot levels: people see a level, never a bot's name. One scale for every game, by how a
 bot fares against people (docs/architecture.md, "Bot levels"): ``beginner`` (plays
@@ -54,9 +65,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from twintable.core.game import Game, Outcome
 from twintable.core.types import Action
@@ -76,6 +87,16 @@ Plan = tuple[int, Action]
 #: ``(bot, view, rng, now) -> Plan | None``: when and how a bot acts; None when it does
 #: nothing (not its move, or it lets a race go by). Each call is a fresh draw.
 PlanMove = Callable[[Any, Any, random.Random, int], Plan | None]
+
+
+class ClientMove(NamedTuple):
+    """A move a scripted person makes (the load harness's ``load_chooser``), from the
+    protocol's JSON view: sent after ``delay_s`` (a person's reaction time in real-time
+    games)."""
+
+    kind: str
+    payload: dict[str, Any]
+    delay_s: float = 0.0
 
 
 class Pacing(StrEnum):
@@ -141,6 +162,11 @@ class GameEntry:
     commands: str | None = None
     env: str | None = None
     gym_id: str | None = None
+    env_names: Mapping[str, str] = field(default_factory=dict, hash=False)
+    openspiel: str | None = None
+    trainer: str | None = None
+    load_chooser: str | None = None
+    short_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     lobby_order: int = 1000
 
     def __post_init__(self) -> None:

@@ -1,4 +1,6 @@
-"""Which environment module each game has, as its entry declares it (``env``).
+"""Which research modules each game has, as its entry declares them: its environment
+(``env``) and the names its modules are published under in ``twintable.envs``
+(``env_names``).
 
 It lives apart from the package's ``__init__`` so that the modules the package offers
 (``gym``, ``evaluation``) can import it without importing the package that imports them.
@@ -11,13 +13,27 @@ from types import ModuleType
 
 from twintable.games import default_registry
 
+
+def _published() -> dict[str, str]:
+    names: dict[str, str] = {}
+    for entry in default_registry().entries():
+        for name, module in entry.env_names.items():
+            if name in names and names[name] != module:
+                raise ValueError(f"two games publish twintable.envs.{name}: "
+                                 f"{names[name]} and {module}")
+            names[name] = module
+    return names
+
+
 #: Game id -> its environment module, as each game's entry declares it (``env``).
 ENV_MODULES: dict[str, str] = {entry.id: entry.env for entry in default_registry().entries()
                                if entry.env is not None}
+#: Published name (``twintable.envs.<name>``) -> the game's module behind it.
+PUBLISHED: dict[str, str] = _published()
 
 
 def env_module(game_id: str) -> ModuleType:
-    """The environment module of a game (``"twins"`` -> ``twintable.envs.twins_v0``)."""
+    """The environment module of a game (``"twins"`` -> ``twintable.games.twins.env``)."""
     try:
         name = ENV_MODULES[game_id]
     except KeyError:
@@ -26,4 +42,4 @@ def env_module(game_id: str) -> ModuleType:
     return import_module(name)
 
 
-__all__ = ["ENV_MODULES", "env_module"]
+__all__ = ["ENV_MODULES", "PUBLISHED", "env_module"]

@@ -13,10 +13,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from twintable.games import default_registry
+
 if TYPE_CHECKING:
     from twintable.loadtest.harness import Totals
 
 console = Console()
+#: Every installed game in lobby order; the first is the default.
+GAMES = default_registry().ids()
 
 
 def _fail(message: str) -> typer.Exit:
@@ -48,7 +52,7 @@ def loadtest(
     rate: Annotated[float, typer.Option(help="Target moves per second, all clients together "
                                              "(paced).")] = 100.0,
     duration: Annotated[float, typer.Option(help="Seconds of load.")] = 30.0,
-    game: Annotated[str, typer.Option(help="timo, twins, twinit or twinz.")] = "timo",
+    game: Annotated[str, typer.Option(help="A game id (twintable games lists them).")] = GAMES[0],
     players: Annotated[int | None, typer.Option(
         help="Seats per table (default: the clients, or the game's fewest players).")] = None,
     option: Annotated[list[str] | None, typer.Option(

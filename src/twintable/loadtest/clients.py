@@ -24,25 +24,18 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event as ProcessEvent
-from typing import Any, NamedTuple
+from typing import Any
 
 import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-GAMES = ("timo", "twins", "twinit", "twinz")
-
-#: Options that keep games shorter than the rules' (a few minutes at most), so a load run
-#: finishes games and opens new tables (the lobby is part of the load) while most of the
-#: load is still play; ``--option`` overrides them (``target=1``: Timo in one round).
-SHORT_GAME_OPTIONS: dict[str, dict[str, Any]] = {
-    "timo": {"target": 100},
-    "twins": {"max_hands": 3},
-    "twinit": {"sets_to_win": 3},
-    "twinz": {"countdown_s": 1, "guess_timeout_s": 5},
-}
+from twintable.core.plugin import ClientMove
+from twintable.games import default_registry
 
 #: Refusals that are a fault, reported as errors: the harness's (a malformed or
 #: unauthorised move, a flood) or the platform's (storage or Redis down, a table between
@@ -146,15 +139,27 @@ class Pacer:
 
 
 # -- choosing moves -------------------------------------------------------------------
-class Move(NamedTuple):
-    """A move to make after ``delay_s`` (a person's reaction time in real-time games)."""
-
-    kind: str
-    payload: dict[str, Any]
-    delay_s: float = 0.0
-
+Move = ClientMove
 
 Chooser = Callable[[dict[str, Any], random.Random], Move | None]
+
+
+@cache
+def game_client(game_id: str) -> tuple[Chooser, frozenset[str]]:
+    """How a person plays a game, from its entry: its chooser, and the moves sent without
+    a version because they race (the rules' ``unversioned_kinds``: every touch names its
+    picture, docs/protocol.md)."""
+    entry = default_registry().entry(game_id)
+    choose = choose_turn_based
+    if entry.load_chooser is not None:
+        module, _, name = entry.load_chooser.partition(":")
+        choose = getattr(import_module(module), name)
+    return choose, frozenset(entry.rules.unversioned_kinds)
+
+
+def short_options(game_id: str) -> dict[str, Any]:
+    """Options that keep the game's load-test tables short, as its entry declares them."""
+    return dict(default_registry().entry(game_id).short_options)
 
 
 def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -162,7 +167,8 @@ def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def choose_turn_based(view: dict[str, Any], rng: random.Random) -> Move | None:
-    """Timo's Twist and Twins: any legal move, at once (the server decides the races)."""
+    """A game without a chooser of its own (its entry's ``load_chooser``): any legal move,
+    at once (the server decides the races)."""
     legal = _legal(view)
     if not legal:
         return None
@@ -170,92 +176,11 @@ def choose_turn_based(view: dict[str, Any], rng: random.Random) -> Move | None:
     return Move(action["kind"], action["payload"])
 
 
-def choose_twinz(view: dict[str, Any], rng: random.Random) -> Move | None:
-    """Twinz: the legal moves carry words the engine offers (the duo's clue, a guess);
-    contests are left alone, so rounds end by guesses or by the clock."""
-    legal = [action for action in _legal(view) if action["kind"] != "contest"]
-    if not legal:
-        return None
-    action = rng.choice(legal)
-    delay = {"draw": 0.1, "clue": 0.2, "guess": 0.4}.get(action["kind"], 0.2)
-    return Move(action["kind"], action["payload"], delay * rng.uniform(0.5, 1.5))
-
-
-def _picture_at(view: dict[str, Any], ref: str) -> int | None:
-    """The picture a Twin It card shows, by its place: ``c7``, ``p2``, ``s1.0``, ``t0.2``."""
-    try:
-        if ref[0] == "c":
-            return view["centre"][int(ref[1:])]  # type: ignore[no-any-return]
-        if ref[0] == "p":
-            return view["piles"][int(ref[1:])]["top"]  # type: ignore[no-any-return]
-        side, index = (int(part) for part in ref[1:].split("."))
-        if ref[0] == "s":
-            return view["sets"][side][index]["picture"]  # type: ignore[no-any-return]
-        return view["taboo"][side][index]  # type: ignore[no-any-return]
-    except (IndexError, KeyError, TypeError, ValueError):
-        return None
-
-
-def choose_twinit(view: dict[str, Any], rng: random.Random) -> Move | None:
-    """Twin It: touch two cards that show the same picture (one, then the other, after a
-    person's reaction time); flip when it is this seat's turn and nothing matches; in
-    time attack, turn a card over instead."""
-    legal = _legal(view)
-    if not legal:
-        return None
-    seat, mode = view["viewer"], view.get("mode")
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for action in legal:
-        by_kind.setdefault(action["kind"], []).append(action)
-    if "start" in by_kind:
-        return Move("start", {}, 0.3 + 0.3 * seat)
-    touches = by_kind.get("touch", [])
-    sides = view.get("sides") or []
-
-    def partner(other: int) -> bool:
-        if other == seat:
-            return True
-        if mode == "coop":
-            return True
-        return mode == "team" and bool(sides) and sides[other] == sides[seat]
-
-    hands = view.get("hands") or []
-    mine = [hand for hand in hands if hand["seat"] == seat]
-    helpable = [hand for hand in hands if partner(hand["seat"])]
-    for hand in helpable:
-        picture = _picture_at(view, hand["card"])
-        match = [t for t in touches if t["payload"]["picture"] == picture]
-        if picture is not None and match:
-            return Move("touch", rng.choice(match)["payload"], rng.uniform(0.15, 0.35))
-    if mine:
-        return None  # one hand down and nothing to pair it with: it lifts by itself
-    seen: dict[int, dict[str, Any]] = {}
-    pairs = []
-    for touch in touches:
-        picture = touch["payload"]["picture"]
-        if picture in seen:
-            pairs.append(seen[picture])
-        else:
-            seen[picture] = touch
-    if pairs:
-        return Move("touch", rng.choice(pairs)["payload"], rng.uniform(0.3, 0.7))
-    if "flip" in by_kind:
-        return Move("flip", {}, rng.uniform(0.2, 0.5))
-    turns = by_kind.get("turn_over", [])
-    if turns:
-        return Move("turn_over", rng.choice(turns)["payload"], rng.uniform(0.4, 0.9))
-    return None
-
-
-CHOOSERS: dict[str, Chooser] = {"timo": choose_turn_based, "twins": choose_turn_based,
-                                "twinit": choose_twinit, "twinz": choose_twinz}
 VIEW_FRAMES = ('{"type":"event"', '{"type":"snapshot"')
 NO_MOVES = '"legal":[]'
 MOVED = '{"type":"moved"'
 #: Redirects a seat follows in a row before it gives up (a table changing owner twice).
 MAX_REDIRECTS = 4
-#: Moves that race without a version (docs/protocol.md: every touch names its picture).
-UNVERSIONED = frozenset({"touch", "turn_over"})
 
 
 def is_over(view: dict[str, Any]) -> bool:
@@ -268,9 +193,11 @@ class SeatClient:
     newest view, waiting for its answer before the next (a careful client)."""
 
     def __init__(self, ws: ClientConnection, choose: Chooser, stats: Stats, pacer: Pacer,
-                 rng: random.Random, stopping: asyncio.Event):
+                 rng: random.Random, stopping: asyncio.Event,
+                 unversioned: frozenset[str] = frozenset()):
         self.ws = ws
         self.choose = choose
+        self.unversioned = unversioned
         self.stats = stats
         self.pacer = pacer
         self.rng = rng
@@ -376,7 +303,7 @@ class SeatClient:
         move_id = f"m{self.moves}"
         message: dict[str, Any] = {"type": "action", "id": move_id, "kind": move.kind,
                                    "payload": move.payload}
-        if move.kind not in UNVERSIONED:
+        if move.kind not in self.unversioned:
             message["version"] = version
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[move_id] = answer
@@ -456,8 +383,9 @@ async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, st
         for token in tokens:
             ws, first = await open_seat(f"{plan.ws_url}/ws/tables/{table_id}", token, stats)
             stack.push_async_exit(ws)
-            client = SeatClient(ws, CHOOSERS[plan.game], stats, pacer,
-                                random.Random(rng.random()), stopping)
+            choose, unversioned = game_client(plan.game)
+            client = SeatClient(ws, choose, stats, pacer, random.Random(rng.random()),
+                                stopping, unversioned)
             client.dispatch(first)
             clients.append(client)
         readers = [asyncio.create_task(client.read()) for client in clients]

@@ -24,14 +24,8 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from twintable.loadtest.clients import (
-    GAMES,
-    SHORT_GAME_OPTIONS,
-    LoadPlan,
-    Stats,
-    bucket_ms,
-    process_main,
-)
+from twintable.games import default_registry
+from twintable.loadtest.clients import LoadPlan, Stats, bucket_ms, process_main, short_options
 
 MAX_TABLES = 1_000
 MAX_CLIENTS_PER_TABLE = 10
@@ -116,8 +110,9 @@ def prepare(url: str, game: str, tables: int, clients_per_table: int, rate: floa
             options: dict[str, Any] | None = None, allow_remote: bool = False,
             seed: int = 0) -> LoadPlan:
     """A checked plan: bounds, the address, and the game as the server knows it."""
-    if game not in GAMES:
-        raise LoadTestError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+    games = default_registry().ids()
+    if game not in games:
+        raise LoadTestError(f"unknown game {game!r}: choose one of {', '.join(games)}")
     check_bounds(tables, clients_per_table, rate, duration_s, processes)
     base = base_url(url)
     if not allow_remote:
@@ -143,7 +138,7 @@ def prepare(url: str, game: str, tables: int, clients_per_table: int, rate: floa
         url=base, game=game, tables=tables, clients_per_table=clients_per_table,
         players=seated, rate=rate, duration_s=duration_s,
         processes=processes or min(tables, os.cpu_count() or 1, 8),
-        options=SHORT_GAME_OPTIONS[game] | (options or {}),
+        options=short_options(game) | (options or {}),
         bot=str(info.get("default_bot") or "random"), seed=seed)
 
 

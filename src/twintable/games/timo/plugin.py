@@ -58,4 +58,12 @@ def entry() -> GameEntry:
         # People at a table race bots to call TIMO! and to catch; bots take a person's time.
         pacing=Pacing.PEOPLE, plan_move=plan_move,
         terminal="twintable.games.timo.terminal",
-        env="twintable.envs.timo_v0", gym_id="twintable/Timo-v0", lobby_order=10)
+        env="twintable.games.timo.env", gym_id="twintable/Timo-v0",
+        env_names={"timo_v0": "twintable.games.timo.env",
+                   "timo_vector": "twintable.games.timo.research.vector",
+                   "timo_selfplay": "twintable.games.timo.research.selfplay",
+                   "sb3": "twintable.games.timo.research.sb3",
+                   "training": "twintable.games.timo.research.training"},
+        openspiel="twintable.games.timo.research.openspiel",
+        trainer="twintable.games.timo.research.training:train_timo",
+        short_options={"target": 100}, lobby_order=10)

@@ -60,4 +60,7 @@ def entry() -> GameEntry:
         bots=tuple(BotLevel(name, level, _perception(name)) for name, level in LEVELS.items()),
         default_bot="relaxed", assets=assets, rematch_options=rematch_options,
         commands="twintable.games.twinit.commands:app",
-        env="twintable.envs.twinit_v0", gym_id="twintable/TwinIt-v0", lobby_order=30)
+        env="twintable.games.twinit.env", gym_id="twintable/TwinIt-v0",
+        env_names={"twinit_v0": "twintable.games.twinit.env"},
+        load_chooser="twintable.games.twinit.load:choose", short_options={"sets_to_win": 3},
+        lobby_order=30)

@@ -30,4 +30,7 @@ def entry() -> GameEntry:
               BotLevel("strong", "hard", _strong)),
         default_bot="heuristic",
         terminal="twintable.games.twins.terminal",
-        env="twintable.envs.twins_v0", gym_id="twintable/Twins-v0", lobby_order=20)
+        env="twintable.games.twins.env", gym_id="twintable/Twins-v0",
+        env_names={"twins_v0": "twintable.games.twins.env"},
+        openspiel="twintable.games.twins.research.openspiel",
+        short_options={"max_hands": 3}, lobby_order=20)

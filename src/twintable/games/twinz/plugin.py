@@ -48,4 +48,7 @@ def entry() -> GameEntry:
         default_bot="words", round_records=round_records,
         terminal="twintable.games.twinz.terminal",
         commands="twintable.games.twinz.commands:app",
-        env="twintable.envs.twinz_v1", gym_id="twintable/Twinz-v1", lobby_order=40)
+        env="twintable.games.twinz.env", gym_id="twintable/Twinz-v1",
+        env_names={"twinz_v1": "twintable.games.twinz.env"},
+        load_chooser="twintable.games.twinz.load:choose",
+        short_options={"countdown_s": 1, "guess_timeout_s": 5}, lobby_order=40)

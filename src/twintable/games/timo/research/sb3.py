@@ -29,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
-from twintable.envs._timo_codec import N_ACTIONS
-from twintable.envs.timo_vector import TimoVectorEnv
+from twintable.games.timo.research.codec import N_ACTIONS
+from twintable.games.timo.research.vector import TimoVectorEnv
 
 
 class SB3VecEnvMethods:

@@ -57,10 +57,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from twintable.envs import _timo_codec as codec
 from twintable.envs.errors import IllegalActionError
 from twintable.games.timo.cards import load_deck
 from twintable.games.timo.fast import NATIVE
+from twintable.games.timo.research import codec
 from twintable.games.timo.rules import TimoGame
 
 Observation = dict[str, npt.NDArray[Any]]

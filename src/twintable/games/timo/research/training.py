@@ -1,5 +1,5 @@
-"""``twintable train timo``: a reproducible A2C run on the C vector engine, its weights
-saved as a small ``.npz``, and :class:`LearnedPolicy` to play them back.
+"""``twintable train timo`` (the entry's ``trainer``): a reproducible A2C run on the C
+vector engine, its weights saved as a small ``.npz``, and :class:`LearnedPolicy` to play them back.
 
 The algorithm is ``examples/timo_a2c.py``'s (a one-hidden-layer masked-softmax policy
 with a value head, GAE, Adam, NumPy only), kept here so that a run is a command with a
@@ -22,7 +22,6 @@ import numpy.typing as npt
 import typer
 
 Array = npt.NDArray[Any]
-train_app = typer.Typer(help="Train agents (needs the [rl] extra).", no_args_is_help=True)
 
 
 class Network:
@@ -122,7 +121,7 @@ def train(steps: int, seed: int = 1, num_envs: int = 256, rollout: int = 16,
           hidden: int = 64, lr: float = 1e-3, random_share: float = 0.25,
           target: int = 300, log: Any = None) -> tuple[Network, dict[str, Any]]:
     """Train for ``steps`` learner decisions; the network and a summary."""
-    from twintable.envs.timo_vector import TimoVectorEnv
+    from twintable.games.timo.research.vector import TimoVectorEnv
 
     gamma, lam, ent_coef, vf_coef = 1.0, 0.95, 0.01, 0.5
     rng = np.random.default_rng(seed)
@@ -187,7 +186,6 @@ def train(steps: int, seed: int = 1, num_envs: int = 256, rollout: int = 16,
     return net, summary
 
 
-@train_app.command("timo")
 def train_timo(
         out: Annotated[Path, typer.Option(help="where to write the weights (.npz)")],
         steps: Annotated[int, typer.Option(help="learner decisions to train for")] = 4_000_000,
@@ -209,4 +207,4 @@ def train_timo(
         typer.echo(f"against heuristic: {result}")
 
 
-__all__ = ["LearnedPolicy", "Network", "train", "train_app"]
+__all__ = ["LearnedPolicy", "Network", "train", "train_timo"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 
 from twintable.core.types import Action
-from twintable.envs import _timo_codec as codec
 from twintable.games.timo.cards import BLACK
+from twintable.games.timo.research import codec
 from twintable.games.timo.rules import PLAY
 from twintable.games.timo.state import NOBODY
 from twintable.games.timo.views import TimoView

@@ -34,13 +34,13 @@ from gymnasium.vector.utils import batch_space
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
-from twintable.envs import _timo_codec as codec
-from twintable.envs import timo_v0
-from twintable.envs._timo_policy import greedy_index
 from twintable.envs.errors import IllegalActionError, OpponentMoveError
 from twintable.envs.opponents import turn_move
-from twintable.envs.timo_vector import Observation, final_infos
+from twintable.games.timo import env as timo_v0
 from twintable.games.timo.plugin import entry as timo_entry
+from twintable.games.timo.research import codec
+from twintable.games.timo.research.policy import greedy_index
+from twintable.games.timo.research.vector import Observation, final_infos
 
 #: A batch of observations -> one action index per observation.
 Policy = Callable[[Observation], Any]

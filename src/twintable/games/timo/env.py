@@ -48,11 +48,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from twintable.core.types import Action
-from twintable.envs import _timo_codec as codec
 from twintable.envs.errors import IllegalActionError
 from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.games.timo.cards import COLOUR_NAMES, load_deck
 from twintable.games.timo.fast import NATIVE, SEED_LIMIT, FastTimoGame
+from twintable.games.timo.research import codec
 from twintable.games.timo.rules import CALL, CATCH, TimoGame
 from twintable.games.timo.state import NOBODY
 
