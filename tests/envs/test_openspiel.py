@@ -1,4 +1,5 @@
-"""Timo's Twist and Twins as OpenSpiel games (twintable.envs.openspiel): OpenSpiel's own
+"""Timo's Twist and Twins as OpenSpiel games (twintable.envs.openspiel registers every
+game's; the face is twintable.envs.openspiel_face): OpenSpiel's own
 random simulation test, loading by name, observers that leak nothing, the engine's
 results for the same actions, and OpenSpiel's IS-MCTS playing them."""
 
@@ -14,8 +15,10 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from twintable.envs.openspiel import TIMO_NAME, TWINS_NAME  # noqa: E402
+import twintable.envs.openspiel  # noqa: E402, F401  (registers every game's)
+from twintable.games.timo.research.openspiel import TIMO_NAME  # noqa: E402
 from twintable.games.timo.rules import TimoGame  # noqa: E402
+from twintable.games.twins.research.openspiel import TWINS_NAME  # noqa: E402
 from twintable.games.twins.rules import TwinsGame  # noqa: E402
 
 GAMES = [
@@ -168,7 +171,7 @@ def test_openspiel_ismcts_plays_the_games(name: str, params: dict[str, Any]) -> 
 
 def test_timo_plays_on_the_python_rules_without_the_c_engine(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from twintable.envs import openspiel
+    from twintable.games.timo.research import openspiel
 
     monkeypatch.setattr(openspiel, "NATIVE", False)
     game = openspiel.TimoOpenSpielGame({"players": 3, "target": 1})

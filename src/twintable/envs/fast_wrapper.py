@@ -10,7 +10,7 @@ checks first, so it raises the same errors in the same order (an ``AttributeErro
 data read before ``reset``, PettingZoo's ``EnvLogger`` errors for ``step``, ``observe``,
 ``render``, ``state`` and ``agent_iter`` before ``reset``, the ``agent_iter`` assertion
 when a loop does not step) and is still an ``OrderEnforcingWrapper`` for every tool that
-checks for one. tests/envs/test_timo_v0.py compares its errors with the original's.
+checks for one. tests/games/timo/test_env.py compares its errors with the original's.
 
 It assumes what PettingZoo's own wrapper assumes of the environment inside: the AEC
 attributes live on it, and its ``last`` is :meth:`AECEnv.last` or gives the same answer.

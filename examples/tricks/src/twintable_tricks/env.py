@@ -1,6 +1,7 @@
 """Twin Tricks as a PettingZoo AEC environment: ``env()``, ``raw_env``.
 
-Follows Twin Table's environment convention (docs/envs.md). Agents are ``seat_0`` …
+Follows Twin Table's environment convention (docs/envs.md), on its shared AEC base
+(``twintable.envs.aec.TableEnv``: agents, spaces, seeding, the step's tail). Agents are ``seat_0`` …
 ``seat_{n-1}`` (2–4 players); one seat acts at a time. Each observation encodes only
 what that seat's view (``TricksGame.view``) shows. Seats are *relative*: slot 0 is the
 observing seat, slot ``k`` the seat ``k`` places to its left; slots past the player
@@ -22,12 +23,18 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from twintable.core.types import Action
 from twintable.envs import IllegalActionError
+from twintable.envs.aec import (
+    Seeds,
+    TableEnv,
+    check_render_mode,
+    check_reward,
+    masked_index,
+    win_rewards,
+)
 from twintable.envs.layout import Field, Layout
 
 from twintable_tricks.cards import DECK_SIZE
@@ -93,7 +100,7 @@ def index_of(action: Action) -> int:
     return int(action.payload["card"])
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(TableEnv):
     """Twin Tricks, the seat on turn acting."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "tricks_v0",
@@ -102,40 +109,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, reward: str = "win"):
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        check_render_mode(self.metadata, render_mode)
+        check_reward(reward, REWARDS)
         self.game = TricksGame()
         self.game.check_players(players)
         self.options = self.game.resolve_options(options)
         self.players = players
         self.reward = reward
-        self.render_mode = render_mode
-        self.possible_agents = [f"seat_{seat}" for seat in range(players)]
+        super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._state: TricksState = self.game.new_state(self.options, players, 0)
-        self._np_random, _ = seeding.np_random(None)
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": OBSERVATION.box(),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
-            for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
-                              for agent in self.possible_agents}
-
-    @property
-    def state(self) -> TricksState:
-        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
-        return self._state
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        self._seeds = Seeds()
 
     def action_of(self, index: int, agent: str | None = None) -> Action:
         return action_of(int(index), self.seat(agent or self.agent_selection))
@@ -155,38 +138,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 "action_mask": self.mask(seat)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-        game_seed = int(self._np_random.integers(0, 2**31 - 1))
-        self._state = self.game.new_state(self.options, self.players, game_seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self._state.turn]
+        self._state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
+        self._start(self.possible_agents[self._state.turn])
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def play(self, agent: str, action: Any) -> None:
         seat = self.seat(agent)
-        if action is None:
-            raise IllegalActionError(f"{agent} must act: give an action index")
-        index = int(action)
-        if not 0 <= index < N_ACTIONS or not self.mask(seat)[index]:
-            raise IllegalActionError(f"action {index} is not legal for {agent} now")
+        index = masked_index(action, self.mask(seat), agent)
         events = self.game.apply(self._state, action_of(index, seat))
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = self._rewards(events)
-        if self.game.is_over(self._state):
-            self.terminations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[self._state.turn]
-        if self.render_mode == "human":
-            self.render()
+        self._settle(agent, self._rewards(events), self.possible_agents[self._state.turn],
+                     over=self.game.is_over(self._state))
 
     def _rewards(self, events: list[Any]) -> dict[str, float]:
         rewards = dict.fromkeys(self.agents, 0.0)
@@ -199,24 +159,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return rewards
         outcome = self.game.outcome(self._state)
         if outcome is not None:
-            rewards = {agent: 1.0 if seat in outcome.winners else -1.0
-                       for seat, agent in enumerate(self.possible_agents)}
+            rewards = win_rewards(self.possible_agents, outcome.winners)
         return rewards
 
-    def render(self) -> str | None:
+    def describe(self) -> str:
         view = self.game.view(self._state, None)
         lines = [f"Twin Tricks hand {view.hand_no}, seat_{view.turn} to play"]
         for seat in range(self.players):
             lines.append(f"  seat_{seat}: {view.scores[seat]} points, "
                          f"{view.tricks_won[seat]} tricks, {view.hand_sizes[seat]} cards")
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return "\n".join(lines)
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -44,10 +44,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from twintable.core.types import Action
+from twintable.envs.aec import TableEnv, check_render_mode
 from twintable.envs.errors import IllegalActionError
 from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.games.timo.cards import COLOUR_NAMES, load_deck
@@ -80,16 +80,14 @@ def race_order(players: int, turn: int, exposed: int, direction: int) -> list[in
     return [*asked, exposed] if exposed != turn else asked
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(TableEnv):
     """Timo's Twist, one seat acting at a time; see the module docstring."""
 
     metadata = metadata
 
     def __init__(self, players: int = 2, options: Mapping[str, Any] | None = None,
                  render_mode: str | None = None, native: bool | None = None):
-        super().__init__()
-        if render_mode is not None and render_mode not in render_modes:
-            raise ValueError(f"render_mode must be one of {render_modes} or None")
+        check_render_mode(metadata, render_mode)
         if native and not NATIVE:
             raise RuntimeError("the C engine of Timo's Twist was not built")
         self.native = NATIVE if native is None else native
@@ -97,18 +95,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.options = self.game.resolve_options(options)
         self.game.check_players(players)
         self.players = players
-        self.render_mode = render_mode
-        self.possible_agents = [f"seat_{seat}" for seat in range(players)]
-        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.layout = codec.layout(players, load_deck(self.options["deck"]),
                                    self.options["target"])
-        observation_space = spaces.Dict({
-            "observation": self.layout.box(),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-        })
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
-        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
-                              for agent in self.possible_agents}
+        super().__init__(players, render_mode, self.layout.box(), N_ACTIONS)
         self._seeds = np.random.default_rng()
         self._state: Any = None
         self._asked: list[int] = []
@@ -117,14 +106,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._rewarded = False
 
     # -- what the conventions promise --------------------------------------------------
-    @property
-    def state(self) -> Any:  # AECEnv.state() (a global array) is not offered
-        """The engine state of the game being played (``game``'s state type)."""
-        return self._state
-
-    def seat(self, agent: str) -> int:
-        return self._seat_of[agent]
-
     @property
     def reacting(self) -> bool:
         """Whether the selected agent is asked to react to a TIMO! race (not to move)."""
@@ -144,12 +125,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """The index of a game action (None, a bot's "not now", is wait)."""
         return WAIT if action is None else codec.index_of(action, self._state.deck)
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
     # -- the AEC cycle -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. ``options`` (PettingZoo's reset options) are not used: the game's
@@ -166,13 +141,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._scores = tuple(self._state.scores)
         self._rounds = self._state.round_no + self._state.over
         self._rewarded = False
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self._state.turn]
+        self._start(self.possible_agents[self._state.turn])
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seat_of[agent]
@@ -191,11 +160,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             mask[:] = 0
         return {"observation": observation, "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def play(self, agent: str, action: int | None) -> None:
+        # Not TableEnv._settle: rewards change only when a round ends (_score_round).
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is not an action index")
         index, seat, state, asked = int(action), self._seat_of[agent], self._state, self._asked

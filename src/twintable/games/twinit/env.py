@@ -74,14 +74,21 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
+from twintable.envs.aec import (
+    Seeds,
+    TableEnv,
+    agent_names,
+    check_render_mode,
+    check_reward,
+    win_rewards,
+)
 from twintable.envs.errors import IllegalActionError
 from twintable.envs.layout import Field, Layout
+from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twinit.deck import CARDS, PICTURES
 from twintable.games.twinit.rules import TwinItGame
 from twintable.games.twinit.state import (
@@ -238,8 +245,7 @@ class TwinItTable:
 
     def __init__(self, players: int, options: Mapping[str, Any] | None, dt: int,
                  reward: str, max_ticks: int | None):
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        check_reward(reward, REWARDS)
         if dt <= 0:
             raise ValueError("dt must be a positive number of milliseconds")
         self.game = TwinItGame()
@@ -249,21 +255,18 @@ class TwinItTable:
         self.dt = int(dt)
         self.reward = reward
         self.max_ticks = max_ticks
-        self.agents = [f"seat_{seat}" for seat in range(players)]
+        self.agents = agent_names(players)
         self.state: TwinItState = self.game.new_state(self.options, players, 0)
         self.now = 0
         self.tick = 0
-        self._np_random, _ = seeding.np_random(None)
+        self._seeds = Seeds()
         # Legal moves by seat, for one (episode, state version, time): a step asks twice.
         self._episode = 0
         self._legal_key: tuple[int, int, int] = (-1, -1, -1)
         self._legal_moves: dict[int, dict[int, Action]] = {}
 
     def reset(self, seed: int | None) -> None:
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-        game_seed = int(self._np_random.integers(0, 2**31 - 1))
-        self.state = self.game.new_state(self.options, self.players, game_seed)
+        self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
         self.now = 0
         self.tick = 0
         self._episode += 1
@@ -272,9 +275,6 @@ class TwinItTable:
         """This tick's seats in the order they act (rotating by one seat a tick)."""
         first = self.tick % self.players
         return [(first + step) % self.players for step in range(self.players)]
-
-    def seat(self, agent: str) -> int:
-        return self.agents.index(agent)
 
     def _table(self, seat: int) -> tuple[PublicTable, tuple[int, ...]]:
         view = self.game.view(self.state, seat)
@@ -310,6 +310,8 @@ class TwinItTable:
         return {"observation": encode(table, seat, touches, self.now),
                 "action_mask": self.mask(seat)}
 
+    observe_all = observe
+
     def checked(self, seat: int, index: Any) -> Action | None:
         """The engine action for a masked-legal index (None: wait), or IllegalActionError."""
         if index is None:
@@ -321,6 +323,11 @@ class TwinItTable:
         if move is None:
             raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
         return move
+
+    action_at = checked
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
 
     def still_legal(self, seat: int, move: Action) -> bool:
         key = move.key()
@@ -367,11 +374,30 @@ class TwinItTable:
                     in zip(self.agents, self.scores(), before, strict=True)}
         if not self.over:
             return dict.fromkeys(self.agents, 0.0)
-        winners = self.state.winners
-        return {agent: 1.0 if seat in winners else -1.0
-                for seat, agent in enumerate(self.agents)}
+        return win_rewards(self.agents, self.state.winners)
 
-    def render(self) -> str:
+    def play_step(self, actions: Mapping[str, Any], agents: list[str]
+                  ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+        """The parallel form's tick: every move is checked against the table at the
+        tick's start, then played in the tick's order; a move an earlier one made
+        impossible has lost the race (``infos[agent]["refused"]``)."""
+        moves = {seat: self.checked(seat, actions.get(agent, WAIT))
+                 for seat, agent in enumerate(self.agents) if agent in agents}
+        before = self.scores()
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        for seat in self.order():
+            move = moves[seat]
+            if move is None or self.over:
+                continue
+            if self.still_legal(seat, move):
+                self.play(move)
+            else:
+                infos[self.agents[seat]]["refused"] = True
+        if not self.over:
+            self.advance()
+        return self.rewards(before), infos
+
+    def describe(self) -> str:
         table = self.game.view(self.state, None).public
         lines = [f"Twin It {table.mode}, t={self.now} ms, {table.phase}, "
                  f"scores {list(table.scores)}, turn {table.turn}"]
@@ -382,18 +408,7 @@ class TwinItTable:
         return "\n".join(lines)
 
 
-def _spaces(agents: list[str]) -> tuple[dict[str, spaces.Space[Any]],
-                                        dict[str, spaces.Space[Any]]]:
-    box = OBSERVATION.box()
-    observation_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Dict({
-        "observation": box, "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
-        for agent in agents}
-    action_spaces: dict[str, spaces.Space[Any]] = {agent: spaces.Discrete(N_ACTIONS)
-                                                   for agent in agents}
-    return observation_spaces, action_spaces
-
-
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(TableEnv):
     """Twin It in ticks, every agent acting once a tick in a rotating order."""
 
     metadata: ClassVar[dict[str, Any]] = {"name": "twinit_v0", "render_modes": ["ansi", "human"],
@@ -403,35 +418,21 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
                  max_ticks: int | None = None):
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(self.metadata, render_mode)
         self.table = TwinItTable(players, options, dt, reward, max_ticks)
         self.game = self.table.game
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.observation_spaces, self.action_spaces = _spaces(self.possible_agents)
+        super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._order: list[int] = []
         self._position = 0
 
     @property
-    def state(self) -> TwinItState:
-        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
+    def _state(self) -> TwinItState:
         return self.table.state
 
     @property
     def now_ms(self) -> int:
         """The virtual clock: the time every action of this tick is stamped with."""
         return self.table.now
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self.table.seat(agent)
 
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         """The engine action an index means now for ``agent`` (None: wait)."""
@@ -445,21 +446,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.table.reset(seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._order = self.table.order()
         self._position = 0
-        self.agent_selection = self.possible_agents[self._order[0]]
+        self._start(self.possible_agents[self._order[0]])
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def play(self, agent: str, action: Any) -> None:
         table = self.table
         move = table.checked(self.seat(agent), action)
         before = table.scores()
@@ -469,32 +460,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
             table.advance()
             self._order = table.order()
             self._position = 0
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = table.rewards(before)
-        if table.over:
-            self.terminations = dict.fromkeys(self.agents, True)
-        elif table.truncated:
-            self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        if table.over or table.truncated:
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.possible_agents[self._order[self._position]]
-        if self.render_mode == "human":
-            self.render()
+        ended = table.over or table.truncated
+        self._settle(agent, table.rewards(before),
+                     self.agents[0] if ended else self.possible_agents[self._order[self._position]],
+                     over=table.over, truncated=table.truncated)
 
-    def render(self) -> str | None:
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+    def describe(self) -> str:
+        return self.table.describe()
 
 
-class parallel_env(ParallelEnv):  # type: ignore[misc]
+class parallel_env(TableParallelEnv):
     """Twin It in ticks, every agent choosing at once from the table at the tick's start.
 
     A missing agent waits. An index its mask forbids raises IllegalActionError before any
@@ -508,87 +483,13 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
                  max_ticks: int | None = None):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.table = TwinItTable(players, options, dt, reward, max_ticks)
-        self.game = self.table.game
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.agents: list[str] = []
-        self.observation_spaces, self.action_spaces = _spaces(self.possible_agents)
-
-    @property
-    def state(self) -> TwinItState:
-        return self.table.state
+        check_render_mode(self.metadata, render_mode)
+        super().__init__(TwinItTable(players, options, dt, reward, max_ticks), render_mode,
+                         OBSERVATION.box(), N_ACTIONS)
 
     @property
     def now_ms(self) -> int:
-        return self.table.now
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self.table.seat(agent)
-
-    def action_of(self, index: int, agent: str) -> Action | None:
-        return self.table.checked(self.seat(agent), index)
-
-    def index_of(self, action: Action) -> int:
-        return index_of(action)
-
-    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        return {agent: self.table.observe(self.seat(agent)) for agent in self.agents}
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
-        self.table.reset(seed)
-        self.agents = list(self.possible_agents)
-        return self._observations(), {agent: {} for agent in self.agents}
-
-    def step(self, actions: Mapping[str, Any]) -> tuple[
-            dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
-            dict[str, bool], dict[str, dict[str, Any]]]:
-        unknown = set(actions) - set(self.agents)
-        if unknown:
-            raise IllegalActionError(f"no such agent(s) in play: {sorted(unknown)}")
-        table = self.table
-        moves = {seat: table.checked(seat, actions.get(agent, WAIT))
-                 for seat, agent in enumerate(self.possible_agents) if agent in self.agents}
-        before = table.scores()
-        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        for seat in table.order():
-            move = moves[seat]
-            if move is None or table.over:
-                continue
-            if table.still_legal(seat, move):
-                table.play(move)
-            else:
-                infos[self.possible_agents[seat]]["refused"] = True
-        if not table.over:
-            table.advance()
-        rewards = table.rewards(before)
-        observations = self._observations()
-        terminations = dict.fromkeys(self.agents, table.over)
-        truncations = dict.fromkeys(self.agents, table.truncated)
-        if table.over or table.truncated:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self.table.now  # type: ignore[attr-defined, no-any-return]
 
 
 def env(**kwargs: Any) -> AECEnv:

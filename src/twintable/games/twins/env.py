@@ -49,14 +49,22 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from twintable.core.types import Action
+from twintable.envs.aec import (
+    Seeds,
+    TableEnv,
+    agent_names,
+    check_render_mode,
+    check_reward,
+    masked_index,
+    win_rewards,
+)
 from twintable.envs.errors import IllegalActionError
 from twintable.envs.layout import Field, Layout
+from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twins.cards import DECK_SIZE
 from twintable.games.twins.rules import BUY_KIND, PICK_KIND, START_CHIPS, TwinsGame
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
@@ -162,25 +170,25 @@ class TwinsTable:
     """What both forms share: one engine state, the masks, observations and rewards."""
 
     def __init__(self, players: int, options: Mapping[str, Any] | None, reward: str):
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        check_reward(reward, REWARDS)
         self.game = TwinsGame()
         self.options = dict(options or {})
         self.game.check_players(players)
         self.players = players
         self.reward = reward
-        self.agents = [f"seat_{seat}" for seat in range(players)]
+        self.agents = agent_names(players)
         self.state: TwinsState = self.game.new_state(self.options, players, 0)
-        self._np_random, _ = seeding.np_random(None)
+        self._seeds = Seeds()
 
     def reset(self, seed: int | None) -> None:
-        if seed is not None:
-            self._np_random, _ = seeding.np_random(seed)
-        game_seed = int(self._np_random.integers(0, 2**31 - 1))
-        self.state = self.game.new_state(self.options, self.players, game_seed)
+        self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
 
-    def seat(self, agent: str) -> int:
-        return self.agents.index(agent)
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    #: Every game ends by itself (a bankruptcy, or ``max_hands``).
+    truncated = False
 
     def mask(self, seat: int, waiting_allowed: bool) -> np.ndarray:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
@@ -195,14 +203,19 @@ class TwinsTable:
         return {"observation": encode(self.game.view(self.state, seat)),
                 "action_mask": self.mask(seat, waiting_allowed)}
 
+    def observe_all(self, seat: int) -> dict[str, np.ndarray]:
+        return self.observe(seat, waiting_allowed=True)
+
     def checked(self, seat: int, index: Any, waiting_allowed: bool) -> Action | None:
         """The engine action for a masked-legal index, or IllegalActionError."""
-        if index is None:
-            raise IllegalActionError(f"seat_{seat} must act: give an action index")
-        number = int(index)
-        if not 0 <= number < N_ACTIONS or not self.mask(seat, waiting_allowed)[number]:
-            raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
+        number = masked_index(index, self.mask(seat, waiting_allowed), self.agents[seat])
         return action_of(number, seat)
+
+    def action_at(self, seat: int, index: Any) -> Action | None:
+        return action_of(int(index), seat)
+
+    def index_of(self, action: Action) -> int:
+        return index_of(action)
 
     def chips(self) -> list[int]:
         return list(self.state.chips)
@@ -215,10 +228,24 @@ class TwinsTable:
         outcome = self.game.outcome(state)
         if outcome is None:
             return dict.fromkeys(self.agents, 0.0)
-        return {agent: 1.0 if seat in outcome.winners else -1.0
-                for seat, agent in enumerate(self.agents)}
+        return win_rewards(self.agents, outcome.winners)
 
-    def render(self) -> str:
+    def play_step(self, actions: Mapping[str, Any], agents: list[str]
+                  ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+        """The parallel form's step: a buy (the buyer acts, everyone else waits) or a
+        round's secret picks, every move checked before any is played."""
+        moves = []
+        for agent in agents:
+            move = self.checked(self.agents.index(agent), actions.get(agent, WAIT),
+                                waiting_allowed=True)
+            if move is not None:
+                moves.append(move)
+        before = self.chips()
+        for move in moves:
+            self.game.apply(self.state, move)
+        return self.rewards(before), {agent: {} for agent in agents}
+
+    def describe(self) -> str:
         view = self.game.view(self.state, None)
         lines = [f"Twins hand {view.hand_no} round {view.round_no} ({view.phase}), "
                  f"bank {view.bank}"]
@@ -231,7 +258,7 @@ class TwinsTable:
         return "\n".join(lines)
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(TableEnv):
     """Twins, one seat acting at a time: buys in turn, then each round's secret picks one
     seat after another (a pick stays hidden until the round's last one reveals all)."""
 
@@ -240,34 +267,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, reward: str = "win"):
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(self.metadata, render_mode)
         self.table = TwinsTable(players, options, reward)
         self.game = self.table.game
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        box = OBSERVATION.box()
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": box,
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
-            for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
-                              for agent in self.possible_agents}
+        super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
 
     @property
-    def state(self) -> TwinsState:
-        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
+    def _state(self) -> TwinsState:
         return self.table.state
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self.table.seat(agent)
 
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         return action_of(int(index), self.seat(agent or self.agent_selection))
@@ -280,48 +287,25 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.table.reset(seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self._next_agent()
+        self._start(self._next_agent())
 
     def _next_agent(self) -> str:
         acting = self.game.to_act(self.state)
-        return self.possible_agents[min(acting)] if acting else self.agents[0]
+        return self.possible_agents[min(acting)] if acting else self.possible_agents[0]
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def play(self, agent: str, action: Any) -> None:
         move = self.table.checked(self.seat(agent), action, waiting_allowed=False)
         assert move is not None  # the AEC form never offers waiting
         before = self.table.chips()
         self.game.apply(self.state, move)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = self.table.rewards(before)
-        if self.game.is_over(self.state):
-            self.terminations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        self.agent_selection = self._next_agent()
-        if self.render_mode == "human":
-            self.render()
+        self._settle(agent, self.table.rewards(before), self._next_agent(),
+                     over=self.game.is_over(self.state))
 
-    def render(self) -> str | None:
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+    def describe(self) -> str:
+        return self.table.describe()
 
 
-class parallel_env(ParallelEnv):  # type: ignore[misc]
+class parallel_env(TableParallelEnv):
     """Twins with every seat that acts now acting together: one step is a buy (the seat
     buying; everyone else waits) or a whole round of secret picks, revealed at once.
 
@@ -334,86 +318,9 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, reward: str = "win"):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.table = TwinsTable(players, options, reward)
-        self.game = self.table.game
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.agents: list[str] = []
-        box = OBSERVATION.box()
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": box,
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
-            for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS)
-                              for agent in self.possible_agents}
-
-    @property
-    def state(self) -> TwinsState:
-        return self.table.state
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self.table.seat(agent)
-
-    def action_of(self, index: int, agent: str) -> Action | None:
-        return action_of(int(index), self.seat(agent))
-
-    def index_of(self, action: Action) -> int:
-        return index_of(action)
-
-    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        return {agent: self.table.observe(self.seat(agent), waiting_allowed=True)
-                for agent in self.agents}
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
-        self.table.reset(seed)
-        self.agents = list(self.possible_agents)
-        return self._observations(), {agent: {} for agent in self.agents}
-
-    def step(self, actions: Mapping[str, Any]) -> tuple[
-            dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool],
-            dict[str, bool], dict[str, dict[str, Any]]]:
-        unknown = set(actions) - set(self.agents)
-        if unknown:
-            raise IllegalActionError(f"no such agent(s) in play: {sorted(unknown)}")
-        moves = []
-        for agent in self.agents:
-            move = self.table.checked(self.seat(agent), actions.get(agent, WAIT),
-                                      waiting_allowed=True)
-            if move is not None:
-                moves.append(move)
-        before = self.table.chips()
-        for move in moves:
-            self.game.apply(self.state, move)
-        rewards = self.table.rewards(before)
-        over = self.game.is_over(self.state)
-        observations = self._observations()
-        terminations = dict.fromkeys(self.agents, over)
-        truncations = dict.fromkeys(self.agents, False)
-        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        if over:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        check_render_mode(self.metadata, render_mode)
+        super().__init__(TwinsTable(players, options, reward), render_mode,
+                         OBSERVATION.box(), N_ACTIONS)
 
 
 def env(**kwargs: Any) -> AECEnv:

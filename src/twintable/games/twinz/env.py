@@ -28,7 +28,7 @@ Vocabulary (``VOCABULARY``, 9,477 words for v1): every word of both decks
 say for each deck word), one entry per folded form (case and accents folded, as the rules
 compare words; the spelling kept is the deck's, else the alphabetically first), sorted
 by folded form. Every mystery word is in it. The vocabulary is part of the version:
-``tests/envs/test_twinz_v1.py`` pins its size and fingerprint, and a change to those data
+``tests/games/twinz/test_env.py`` pins its size and fingerprint, and a change to those data
 files that changes it needs a ``twinz_v2``. Word bots may say words outside it: an index
 cannot name them (``index_of`` raises :class:`UnknownWordError`), but
 ``raw_env.step_action`` plays any engine action of the seat on turn, so a wrapper can seat
@@ -98,12 +98,18 @@ from importlib import resources
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from twintable.core.errors import RuleError
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
+from twintable.envs.aec import (
+    TableEnv,
+    check_render_mode,
+    check_reward,
+    masked_index,
+    win_rewards,
+)
 from twintable.envs.errors import IllegalActionError
 from twintable.envs.layout import Field, Layout
 from twintable.games.twinz.decks import DECKS, fold, load_decks
@@ -273,7 +279,7 @@ def legal_moves(view: TwinzView) -> tuple[list[int], bool]:
     return sorted(indices), words
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(TableEnv):
     """Twinz in ticks: each seat that may act gets a turn a tick, in a rotating order."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -284,11 +290,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
                  max_ticks: int | None = DEFAULT_MAX_TICKS):
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        check_render_mode(self.metadata, render_mode)
+        check_reward(reward, REWARDS)
         if dt <= 0:
             raise ValueError("dt must be a positive number of milliseconds")
         self.game = TwinzGame()
@@ -298,15 +301,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.dt = int(dt)
         self.reward = reward
         self.max_ticks = max_ticks
-        self.render_mode = render_mode
-        self.possible_agents = [f"seat_{seat}" for seat in range(players)]
-        box = OBSERVATION.box()
-        self.observation_spaces: dict[str, spaces.Space[Any]] = {
-            agent: spaces.Dict({"observation": box,
-                                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8)})
-            for agent in self.possible_agents}
-        self.action_spaces: dict[str, spaces.Space[Any]] = {
-            agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
+        super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._seeds = random.Random()
         self._state: TwinzState = self.game.new_state(self.options, players, 0)
         self.now_ms = 0
@@ -316,31 +311,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._turn = 0
 
     # -- the convention every environment keeps ------------------------------------------
-    @property
-    def state(self) -> TwinzState:
-        """The engine's state (PettingZoo's global ``state()`` is not offered: it would
-        show every secret)."""
-        return self._state
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         """The engine action an index means now for ``agent`` (default: the agent on
         turn), stamped with the tick's time; None for wait. IllegalActionError when its
         mask bit is 0."""
         seat = self.seat(agent or self.agent_selection)
-        if index is None:
-            raise IllegalActionError(f"seat_{seat} must give an action index (0 waits)")
-        number = int(index)
-        if not 0 <= number < N_ACTIONS or not self._mask(seat)[number]:
-            raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
+        number = masked_index(index, self._mask(seat), self.possible_agents[seat], waits=True)
         if number == WAIT:
             return None
         now = self.now_ms
@@ -406,20 +382,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._state = self.game.new_state(self.options, self.players, game_seed)
         self.now_ms = 0
         self.tick = 0
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._start_tick()
-        self.agent_selection = self._selected()
+        self._start(self._selected(self.possible_agents))
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def play(self, agent: str, action: Any) -> None:
         self._play(agent, self.action_of(action, agent))
 
     def step_action(self, action: Action | None) -> None:
@@ -451,25 +417,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
         over = self.game.is_over(self._state)
         truncated = (not over and self.max_ticks is not None
                      and self.tick >= self.max_ticks)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = self._rewards(before, over)
+        infos = None
         if over:
-            self.terminations = dict.fromkeys(self.agents, True)
             outcome = self.game.outcome(self._state)
             assert outcome is not None
-            self.infos = {name: {"score": outcome.scores[self.seat(name)],
-                                 "winner": self.seat(name) in outcome.winners}
-                          for name in self.agents}
-        elif truncated:
-            self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        self.agent_selection = self.agents[0] if over or truncated else self._selected()
-        if self.render_mode == "human":
-            self.render()
+            infos = {name: {"score": outcome.scores[self.seat(name)],
+                            "winner": self.seat(name) in outcome.winners}
+                     for name in self.agents}
+        self._settle(agent, self._rewards(before, over),
+                     self.agents[0] if over or truncated else self._selected(self.agents),
+                     over=over, truncated=truncated, infos=infos)
 
-    def _selected(self) -> str:
+    def _selected(self, agents: list[str]) -> str:
         if not self._turns:
-            return self.agents[0]
+            return agents[0]
         return self.possible_agents[self._turns[self._turn]]
 
     def _start_tick(self) -> None:
@@ -513,11 +474,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return dict.fromkeys(self.agents, 0.0)
         outcome = self.game.outcome(self._state)
         assert outcome is not None
-        return {agent: 1.0 if self.seat(agent) in outcome.winners else -1.0
-                for agent in self.agents}
+        return win_rewards(self.agents, outcome.winners)
 
     # -- showing ---------------------------------------------------------------------------
-    def render(self) -> str | None:
+    def describe(self) -> str:
         view = self.game.view(self._state, None)
         clues = ", ".join(str(clue) for clue in view.clues) if view.clues else "-"
         guesses = ", ".join(f"seat_{seat} {word or '?'}" for seat, word in view.guessed)
@@ -525,13 +485,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 f"{view.phase}, duo seat_{view.duo[0]} + seat_{view.duo[1]}\n"
                 f"  clues: {clues}; guesses: {guesses or '-'}\n"
                 f"  points {list(view.points)}, cards {list(view.cards)}")
-        if self.render_mode == "human":
-            print(text)
-            return None
         return text
-
-    def close(self) -> None:
-        pass
 
 
 def env(**kwargs: Any) -> AECEnv:

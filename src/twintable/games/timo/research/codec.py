@@ -2,7 +2,7 @@
 
 Both the PettingZoo environment (``timo_v0``) and the vectorised engine (``timo_vector``)
 speak this encoding; the C engine (``games/timo/_native.c``: ``encode`` and the vector
-engine) writes the same numbers, and tests/envs/test_timo_vector.py compares the two
+engine) writes the same numbers, and tests/games/timo/research/test_vector.py compares the two
 after every step. docs/envs_timo.md is the reader's copy of the layout below.
 
 A *card type* is a colour and a rank, so the two copies of a card in the 108-card deck

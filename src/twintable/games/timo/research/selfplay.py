@@ -34,13 +34,13 @@ from gymnasium.vector.utils import batch_space
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
-from twintable.envs.errors import IllegalActionError, OpponentMoveError
+from twintable.envs.errors import OpponentMoveError
 from twintable.envs.opponents import turn_move
 from twintable.games.timo import env as timo_v0
 from twintable.games.timo.plugin import entry as timo_entry
 from twintable.games.timo.research import codec
 from twintable.games.timo.research.policy import greedy_index
-from twintable.games.timo.research.vector import Observation, final_infos
+from twintable.games.timo.research.vector import Episodes, Observation, not_legal
 
 #: A batch of observations -> one action index per observation.
 Policy = Callable[[Observation], Any]
@@ -69,13 +69,12 @@ class TimoSelfPlayVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._bot_names = bot_factories(timo_entry())
         self.set_opponents(opponents)
-        self._seeds = np.random.default_rng()
+        self._games = Episodes(num_envs)
         self._base = 0
         self._episodes = [0] * num_envs
         self._needs_reset = [False] * num_envs
         self._rngs = [random.Random(0) for _ in range(num_envs)]
         self._bots: list[dict[int, Bot]] = [{} for _ in range(num_envs)]
-        self._episode_returns = np.zeros(num_envs, dtype=np.float64)
         self._observations: list[dict[str, npt.NDArray[Any]]] = []
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
@@ -98,33 +97,22 @@ class TimoSelfPlayVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         """Deal every game afresh (``options`` are not used: the game's are fixed)."""
-        if seed is not None:
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seeds go from 0 to 2**64 - 1, not {seed}")
-            self._seeds = np.random.default_rng(seed)
-        else:
-            seed = int(self._seeds.integers(0, 2**63))
-        self._base = seed
+        self._base = self._games.reset(seed)
         self._episodes = [0] * self.num_envs
         for game in range(self.num_envs):
             self._start(game)
         self._advance(list(range(self.num_envs)), np.zeros(self.num_envs))
         self._skip_finished()
-        self._episode_returns[:] = 0
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[Observation, npt.NDArray[np.float64],
                                           npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                           dict[str, Any]]:
-        indices = np.asarray(actions, dtype=np.int64)
-        if indices.shape != (self.num_envs,):
-            raise IllegalActionError(f"expected {self.num_envs} action indices, "
-                                     f"got shape {indices.shape}")
+        indices = self._games.indices(actions)
         for game, index in enumerate(indices):
             mask = self._observations[game]["action_mask"]
             if not self._needs_reset[game] and not (0 <= index < len(mask) and mask[index]):
-                raise IllegalActionError(f"action {index} is not legal in game {game} now; "
-                                         "no game moved")
+                raise not_legal(game, index)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
         moved, restarted = [], []
@@ -150,10 +138,10 @@ class TimoSelfPlayVectorEnv(VectorEnv):
                 self._needs_reset[game] = True
                 scores[game] = state.scores
                 winners[game] = state.round_winner
-        self._episode_returns += rewards
+        self._games.returns += rewards
         infos: dict[str, Any] = {}
         if terminated.any():
-            infos = final_infos(terminated, winners, scores, self._episode_returns)
+            infos = self._games.final_infos(terminated, winners, scores)
         self._observations = [env.observe(self.learner_agent) for env in self.envs]
         return (self._observation(), rewards, terminated,
                 np.zeros(self.num_envs, dtype=np.bool_), infos)

@@ -12,7 +12,7 @@ opponent move from Python: ``twintable.envs.timo_selfplay``. The rules, the deal
 observation and mask encoding, the race order and the rewards are ``timo_v0``'s
 (docs/envs_timo.md): an episode here is the same game as ``timo_v0`` with the other
 seats played by those opponents, which
-tests/envs/test_timo_vector.py checks step by step.
+tests/games/timo/research/test_vector.py checks step by step.
 
 - **Spaces**: ``single_observation_space`` is ``timo_v0``'s Dict (``observation``,
   ``action_mask``); observations come batched as ``{"observation": (N, 171 + 4p) float32,
@@ -113,8 +113,7 @@ class TimoVectorEnv(VectorEnv):
             self.options["stacking"], self.options["draw_when_able"], self.options["target"],
             learner, self.threads, self._observations, self._masks, self._rewards,
             self._terminations, hand_size=self.options["hand_size"])
-        self._seeds = np.random.default_rng()
-        self._episode_returns = np.zeros(num_envs, dtype=np.float64)
+        self._episodes = Episodes(num_envs)
         self.set_opponents(opponents)
 
     def set_opponents(self, opponents: str | Sequence[str]) -> None:
@@ -134,29 +133,16 @@ class TimoVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         """Deal every game afresh (``options`` are not used: the game's are fixed)."""
-        if seed is not None:
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seeds go from 0 to 2**64 - 1, not {seed}")
-            self._seeds = np.random.default_rng(seed)
-        else:
-            seed = int(self._seeds.integers(0, 2**63))
-        self._engine.reset(seed)
-        self._episode_returns[:] = 0
+        self._engine.reset(self._episodes.reset(seed))
         return self._observation(), {}
 
     def step(self, actions: Any) -> tuple[Observation, npt.NDArray[np.float64],
                                           npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                           dict[str, Any]]:
-        indices = np.ascontiguousarray(actions, dtype=np.int64)
-        if indices.shape != (self.num_envs,):
-            raise IllegalActionError(f"expected {self.num_envs} action indices, "
-                                     f"got shape {indices.shape}")
-        refused = self._engine.step(indices)
+        refused = self._engine.step(self._episodes.indices(actions))
         if refused is not None:
-            game, index = refused
-            raise IllegalActionError(f"action {index} is not legal in game {game} now; "
-                                     "no game moved")
-        self._episode_returns += self._rewards
+            raise not_legal(*refused)
+        self._episodes.returns += self._rewards
         infos = self._final_infos() if self._terminations.any() else {}
         if infos and self.autoreset_mode == AutoresetMode.SAME_STEP:
             ended = np.flatnonzero(self._terminations)
@@ -180,7 +166,7 @@ class TimoVectorEnv(VectorEnv):
         for game in np.flatnonzero(ended):
             final, winners[game], _ = self._engine.result(int(game))
             scores[game] = final
-        return final_infos(ended, winners, scores, self._episode_returns)
+        return self._episodes.final_infos(ended, winners, scores)
 
     def _observation(self) -> Observation:
         if self.copy:
@@ -194,16 +180,50 @@ class TimoVectorEnv(VectorEnv):
         return int(episode), int(seed), bool(reacting)
 
 
-def final_infos(ended: npt.NDArray[np.bool_], winners: npt.NDArray[np.int64],
-                scores: npt.NDArray[np.int64],
-                episode_returns: npt.NDArray[np.float64]) -> dict[str, Any]:
-    """Gymnasium's vector infos for the games that ended (``ended``): winner, scores,
-    every seat's return for the game and the learner's episode return, which is then
-    cleared in ``episode_returns`` for the next episode."""
-    players = scores.shape[1]
-    returns = (players * scores - scores.sum(axis=1, keepdims=True)) / (100.0 * players)
-    episode_return = np.where(ended, episode_returns, 0.0)
-    episode_returns[ended] = 0.0
-    return {"winner": winners, "_winner": ended, "scores": scores, "_scores": ended.copy(),
-            "returns": returns, "_returns": ended.copy(),
-            "episode_return": episode_return, "_episode_return": ended.copy()}
+def not_legal(game: int, index: int) -> IllegalActionError:
+    return IllegalActionError(f"action {index} is not legal in game {game} now; "
+                              "no game moved")
+
+
+class Episodes:
+    """What every vector environment of Timo's Twist keeps about its episodes: the seeds
+    of resets (``reset(seed=s)`` deals from ``s``; a reset without a seed draws the next
+    from a generator seeded with the last ``s``), the learner's running returns, and the
+    check of a step's actions."""
+
+    def __init__(self, num_envs: int):
+        self.num_envs = num_envs
+        self._seeds = np.random.default_rng()
+        self.returns = np.zeros(num_envs, dtype=np.float64)
+
+    def reset(self, seed: int | None) -> int:
+        """The base seed of the games dealt now; every return starts again from 0."""
+        if seed is not None:
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seeds go from 0 to 2**64 - 1, not {seed}")
+            self._seeds = np.random.default_rng(seed)
+        else:
+            seed = int(self._seeds.integers(0, 2**63))
+        self.returns[:] = 0
+        return seed
+
+    def indices(self, actions: Any) -> npt.NDArray[np.int64]:
+        """One action index per game, or IllegalActionError before any game moves."""
+        indices = np.ascontiguousarray(actions, dtype=np.int64)
+        if indices.shape != (self.num_envs,):
+            raise IllegalActionError(f"expected {self.num_envs} action indices, "
+                                     f"got shape {indices.shape}")
+        return indices
+
+    def final_infos(self, ended: npt.NDArray[np.bool_], winners: npt.NDArray[np.int64],
+                    scores: npt.NDArray[np.int64]) -> dict[str, Any]:
+        """Gymnasium's vector infos for the games that ended (``ended``): winner, scores,
+        every seat's return for the game and the learner's episode return, which is then
+        cleared for the next episode."""
+        players = scores.shape[1]
+        returns = (players * scores - scores.sum(axis=1, keepdims=True)) / (100.0 * players)
+        episode_return = np.where(ended, self.returns, 0.0)
+        self.returns[ended] = 0.0
+        return {"winner": winners, "_winner": ended, "scores": scores,
+                "_scores": ended.copy(), "returns": returns, "_returns": ended.copy(),
+                "episode_return": episode_return, "_episode_return": ended.copy()}

@@ -18,11 +18,9 @@ from pettingzoo.test import (
     seed_test,
 )
 
-from twintable.envs import (
-    IllegalActionError,
-    twins_v0,
-)
+from twintable.envs import IllegalActionError
 from twintable.envs.penalty import IllegalActionPenalty
+from twintable.games.twins import env as twins_v0
 from twintable.games.twins.state import PICK
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")

@@ -23,8 +23,8 @@ def native() -> None:
 def per_game_history(count: int, steps: int, same_step: bool) -> list[list[Any]]:
     """What every game shows, in order: each observation its learner acts on, and each
     game's last observation (marked), under either autoreset mode."""
-    from twintable.envs.sb3 import timo_vec_env
-    from twintable.envs.timo_vector import TimoVectorEnv
+    from twintable.games.timo.research.sb3 import timo_vec_env
+    from twintable.games.timo.research.vector import TimoVectorEnv
 
     rngs = [np.random.default_rng([5, game]) for game in range(count)]
     history: list[list[Any]] = [[] for _ in range(count)]
@@ -71,7 +71,7 @@ def test_same_step_autoreset_deals_the_next_step_modes_games() -> None:
 
 
 def test_sb3_contrib_reads_the_masks_as_from_any_vec_env() -> None:
-    from twintable.envs.sb3 import timo_vec_env
+    from twintable.games.timo.research.sb3 import timo_vec_env
 
     env = timo_vec_env(3, 2, opponents="greedy")
     observations = env.reset()
@@ -90,8 +90,8 @@ def test_sb3_contrib_reads_the_masks_as_from_any_vec_env() -> None:
 
 
 def test_the_adapter_needs_same_step_autoreset() -> None:
-    from twintable.envs.sb3 import TimoSB3VecEnv
-    from twintable.envs.timo_vector import TimoVectorEnv
+    from twintable.games.timo.research.sb3 import TimoSB3VecEnv
+    from twintable.games.timo.research.vector import TimoVectorEnv
 
     with pytest.raises(ValueError, match="SAME_STEP"):
         TimoSB3VecEnv(TimoVectorEnv(2, 2))
@@ -102,7 +102,7 @@ def test_maskable_ppo_learns_on_it_where_sb3_contrib_is_installed() -> None:
     sb3_contrib = pytest.importorskip("sb3_contrib")
     from stable_baselines3.common.vec_env import VecEnv
 
-    from twintable.envs.sb3 import timo_vec_env
+    from twintable.games.timo.research.sb3 import timo_vec_env
 
     env = timo_vec_env(4, 2, options={"target": 30}, opponents="random")
     assert isinstance(env, VecEnv)

@@ -16,11 +16,12 @@ from pettingzoo.test import api_test, seed_test
 
 from tests.games.timo.native import require_native
 from twintable.bots.registry import bot_factories
-from twintable.envs import IllegalActionError, timo_v0
-from twintable.envs import _timo_codec as codec
+from twintable.envs import IllegalActionError
 from twintable.games.timo import TimoGame
+from twintable.games.timo import env as timo_v0
 from twintable.games.timo.fast import NATIVE
 from twintable.games.timo.plugin import entry as timo_entry
+from twintable.games.timo.research import codec
 
 ENGINES = [pytest.param(True, id="native"), pytest.param(False, id="reference")]
 

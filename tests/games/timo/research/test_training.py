@@ -24,8 +24,8 @@ def native() -> None:
 
 def test_a_tiny_run_writes_weights_that_replay_and_play(tmp_path: Path) -> None:
     from twintable.envs import evaluate
-    from twintable.envs.timo_selfplay import TimoSelfPlayVectorEnv
-    from twintable.envs.training import LearnedPolicy
+    from twintable.games.timo.research.selfplay import TimoSelfPlayVectorEnv
+    from twintable.games.timo.research.training import LearnedPolicy
 
     paths = [tmp_path / "one.npz", tmp_path / "two.npz"]
     for path in paths:

@@ -14,10 +14,11 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from tests.games.timo.native import require_native
-from twintable.envs import IllegalActionError, timo_v0
-from twintable.envs import _timo_codec as codec
-from twintable.envs._timo_policy import GreedyTimoPolicy, greedy_index
+from twintable.envs import IllegalActionError
 from twintable.games.timo import TimoGame
+from twintable.games.timo import env as timo_v0
+from twintable.games.timo.research import codec
+from twintable.games.timo.research.policy import GreedyTimoPolicy, greedy_index
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +27,7 @@ def native() -> None:
 
 
 def vector_env(*args: Any, **kwargs: Any) -> Any:
-    from twintable.envs.timo_vector import TimoVectorEnv
+    from twintable.games.timo.research.vector import TimoVectorEnv
 
     return TimoVectorEnv(*args, **kwargs)
 

@@ -18,8 +18,10 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from twintable.core.types import Action
-from twintable.envs import IllegalActionError, twinz_v1
-from twintable.envs.twinz_v1 import (
+from twintable.envs import IllegalActionError
+from twintable.games.twinz import env as twinz_v1
+from twintable.games.twinz.decks import DECKS, fold, load_decks
+from twintable.games.twinz.env import (
     OBSERVATION,
     UNKNOWN_WORD,
     VOCABULARY,
@@ -29,7 +31,6 @@ from twintable.envs.twinz_v1 import (
     encode,
     legal_moves,
 )
-from twintable.games.twinz.decks import DECKS, fold, load_decks
 from twintable.games.twinz.roots import same_root
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")

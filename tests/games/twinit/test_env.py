@@ -18,11 +18,9 @@ from pettingzoo.test import (
     seed_test,
 )
 
-from twintable.envs import (
-    IllegalActionError,
-    twinit_v0,
-)
+from twintable.envs import IllegalActionError
 from twintable.envs.penalty import IllegalActionPenalty
+from twintable.games.twinit import env as twinit_v0
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

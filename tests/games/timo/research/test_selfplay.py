@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo")
 
 from tests.games.timo.native import require_native
 from twintable.envs.errors import OpponentMoveError
-from twintable.envs.timo_selfplay import TimoSelfPlayVectorEnv
+from twintable.games.timo.research.selfplay import TimoSelfPlayVectorEnv
 
 
 def run(vector: Any, seed: int, steps: int) -> list[tuple[Any, ...]]:
@@ -47,7 +47,7 @@ def assert_same_runs(one: list[tuple[Any, ...]], other: list[tuple[Any, ...]]) -
 def test_greedy_opponents_play_the_c_vector_engines_games(players: int,
                                                           options: dict[str, Any]) -> None:
     require_native()
-    from twintable.envs.timo_vector import TimoVectorEnv
+    from twintable.games.timo.research.vector import TimoVectorEnv
 
     count, steps = 4, 300
     c_engine = run(TimoVectorEnv(count, players, options, learner=1), 9, steps)

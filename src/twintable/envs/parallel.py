@@ -1,0 +1,139 @@
+"""The parallel form of a game's environment, written once: every agent that may act
+chooses at once, and the game's table plays the moves together.
+
+A game whose moves are simultaneous by nature (Twins' secret picks, Twin It's race in a
+tick) gives a *table*, the engine state and what both its forms share, implementing
+:class:`ParallelTable`; :class:`TableParallelEnv` is the PettingZoo ``ParallelEnv`` over
+it. Only how one step's moves are played is the game's (``ParallelTable.play_step``): which
+moves are refused, in what order the rest take effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from twintable.core.types import Action
+from twintable.envs.aec import agent_spaces, check_render_mode
+from twintable.envs.errors import IllegalActionError
+
+Observations = dict[str, dict[str, np.ndarray]]
+Infos = dict[str, dict[str, Any]]
+
+
+class ParallelTable(Protocol):
+    """One game's engine state as its parallel form plays it."""
+
+    game: Any
+    agents: list[str]
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def truncated(self) -> bool: ...
+
+    def reset(self, seed: int | None) -> None: ...
+
+    def observe_all(self, seat: int) -> dict[str, np.ndarray]:
+        """A seat's observation and mask in the parallel form (it may wait)."""
+        ...
+
+    def action_at(self, seat: int, index: Any) -> Action | None:
+        """The move an index means now for ``seat`` in the parallel form (None: wait),
+        or IllegalActionError."""
+        ...
+
+    def index_of(self, action: Action) -> int: ...
+
+    def play_step(self, actions: Mapping[str, Any], agents: list[str]
+                  ) -> tuple[dict[str, float], Infos]:
+        """One step: every agent in ``agents`` acts at once (a missing one waits); an
+        illegal index raises IllegalActionError before any move is played. The rewards
+        and the infos."""
+        ...
+
+    def describe(self) -> str: ...
+
+
+class TableParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A game's parallel form over its table (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]]
+
+    def __init__(self, table: ParallelTable, render_mode: str | None, box: spaces.Box,
+                 n_actions: int):
+        check_render_mode(self.metadata, render_mode)
+        self.table = table
+        self.game = table.game
+        self.render_mode = render_mode
+        self.possible_agents = list(table.agents)
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.agents: list[str] = []
+        self.observation_spaces, self.action_spaces = agent_spaces(
+            self.possible_agents, box, n_actions)
+
+    @property
+    def state(self) -> Any:
+        """The engine's state (PettingZoo's global ``state()`` is not offered)."""
+        return self.table.state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self._seat_of[agent]
+
+    def action_of(self, index: int, agent: str) -> Action | None:
+        return self.table.action_at(self.seat(agent), index)
+
+    def index_of(self, action: Action) -> int:
+        return self.table.index_of(action)
+
+    def _observations(self) -> Observations:
+        return {agent: self.table.observe_all(self.seat(agent)) for agent in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observations, Infos]:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[
+            Observations, dict[str, float], dict[str, bool], dict[str, bool], Infos]:
+        unknown = set(actions) - set(self.agents)
+        if unknown:
+            raise IllegalActionError(f"no such agent(s) in play: {sorted(unknown)}")
+        rewards, infos = self.table.play_step(actions, self.agents)
+        table = self.table
+        observations = self._observations()
+        terminations = dict.fromkeys(self.agents, table.over)
+        truncations = dict.fromkeys(self.agents, table.truncated)
+        if table.over or table.truncated:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        text = self.table.describe()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["ParallelTable", "TableParallelEnv"]
