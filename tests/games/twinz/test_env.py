@@ -340,5 +340,5 @@ def test_observations_show_only_the_seats_view() -> None:
 
 
 def test_the_docs_show_the_observation_layout() -> None:
-    docs = Path(__file__).resolve().parents[2] / "docs" / "envs_twinz.md"
+    docs = Path(__file__).resolve().parents[3] / "docs" / "envs_twinz.md"
     assert OBSERVATION.table() in docs.read_text(encoding="utf-8")

@@ -26,4 +26,6 @@ def entry() -> GameEntry:
         # It counts cards and wins cheaply: a regular player's game, no more.
         bots=(BotLevel("heuristic", "medium", _heuristic),),
         default_bot="heuristic",
-        terminal="twintable_tricks.terminal", env="twintable_tricks.env", gym_id=None)
+        terminal="twintable_tricks.terminal", env="twintable_tricks.env", gym_id=None,
+        # Published as twintable.envs.tricks_v0, as the built-in games' are.
+        env_names={"tricks_v0": "twintable_tricks.env"})
