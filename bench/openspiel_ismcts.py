@@ -38,12 +38,14 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+import twintable.envs.openspiel  # noqa: F401  (registers every game's OpenSpiel game)
 from twintable.core.types import Action
-from twintable.envs.openspiel import TIMO_NAME, TWINS_NAME
 from twintable.games.timo.bots import SearchTimoBot
+from twintable.games.timo.research.openspiel import TIMO_NAME
 from twintable.games.timo.rules import CALL, CATCH
 from twintable.games.timo.views import TimoView
 from twintable.games.twins.bots import StrongTwinsBot
+from twintable.games.twins.research.openspiel import TWINS_NAME
 from twintable.games.twins.rules import BUY_COST, BUY_KIND, PICK_KIND
 from twintable.games.twins.state import BUY
 from twintable.games.twins.views import TwinsView

@@ -78,7 +78,29 @@ class Seeds:
         return int(self._np_random.integers(0, 2**31 - 1))
 
 
-class TableEnv(AECEnv):  # type: ignore[misc]
+class Seats:
+    """Agents as seats, with their spaces: what both forms of an environment answer."""
+
+    possible_agents: list[str]
+    observation_spaces: Spaces
+    action_spaces: Spaces
+
+    def _seat(self, agents: list[str], box: spaces.Box, n_actions: int) -> None:
+        self.possible_agents = agents
+        self._seat_of = {agent: seat for seat, agent in enumerate(agents)}
+        self.observation_spaces, self.action_spaces = agent_spaces(agents, box, n_actions)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self._seat_of[agent]
+
+
+class TableEnv(Seats, AECEnv):  # type: ignore[misc]
     """An AEC environment over one engine state (``_state``), one seat an agent."""
 
     metadata: ClassVar[dict[str, Any]]
@@ -89,10 +111,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         check_render_mode(self.metadata, render_mode)
         self.render_mode = render_mode
-        self.possible_agents = agent_names(players)
-        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces, self.action_spaces = agent_spaces(
-            self.possible_agents, box, n_actions)
+        self._seat(agent_names(players), box, n_actions)
 
     # -- the convention every environment keeps ------------------------------------------
     @property
@@ -100,15 +119,6 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         """The engine's state (PettingZoo's global ``state()`` is not offered: it would
         show every secret)."""
         return self._state
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self._seat_of[agent]
 
     # -- the AEC cycle -------------------------------------------------------------------
     def _start(self, first: str) -> None:
@@ -166,5 +176,5 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-__all__ = ["Seeds", "TableEnv", "agent_names", "agent_spaces", "check_render_mode",
+__all__ = ["Seats", "Seeds", "TableEnv", "agent_names", "agent_spaces", "check_render_mode",
            "check_reward", "masked_index", "win_rewards"]

@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from twintable.core.types import Action
-from twintable.envs.aec import agent_spaces, check_render_mode
+from twintable.envs.aec import Seats, check_render_mode
 from twintable.envs.errors import IllegalActionError
 
 Observations = dict[str, dict[str, np.ndarray]]
@@ -63,7 +63,7 @@ class ParallelTable(Protocol):
     def describe(self) -> str: ...
 
 
-class TableParallelEnv(ParallelEnv):  # type: ignore[misc]
+class TableParallelEnv(Seats, ParallelEnv):  # type: ignore[misc]
     """A game's parallel form over its table (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]]
@@ -74,25 +74,13 @@ class TableParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.table = table
         self.game = table.game
         self.render_mode = render_mode
-        self.possible_agents = list(table.agents)
-        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._seat(list(table.agents), box, n_actions)
         self.agents: list[str] = []
-        self.observation_spaces, self.action_spaces = agent_spaces(
-            self.possible_agents, box, n_actions)
 
     @property
     def state(self) -> Any:
         """The engine's state (PettingZoo's global ``state()`` is not offered)."""
         return self.table.state
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def seat(self, agent: str) -> int:
-        return self._seat_of[agent]
 
     def action_of(self, index: int, agent: str) -> Action | None:
         return self.table.action_at(self.seat(agent), index)
