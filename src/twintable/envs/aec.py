@@ -60,6 +60,14 @@ def masked_index(action: Any, mask: np.ndarray, agent: str, waits: bool = False)
     return index
 
 
+def shown(text: str, render_mode: str | None) -> str | None:
+    """``render()``'s answer: the text, or None once printed (``"human"``)."""
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def win_rewards(agents: list[str], winners: Collection[int]) -> dict[str, float]:
     """+1 to each winner (ties share the win), −1 to everyone else."""
     return {agent: 1.0 if seat in winners else -1.0 for seat, agent in enumerate(agents)}
@@ -166,15 +174,11 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
         raise NotImplementedError
 
     def render(self) -> str | None:
-        text = self.describe()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return shown(self.describe(), self.render_mode)
 
     def close(self) -> None:
         pass
 
 
 __all__ = ["Seats", "Seeds", "TableEnv", "agent_names", "agent_spaces", "check_render_mode",
-           "check_reward", "masked_index", "win_rewards"]
+           "check_reward", "masked_index", "shown", "win_rewards"]

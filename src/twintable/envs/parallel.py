@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from twintable.core.types import Action
-from twintable.envs.aec import Seats, check_render_mode
+from twintable.envs.aec import Seats, check_render_mode, shown
 from twintable.envs.errors import IllegalActionError
 
 Observations = dict[str, dict[str, np.ndarray]]
@@ -114,11 +114,7 @@ class TableParallelEnv(Seats, ParallelEnv):  # type: ignore[misc]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        text = self.table.describe()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return shown(self.table.describe(), self.render_mode)
 
     def close(self) -> None:
         pass

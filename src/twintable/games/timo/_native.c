@@ -65,7 +65,7 @@ static void twister_make_base(void) {
  * the wrap-arounds of CPython's loop (i back to 1 after 623; j back to 0 after the key's
  * last word) are written out. Seeding is a sequential chain of 1247 multiplies, the
  * largest single cost of a reshuffle; tests/games/timo (against random.Random) and
- * tests/envs/test_timo_vector.py check that the words are CPython's. */
+ * tests/games/timo/research/test_vector.py check that the words are CPython's. */
 static void twister_init_by_array(Twister *t, const uint32_t *key, int length) {
     uint32_t *mt = t->state, addend[4];
     memcpy(mt, twister_base, sizeof twister_base);
@@ -425,8 +425,8 @@ static void apply_code(Timo *g, int seat, int code) {
 }
 
 /* ---- research environments: action indices, observations, the race order ----------------
- * twintable/envs/_timo_codec.py is the reference for everything in this section (its
- * docstring lists the layout); tests/envs/test_timo_vector.py compares the two each step.
+ * twintable/games/timo/research/codec.py is the reference for everything in this section (its
+ * docstring lists the layout); tests/games/timo/research/test_vector.py compares the two each step.
  * A card type is 13 * colour + rank for coloured cards, 52 + rank - 13 for black ones. */
 #define CARD_TYPES 54
 #define BLACK_PLAYS 104
@@ -552,7 +552,7 @@ static int race_order(const Timo *g, int *asked) {
 }
 
 /* The move code of the vector engine's opponents (-1: wait), always a legal one
- * (envs/_timo_policy.py: GreedyTimoPolicy, which checks that it is): react to
+ * (games/timo/research/policy.py: GreedyTimoPolicy, which checks that it is): react to
  * every race at once (catch, or call TIMO!), always call TIMO! with the play, play the
  * card just drawn, else the first playable coloured card in the hand, else the first
  * playable black card naming the colour it holds most of (ties: the lowest colour; none:
@@ -1073,7 +1073,7 @@ static int get_buffer(PyObject *source, Py_buffer *view, const char *format,
 }
 
 /* encode(seat, reacting, observation, mask): the seat's observation (float32) and action
- * mask (int8) written into the arrays, as envs/_timo_codec.py encodes a view. */
+ * mask (int8) written into the arrays, as games/timo/research/codec.py encodes a view. */
 static PyObject *engine_encode(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "encode(seat, reacting, observation, mask)");
@@ -1197,7 +1197,7 @@ static PyMethodDef engine_methods[] = {
     {"load", (PyCFunction)engine_load, METH_O, "load(state()): overwrite what changes"},
     {"clone", (PyCFunction)engine_clone, METH_NOARGS, "an independent copy"},
     {"encode", (PyCFunction)(void (*)(void))engine_encode, METH_FASTCALL,
-     "encode(seat, reacting, observation, mask): the seat's arrays (envs/_timo_codec.py)"},
+     "encode(seat, reacting, observation, mask): the seat's arrays (games/timo/research/codec.py)"},
     {"apply_index", (PyCFunction)(void (*)(void))engine_apply_index, METH_FASTCALL,
      "apply_index(seat, index, reacting) -> bool: play an action index if legal now"},
     {"greedy_index", (PyCFunction)(void (*)(void))engine_greedy_index, METH_FASTCALL,

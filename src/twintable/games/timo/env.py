@@ -9,13 +9,13 @@ reference rules otherwise; docs/envs_timo.md says all of this at more length.
 
 **Actions**: ``Discrete(125)``; plays are indexed by card type, colour named and TIMO!
 called or not, then draw, pass, call TIMO!, catch and wait (the table is in
-``twintable.envs._timo_codec``). An index whose mask bit is 0 raises
+``twintable.games.timo.research.codec``). An index whose mask bit is 0 raises
 :class:`~twintable.envs.IllegalActionError` and changes nothing.
 
 **Observations**: ``{"observation": Box(float32, 171 + 4 * players), "action_mask":
 Box(0, 1, (125,), int8)}``, built from the seat's view only (``game.view``): its own hand,
 the discard pile, counts of the other hands, scores, whose turn, who is exposed. Every
-slice is listed in ``twintable.envs._timo_codec`` and docs/envs_timo.md.
+slice is listed in ``twintable.games.timo.research.codec`` and docs/envs_timo.md.
 
 **Turn order and the TIMO! race.** Normally the seat on turn acts. A play that leaves its
 player at one card without calling TIMO! opens a race (RULES.md §1: the first catch

@@ -3,7 +3,7 @@
 Each of the ``num_envs`` games has one learning seat (``learner``, seat 0 by default)
 whose action comes from :meth:`TimoVectorEnv.step`; every other seat is played inside the
 C engine, game by game (``opponents``), either by the fixed policy of
-``twintable.envs._timo_policy`` (``"greedy"``: react to every TIMO! race at once, always
+``twintable.games.timo.research.policy`` (``"greedy"``: react to every TIMO! race at once, always
 call TIMO! with the play, play the card just drawn, else the first playable coloured
 card, else a black card naming the colour held most, draw only when nothing can be
 played) or uniformly at random among the moves the seat is asked (``"random"``, seeded
