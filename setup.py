@@ -2,7 +2,8 @@
 
 The extension is optional: without a C compiler the install still succeeds and
 simulations run on the reference rules in Python (twintable.games.timo.fast says which).
-The vector engine in it (twintable.envs.timo_vector) steps games on POSIX threads.
+The vector engine in it (twintable.games.timo.research.vector, published as
+twintable.envs.timo_vector) steps games on POSIX threads.
 """
 
 import os

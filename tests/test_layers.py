@@ -158,6 +158,22 @@ def test_every_layer_imports_only_the_layers_below_it() -> None:
     assert violations() == []
 
 
+def test_only_a_games_front_ends_may_use_their_shells_helpers() -> None:
+    """The exemption is narrow: a game's environment and research package may import
+    ``envs``, its terminal game ``terminal``; nothing else of the game may, and neither
+    may import any other shell."""
+    assert "envs" not in forbidden_for("twintable.games.demo.env")
+    assert "envs" not in forbidden_for("twintable.games.demo.research")
+    assert "envs" not in forbidden_for("twintable.games.demo.research.vector")
+    assert "terminal" not in forbidden_for("twintable.games.demo.terminal")
+    for module in ("twintable.games.demo.rules", "twintable.games.demo.bots",
+                   "twintable.games.demo.plugin", "twintable.games.demo.env.extra",
+                   "twintable.games.demo.terminal"):
+        assert "envs" in forbidden_for(module), module
+    for module in ("twintable.games.demo.env", "twintable.games.demo.research.vector"):
+        assert {"server", "sim", "terminal", "loadtest"} <= forbidden_for(module), module
+
+
 def test_the_check_sees_lazy_and_relative_imports(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The walker is not blind: a function-level import and a relative one are found."""
