@@ -9,14 +9,17 @@ lobby, profiles, replay, leaderboard, socket) and the browser client.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from twintable.games import default_registry
 from twintable.server import logs
@@ -104,6 +107,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                          details={"errors": problems}).model_dump(),
                             status_code=422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        """A wrong method is answered with the error shape and every method the path
+        takes (Starlette names only the first matching route's)."""
+        if error.status_code != 405:
+            return await http_exception_handler(request, error)
+        allowed = sorted(allowed_methods(request.app, request.url.path,
+                                         (error.headers or {}).get("Allow")))
+        return JSONResponse(ErrorMessage(code="method.not_allowed",
+                                         message=f"{request.method} is not allowed here; "
+                                                 f"use {', '.join(allowed)}").model_dump(),
+                            status_code=405, headers={"Allow": ", ".join(allowed)})
+
     @app.get("/", include_in_schema=False)
     async def root() -> FileResponse:
         return FileResponse(WEB / "index.html")
@@ -113,6 +129,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mount_game_clients(app, server.registry)  # before /static, which it shadows there
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def allowed_methods(app: FastAPI, path: str, named: str | None) -> set[str]:
+    """The methods ``app``'s API takes at ``path``: those its schema lists for the paths
+    that match, and ``named`` (the methods Starlette's refusal names)."""
+    allowed = {method.strip() for method in (named or "").split(",") if method.strip()}
+    for template, operations in app.openapi().get("paths", {}).items():
+        pattern = "[^/]+".join(re.escape(part) for part in re.split(r"\{[^}]*\}", template))
+        if re.fullmatch(pattern, path):
+            allowed |= {method.upper() for method in operations}
+    return allowed
 
 
 def create_app_from_env() -> FastAPI:
