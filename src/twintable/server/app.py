@@ -8,6 +8,7 @@ lobby, profiles, replay, leaderboard, socket) and the browser client.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import AsyncIterator
@@ -32,12 +33,15 @@ from twintable.server.lobby import Lobby
 from twintable.server.metrics import Metrics
 from twintable.server.own_port import OwnPort
 from twintable.server.protocol import ErrorMessage
+from twintable.server.public import worker_sockets, worker_url
 from twintable.server.relay import Relay
 from twintable.server.routes import games, health, leaderboard, lobby, profiles, replay, socket
 from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
 from twintable.server.transport import server_options
+
+log = logging.getLogger("twintable.server")
 
 #: The browser client: static files shipped inside the package, nothing to build.
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -62,15 +66,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if server.cluster is not None:
                 relay.start()
                 server.cluster.made_by = lambda: unfinished_by_address(server.tables)
+                own: int | None = None
                 if settings.worker_ports:
                     first, last = settings.worker_ports
                     own_port = OwnPort(app, settings.worker_host, first, last,
                                        ws_compression=settings.ws_compression,
                                        options=server_options(settings))
-                    if (port := await own_port.start()) is not None:
-                        server.cluster.address = f":{port}"
-                if settings.advertise_url:
-                    server.cluster.address = settings.advertise_url.rstrip("/")
+                    own = await own_port.start()
+                # From the configuration only, never from a request (server/public.py).
+                server.cluster.address = worker_url(settings.public_url,
+                                                    settings.advertise_url, own)
+                if server.cluster.address is None and (own or settings.advertise_url):
+                    log.warning("no public address (serve --public-url): clients of this "
+                                "worker's tables are served through Redis")
             await server.recover()
             yield
             await server.shutdown()
@@ -87,7 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   redoc_url="/redoc" if settings.api_docs else None)
     app.state.server, app.state.lobby, app.state.relay = server, facade, relay
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
-                       worker_ports=settings.worker_ports)
+                       worker_sockets=worker_sockets(settings.public_url,
+                                                     settings.worker_ports))
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
