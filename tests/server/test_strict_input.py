@@ -17,6 +17,7 @@ from contextlib import contextmanager
 import pytest
 import uvicorn
 import websockets
+from fastapi import FastAPI
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
@@ -25,6 +26,7 @@ from tests.server.client import app_client, create_table, free_port, hello, play
 from twintable.server.app import create_app
 from twintable.server.protocol import NAME_PATTERN, DisplayName
 from twintable.server.settings import Settings
+from twintable.server.transport import server_options
 
 
 def test_numbers_given_as_strings_are_refused(sqlite_url: str) -> None:
@@ -60,11 +62,12 @@ def test_frames_refused_under_the_limits_name_their_move(sqlite_url: str) -> Non
 
 
 @contextmanager
-def served_here(settings: Settings) -> Iterator[int]:
-    """The app served by uvicorn in a thread of this process (its log reaches caplog);
-    its port."""
+def served_here(settings: Settings, app: FastAPI | None = None) -> Iterator[int]:
+    """``app`` (by default a new one) served by uvicorn in a thread of this process (its
+    log reaches caplog), with the limits ``serve`` gives uvicorn; its port."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), port=port, log_config=None))
+    server = uvicorn.Server(uvicorn.Config(app or create_app(settings), port=port,
+                                           log_config=None, **server_options(settings)))
     thread = threading.Thread(target=server.run)
     thread.start()
     try:
