@@ -110,6 +110,11 @@ def test_the_api_pages_are_served_only_when_asked_for(sqlite_url: str) -> None:
         assert client.get("/openapi.json").status_code == 200
     with app_client(sqlite_url, api_docs=True) as client:
         assert client.get("/docs").status_code == 200
+        # The CDN and inline scripts are allowed on the API pages alone.
+        assert "cdn.jsdelivr.net" in client.get("/redoc").headers["content-security-policy"]
+        for path in ("/", "/openapi.json", "/api/games", "/docs/x"):
+            policy = client.get(path).headers["content-security-policy"]
+            assert "script-src 'self';" in policy and "cdn" not in policy, (path, policy)
 
 
 def test_each_request_on_a_kept_alive_connection_has_the_whole_head_allowance(
