@@ -36,6 +36,8 @@ pytestmark = pytest.mark.timeout(300)
 
 SETTINGS = settings(deadline=None, max_examples=30, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
+#: Four table creations an example: fewer examples.
+FEWER = settings(SETTINGS, max_examples=15)
 HONEST = "127.0.0.2"
 TABLES_PER_ADDRESS = 3
 SOCKETS_PER_ADDRESS = 5
@@ -252,7 +254,7 @@ forged = st.one_of(
 def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Any) -> None:
     with server_with_honest_player(tmp_path, trusted_proxies=["127.0.0.1"]) as (port, honest, _):
 
-        @SETTINGS
+        @FEWER
         @given(headers=st.lists(forged, min_size=TABLES_PER_ADDRESS + 1,
                                 max_size=TABLES_PER_ADDRESS + 1))
         def from_a_client(headers: list[str]) -> None:
@@ -265,7 +267,7 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Any) -> N
 
         from_a_client()
 
-        @SETTINGS
+        @FEWER
         @given(forwarded=st.ip_addresses(v=4).map(str).filter(
             lambda a: not a.startswith("127.")))
         def from_the_proxy(forwarded: str) -> None:
