@@ -40,9 +40,8 @@ http {
     proxy_http_version 1.1;
     proxy_set_header Upgrade \$http_upgrade;
     proxy_set_header Connection \$connection_upgrade;
-    # With its port: a worker sends a client to /wN/ on the very address it reached.
     proxy_set_header Host \$http_host;
-    proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-For \$remote_addr;
     proxy_set_header X-Forwarded-Proto \$scheme;
     proxy_read_timeout 1h;
     server {
@@ -67,7 +66,8 @@ trap cleanup EXIT INT TERM
 
 for n in 1 2; do
     "$TWINTABLE" serve --host 127.0.0.1 --port $((PORT + n)) --db "$DB_URL" \
-        --redis "$REDIS_URL" --advertise-url "/w$n" --trusted-proxy 127.0.0.1 \
+        --redis "$REDIS_URL" --advertise-url "/w$n" --public-url "http://127.0.0.1:$PORT" \
+        --trusted-proxy 127.0.0.1 \
         > "$RUN/worker$n.log" 2>&1 &
     pids+=($!)
 done

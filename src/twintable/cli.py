@@ -120,10 +120,15 @@ def serve(
              "port of its own, where clients are sent to the worker running their table "
              "(default: the N ports after --port; off: none, clients are served through "
              "the table's worker).")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="Where people reach this server (https://play.example.org): invite links, "
+             "and with Redis the workers' own ports and paths, where clients are sent, "
+             "are on this address, never on the one a request names (default: "
+             "http://HOST:PORT; none when HOST is 0.0.0.0).")] = None,
     advertise_url: Annotated[str | None, typer.Option(
-        help="With Redis: where clients reach this worker directly (ws://host:8001, or "
-             "/w1: the path on the shared address where a proxy sends to this worker); "
-             "clients of its tables are sent there.")] = None,
+        help="With Redis: where clients reach this worker directly (wss://w1.example.org, "
+             "or /w1: the path on the public address where a proxy sends to this "
+             "worker); clients of its tables are sent there.")] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For and "
              "X-Forwarded-Proto are believed; without one no forwarded header is.")] = None,
@@ -145,6 +150,11 @@ def serve(
 
     from twintable.server import logs
     from twintable.server.app import create_app, tune_collector_for_serving
+    from twintable.server.public import (
+        check_advertise_url,
+        check_public_url,
+        default_public_url,
+    )
     from twintable.server.settings import (
         SETTINGS_ENV,
         Settings,
@@ -155,8 +165,15 @@ def serve(
     from twintable.server.transport import check_descriptors, server_options
 
     logs.configure(log_level)
+    try:
+        public = (check_public_url(public_url) if public_url is not None
+                  else default_public_url(host, port))
+        advertise_url = (check_advertise_url(advertise_url) if advertise_url is not None
+                         else None)
+    except ValueError as refused:
+        raise _fail(str(refused)) from None
     settings = Settings(db_url=_async_url(db) if db else default_db_url(),
-                        public_url=f"http://{host}:{port}", bot_delay_ms=bot_delay_ms,
+                        public_url=public, bot_delay_ms=bot_delay_ms,
                         realtime_bot_pace=realtime_bot_pace, redis_url=redis,
                         redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms,
                         worker_host=host, advertise_url=advertise_url,
@@ -175,6 +192,10 @@ def serve(
             settings.worker_ports = _port_range(worker_ports, port + 1, port + workers)
     if workers > 1 and redis is None:
         raise _fail("several workers need Redis: give --redis redis://127.0.0.1:6379/0")
+    if redis is not None and public is None and (workers > 1 or advertise_url):
+        console.print("[yellow]warning: listening on every address without --public-url: "
+                      "clients are served through their table's worker over Redis, not "
+                      "sent to it[/yellow]")
     if redis is not None:
         if not settings.db_url.startswith("postgresql"):
             raise _fail("several workers need PostgreSQL: give --db postgresql://user@host/db")

@@ -139,6 +139,9 @@ def test_several_workers_need_redis_and_postgresql() -> None:
         (["serve", "--workers", "2", "--advertise-url", "/w1"], "port of its own"),
         (["serve", "--workers", "2", "--worker-ports", "many"], "range of ports"),
         (["serve", "--workers", "2", "--worker-ports", "9000-8000"], "no such range"),
+        (["serve", "--public-url", "play.example.org"], "--public-url takes"),
+        (["serve", "--public-url", "http://0.0.0.0:8000"], "not 0.0.0.0"),
+        (["serve", "--advertise-url", "//evil.example/w1"], "--advertise-url takes"),
     ]
     for args, said in cases:
         result = runner.invoke(app, args, env={"TWINTABLE_REDIS_URL": None})

@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import insert
 
 from tests.server.client import app_client, create_table, hello, play_to_end, start
-from twintable.server.limits import SECURITY_HEADERS, request_host, with_worker_sockets
+from twintable.server.limits import SECURITY_HEADERS, with_worker_sockets
+from twintable.server.public import worker_sockets
 from twintable.server.storage.models import ActionRow
 from twintable.server.storage.store import Store, StoredAction
 
@@ -231,24 +232,26 @@ def test_a_replay_never_answers_500_on_a_log_with_junk_from_older_servers(
         assert views.status_code == 200 and "junk" not in views.text
 
 
-@pytest.mark.parametrize(("header", "host"), [
-    ("127.0.0.1:8000", "127.0.0.1"), ("example.org", "example.org"), ("[::1]:80", "[::1]"),
-    ("play.example.org:443", "play.example.org"), ("a b", None), ("x:y", None),
-    ("h:80\r\nX-Evil: 1", None), ("evil.org/x:80", None), ("::1", None), ("", None),
-    ("h:123456", None)])
-def test_only_a_plain_host_from_the_host_header_reaches_a_policy_or_a_url(
-        header: str, host: str | None) -> None:
-    assert request_host(header) == host
-
-
-def test_with_workers_ports_the_page_may_open_sockets_there_on_its_own_host() -> None:
-    policy = dict(with_worker_sockets(SECURITY_HEADERS, b"play.example.org:8000",
-                                      [8001, 8002]))[b"content-security-policy"].decode()
-    sources = policy.split("connect-src ")[1].split(";")[0].split()
-    assert sources == ["'self'", "ws://play.example.org:8001", "wss://play.example.org:8001",
-                       "ws://play.example.org:8002", "wss://play.example.org:8002"]
-    # Anything else in the policy is as without workers; a strange host adds nothing.
-    assert policy.replace(" " + " ".join(sources[1:]), "") \
+def test_with_workers_ports_the_page_may_open_sockets_there_on_the_public_host() -> None:
+    sources = worker_sockets("http://play.example.org:8000", [8001, 8002])
+    assert sources == ["ws://play.example.org:8001", "ws://play.example.org:8002"]
+    assert worker_sockets("https://play.example.org", [8001, 8001]) == [
+        "wss://play.example.org:8001"]
+    policy = dict(with_worker_sockets(SECURITY_HEADERS, sources)
+                  )[b"content-security-policy"].decode()
+    assert policy.split("connect-src ")[1].split(";")[0].split() == ["'self'", *sources]
+    # Anything else in the policy is as without workers; no public host adds nothing.
+    assert policy.replace(" " + " ".join(sources), "") \
         == dict(SECURITY_HEADERS)[b"content-security-policy"].decode()
-    assert with_worker_sockets(SECURITY_HEADERS, b"evil.org\r\nx", [8001, 8002]) \
-        == SECURITY_HEADERS
+    assert worker_sockets(None, [8001, 8002]) == []
+    assert with_worker_sockets(SECURITY_HEADERS, []) == SECURITY_HEADERS
+
+
+def test_the_page_policy_never_names_the_host_a_request_gave(sqlite_url: str) -> None:
+    with app_client(sqlite_url, public_url="http://play.example.org:8000",
+                    worker_ports=[8001, 8002]) as client:
+        for host in ("evil.example", "evil.example:8000", "play.example.org:8000"):
+            policy = client.get("/", headers={"Host": host}).headers[
+                "content-security-policy"]
+            assert "evil" not in policy, policy
+            assert "ws://play.example.org:8001 ws://play.example.org:8002" in policy, policy

@@ -101,6 +101,30 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> N
         pass
 
 
+def test_another_path_to_the_sqlite_file_is_refused_too(tmp_path: Path) -> None:
+    """The lock holds on the file, not on a name: a hard link (in another directory) and
+    a symbolic link to the running server's database are the same database."""
+    database = tmp_path / "shared.sqlite3"
+    with running_server(f"sqlite:///{database}", free_port()) as first:
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        (elsewhere / "hard.sqlite3").hardlink_to(database)
+        (elsewhere / "soft.sqlite3").symlink_to(database)
+        for other in ("hard.sqlite3", "soft.sqlite3"):
+            second = subprocess.run(
+                [sys.executable, "-m", "twintable.cli", "serve", "--port", str(free_port()),
+                 "--db", f"sqlite:///{elsewhere / other}"],
+                capture_output=True, text=True, timeout=60)
+            message = " ".join(second.stdout.split())
+            assert second.returncode == 1, (other, message)
+            assert "in use by another Twin Table server" in message, (other, message)
+            assert "Traceback" not in second.stdout + second.stderr
+        assert first.poll() is None
+    # Once the first has stopped, either name opens it.
+    with running_server(f"sqlite:///{elsewhere / 'hard.sqlite3'}", free_port()):
+        pass
+
+
 def test_on_postgresql_a_table_is_run_by_the_server_holding_its_lease() -> None:
     """Two servers on one PostgreSQL database: the one that made a table runs it; after
     a restart of the other, that table is not replayed there (not in its memory)."""

@@ -8,15 +8,19 @@ lobby, profiles, replay, leaderboard, socket) and the browser client.
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from twintable.games import default_registry
 from twintable.server import logs
@@ -29,12 +33,15 @@ from twintable.server.lobby import Lobby
 from twintable.server.metrics import Metrics
 from twintable.server.own_port import OwnPort
 from twintable.server.protocol import ErrorMessage
+from twintable.server.public import worker_sockets, worker_url
 from twintable.server.relay import Relay
 from twintable.server.routes import games, health, leaderboard, lobby, profiles, replay, socket
 from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
 from twintable.server.transport import server_options
+
+log = logging.getLogger("twintable.server")
 
 #: The browser client: static files shipped inside the package, nothing to build.
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -59,15 +66,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if server.cluster is not None:
                 relay.start()
                 server.cluster.made_by = lambda: unfinished_by_address(server.tables)
+                own: int | None = None
                 if settings.worker_ports:
                     first, last = settings.worker_ports
                     own_port = OwnPort(app, settings.worker_host, first, last,
                                        ws_compression=settings.ws_compression,
                                        options=server_options(settings))
-                    if (port := await own_port.start()) is not None:
-                        server.cluster.address = f":{port}"
-                if settings.advertise_url:
-                    server.cluster.address = settings.advertise_url.rstrip("/")
+                    own = await own_port.start()
+                # From the configuration only, never from a request (server/public.py).
+                server.cluster.address = worker_url(settings.public_url,
+                                                    settings.advertise_url, own)
+                if server.cluster.address is None and (own or settings.advertise_url):
+                    log.warning("no public address (serve --public-url): clients of this "
+                                "worker's tables are served through Redis")
             await server.recover()
             yield
             await server.shutdown()
@@ -84,7 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   redoc_url="/redoc" if settings.api_docs else None)
     app.state.server, app.state.lobby, app.state.relay = server, facade, relay
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
-                       worker_ports=settings.worker_ports)
+                       worker_sockets=worker_sockets(settings.public_url,
+                                                     settings.worker_ports))
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
@@ -104,6 +116,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                          details={"errors": problems}).model_dump(),
                             status_code=422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        """A wrong method is answered with the error shape and every method the path
+        takes (Starlette names only the first matching route's)."""
+        if error.status_code != 405:
+            return await http_exception_handler(request, error)
+        allowed = sorted(allowed_methods(request.app, request.url.path,
+                                         (error.headers or {}).get("Allow")))
+        return JSONResponse(ErrorMessage(code="method.not_allowed",
+                                         message=f"{request.method} is not allowed here; "
+                                                 f"use {', '.join(allowed)}").model_dump(),
+                            status_code=405, headers={"Allow": ", ".join(allowed)})
+
     @app.get("/", include_in_schema=False)
     async def root() -> FileResponse:
         return FileResponse(WEB / "index.html")
@@ -113,6 +138,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mount_game_clients(app, server.registry)  # before /static, which it shadows there
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def allowed_methods(app: FastAPI, path: str, named: str | None) -> set[str]:
+    """The methods ``app``'s API takes at ``path``: those its schema lists for the paths
+    that match, and ``named`` (the methods Starlette's refusal names)."""
+    allowed = {method.strip() for method in (named or "").split(",") if method.strip()}
+    for template, operations in app.openapi().get("paths", {}).items():
+        pattern = "[^/]+".join(re.escape(part) for part in re.split(r"\{[^}]*\}", template))
+        if re.fullmatch(pattern, path):
+            allowed |= {method.upper() for method in operations}
+    return allowed
 
 
 def create_app_from_env() -> FastAPI:

@@ -179,9 +179,8 @@ class Cluster:
             socket_connect_timeout=1.0, retry=Retry(ConstantBackoff(0.05), 1),
             health_check_interval=0)
         self.address: str | None = None
-        """Where clients reach this worker directly: ``:port`` (the host the client used,
-        this port), ``/path`` (under the address the client used) or a WebSocket base
-        URL; None: only through the shared address."""
+        """Where clients reach this worker directly: a WebSocket base URL made from its
+        configuration (``server/public.py``); None: only through the shared address."""
         self.held: dict[str, int] = {}
         """Tables whose lease this worker holds, with their fencing tokens."""
         self.on_lost: Callable[[str], Awaitable[None]] | None = None

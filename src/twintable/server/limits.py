@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -166,36 +165,15 @@ def _json_error(status: int, code: str, message: str) -> tuple[int, bytes]:
                                "message": message, "details": {}}).encode()
 
 
-#: A Host header's host part, as it may appear in a Content-Security-Policy source.
-_HOST = re.compile(r"^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])$")
-_PORT = re.compile(r"^[0-9]{1,5}$")
-
-
-def request_host(host_header: str) -> str | None:
-    """The host a client named in its Host header, without the port; None when the header
-    is not a plain host name or address with maybe a port (never echoed into a header or
-    a URL then)."""
-    host, port = host_header.strip(), ""
-    if host.startswith("[") and "]" in host:
-        host, port = host[:host.find("]") + 1], host[host.find("]") + 1:]
-    elif host.count(":") == 1:
-        host, port = host.split(":")[0], host[host.find(":"):]
-    if port and not (port.startswith(":") and _PORT.match(port[1:])):
-        return None
-    return host if _HOST.match(host) else None
-
-
-def with_worker_sockets(headers: list[tuple[bytes, bytes]], host: bytes,
-                        ports: list[int]) -> list[tuple[bytes, bytes]]:
-    """``headers`` whose policy also lets the page open WebSockets to the workers' own
-    ports on the host it was loaded from (where ``moved`` sends a client)."""
-    name = request_host(host.decode("latin-1"))
-    if name is None:
+def with_worker_sockets(headers: list[tuple[bytes, bytes]],
+                        sources: list[str]) -> list[tuple[bytes, bytes]]:
+    """``headers`` whose policy also lets the page open WebSockets at ``sources``: the
+    workers' own ports on the server's public host (``server/public.py``), where
+    ``moved`` sends a client; never a host the request named."""
+    if not sources:
         return headers
-    sources = " ".join(f"{scheme}://{name}:{port}" for port in range(ports[0], ports[1] + 1)
-                       for scheme in ("ws", "wss"))
     policy = headers[0][1].replace(b"connect-src 'self'",
-                                   f"connect-src 'self' {sources}".encode(), 1)
+                                   f"connect-src 'self' {' '.join(sources)}".encode(), 1)
     return [(headers[0][0], policy), *headers[1:]]
 
 
@@ -205,21 +183,18 @@ class EdgeMiddleware:
     JSON bodies read under :class:`JsonLimits` before a route parses them."""
 
     def __init__(self, app: ASGIApp, max_body_bytes: int = 65_536,
-                 worker_ports: list[int] | None = None):
+                 worker_sockets: list[str] | None = None):
         self.app = app
         self.max_body_bytes = max_body_bytes
-        self.worker_ports = worker_ports
+        self.page_headers = with_worker_sockets(SECURITY_HEADERS, worker_sockets or [])
+        """The security headers, the policy naming the workers' own sockets."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        extra = API_DOCS_HEADERS if scope["path"] in API_DOCS_PATHS else SECURITY_HEADERS
-        if self.worker_ports and extra is SECURITY_HEADERS:
-            host = next((value for key, value in scope.get("headers") or []
-                         if key == b"host"), b"")
-            extra = with_worker_sockets(extra, host, self.worker_ports)
+        extra = API_DOCS_HEADERS if scope["path"] in API_DOCS_PATHS else self.page_headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -66,7 +66,7 @@ class Lobby:
     def joined(self, table: Table, seat: int, token: str, key: str | None = None) -> Joined:
         """The answer to a create or join; a private table's link carries its secret."""
         key = key if table.seating.private else None
-        invite = (f"{self.settings.public_url}/?table={table.id}"
+        invite = (f"{self.settings.public_url or ''}/?table={table.id}"
                   + (f"&key={key}" if key else ""))
         return Joined(table=table.listing.info(), seat=seat, token=token, invite=invite,
                       key=key)

@@ -2,7 +2,9 @@
 side of the cluster bus.
 
 A client that reaches a worker other than its table's owner is either sent to the
-owner's own address (a hello that follows redirects gets ``moved``) or served through
+owner's own address (a hello that follows redirects gets ``moved``, for a private table
+only once it shows the invite key or a seat's token; the address is the owner's
+configured one, never built from the request's Host header) or served through
 the owner: its frames go there over the bus, once checked here (nothing crosses Redis
 that the owner would refuse on sight: ``server/guards.py``), and the owner's come back.
 On the owner the client is a :class:`~twintable.server.cluster.RemoteSocket` served by
@@ -23,6 +25,7 @@ from typing import Any, cast
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from twintable.server.bus import (
     BusMessage,
@@ -33,9 +36,10 @@ from twintable.server.bus import (
 )
 from twintable.server.cluster import Cluster, RemoteSocket
 from twintable.server.guards import Allowance, ForwardGuard, hello_deadline
-from twintable.server.limits import BadJson, bounded_json, request_host
+from twintable.server.limits import BadJson, bounded_json
 from twintable.server.lobby import Lobby
 from twintable.server.protocol import Hello, Moved
+from twintable.server.seating import key_opens, token_seat
 from twintable.server.session import SocketSession
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
 
@@ -93,39 +97,52 @@ class Relay:
             with contextlib.suppress(RuntimeError):
                 await websocket.close(code=1000)
             return
-        if self.follows_redirects(first[:settings.max_frame_bytes]):
-            with contextlib.suppress(RedisError, OSError):
-                if (url := await self.owner_url(websocket, owner, table_id)) is not None:
+        hello = self.redirected_hello(first[:settings.max_frame_bytes])
+        if hello is not None:
+            with contextlib.suppress(RedisError, OSError, SQLAlchemyError):
+                url = await self.owner_url(owner, table_id, websocket.url.query)
+                # A private table's worker is named only to whoever may open it.
+                if url is not None and await self.shows_access(table_id, hello):
                     await websocket.send_text(Moved(url=url).model_dump_json())
                     await websocket.close(code=MOVED_CLOSE_CODE)
                     return
         await self.forward(websocket, owner, table_id, first, shared)
 
     @staticmethod
-    def follows_redirects(frame: str) -> bool:
+    def redirected_hello(frame: str) -> Hello | None:
+        """The hello ``frame`` if it says its client follows redirects."""
         try:
-            return Hello.model_validate(bounded_json(frame)).redirects
+            hello = Hello.model_validate(bounded_json(frame))
         except (BadJson, ValidationError):
-            return False  # the table's worker answers what is wrong with it
+            return None  # the table's worker answers what is wrong with it
+        return hello if hello.redirects else None
 
-    async def owner_url(self, websocket: WebSocket, owner: str, table_id: str) -> str | None:
-        """The table's socket at its owner's own address, if the owner has one."""
+    async def owner_url(self, owner: str, table_id: str, query: str) -> str | None:
+        """The table's socket at its owner's own address, if the owner has one: a
+        WebSocket URL made from the owner's configuration (``server/public.py``), never
+        from what this request said its host was."""
         address = await self.cluster.address_of(owner)
-        if address is None:
+        if address is None or not address.startswith(("ws://", "wss://")):
             return None
-        if address.startswith((":", "/")):
-            # ":port": a port of its own on the host this client reached; "/path": a
-            # proxy's path to it on the very address this client reached.
-            host_header = websocket.headers.get("host", "")
-            host = request_host(host_header)
-            if host is None:
-                return None
-            if address.startswith("/"):
-                host = host_header.strip()
-            scheme = "wss" if websocket.url.scheme in ("wss", "https") else "ws"
-            address = f"{scheme}://{host}{address}"
-        query = f"?{websocket.url.query}" if websocket.url.query else ""
-        return f"{address}/ws/tables/{table_id}{query}"
+        return f"{address}/ws/tables/{table_id}" + (f"?{query}" if query else "")
+
+    async def shows_access(self, table_id: str, hello: Hello) -> bool:
+        """Whether ``hello`` opens the table: any hello for a public one; for a private
+        one its invite key or one of its seats' tokens (read from the database, as the
+        table runs on another worker). The shared lobby says which tables are public."""
+        with contextlib.suppress(BadJson, AttributeError):
+            described = await self.cluster.info(table_id)
+            if described is not None and bounded_json(described).get("private") is False:
+                return True
+        loaded = await self.server.store.load_table(table_id)
+        if loaded is None:
+            return False
+        row, seats = loaded
+        invite_hash = (row.settings or {}).get("invite_hash")
+        if not invite_hash:
+            return True
+        return ((hello.key is not None and key_opens(invite_hash, hello.key))
+                or token_seat(seats, hello.token) is not None)
 
     async def forward(self, websocket: WebSocket, owner: str, table_id: str,
                       first: str, shared: Allowance) -> None:

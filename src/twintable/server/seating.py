@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 
 from twintable.bots.registry import bot_factories
 from twintable.server.errors import LobbyError
+from twintable.server.storage.models import SeatRow
 from twintable.server.table_view import TableView
 
 #: ``creator_seat`` when every person has left a table before its start.
@@ -44,6 +46,25 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
 
+def key_opens(invite_hash: object, key: str | None) -> bool:
+    """Whether ``key`` opens a table whose invite secret hashes to ``invite_hash``: any
+    key when there is none (a public table)."""
+    if not invite_hash:
+        return True
+    return bool(key) and secrets.compare_digest(str(invite_hash), hash_token(key or ""))
+
+
+def token_seat(seats: Sequence[SeatRow], token: str | None) -> int | None:
+    """The seat ``token`` holds among ``seats``, compared by hash."""
+    if not token:
+        return None
+    digest = hash_token(token)
+    for seat in seats:
+        if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+            return seat.seat
+    return None
+
+
 class Seating:
     """The seats of one table and the lobby's changes to them."""
 
@@ -65,10 +86,7 @@ class Seating:
     def admits(self, key: str | None) -> bool:
         """Whether ``key`` opens this table: any key for a public one, the invite link's
         secret for a private one (compared by hash: the server keeps only that)."""
-        expected = (self.table.row.settings or {}).get("invite_hash")
-        if not expected:
-            return True
-        return bool(key) and secrets.compare_digest(str(expected), hash_token(key or ""))
+        return key_opens((self.table.row.settings or {}).get("invite_hash"), key)
 
     @property
     def reserved(self) -> set[int]:
@@ -86,13 +104,7 @@ class Seating:
         return bot_name(self.table.id, seat, taken)
 
     def seat_for_token(self, token: str | None) -> int | None:
-        if not token:
-            return None
-        digest = hash_token(token)
-        for seat in self.table.seats:
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
-                return seat.seat
-        return None
+        return token_seat(self.table.seats, token)
 
     def is_creator(self, token: str | None) -> bool:
         """The table's powers (start, seats, bots) belong to whoever sits in the creator's

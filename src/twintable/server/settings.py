@@ -20,7 +20,12 @@ def default_db_url() -> str:
 @dataclass(slots=True)
 class Settings:
     db_url: str = field(default_factory=default_db_url)
-    public_url: str = "http://127.0.0.1:8000"
+    public_url: str | None = "http://127.0.0.1:8000"
+    """Where people reach this server (``serve --public-url``; by default the address it
+    listens on): invite links, the ``moved`` redirects to a worker's own port or path and
+    the page's policy use it, never a request's Host header (``server/public.py``).
+    None (listening on every address, none given): links are relative and clients are
+    served through their table's worker rather than sent to it."""
     bot_delay_ms: int = 700
     """How long a bot at a table "thinks" before it acts, so people can follow the game."""
     realtime_bot_pace: float = 1.0

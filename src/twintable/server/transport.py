@@ -36,33 +36,40 @@ KEEP_ALIVE_S = 5
 WANTED_DESCRIPTORS = 8192
 
 class BoundedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a cap on a request's line and headers."""
+    """uvicorn's httptools protocol with a cap on a request's line and headers, counted
+    before the parser reads them: a whole head that arrives in one read (up to 256 KiB)
+    is parsed at once, so counting after parsing let it through."""
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.head_bytes = 0
         self.in_head = True
-
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self.head_bytes, self.in_head = 0, True
+        self.tail = b""
+        """The last bytes of the head so far: its end may be split between reads."""
 
     def on_headers_complete(self) -> None:
         self.in_head = False
         super().on_headers_complete()
 
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        # What comes next on this connection is the next request's head.
+        self.head_bytes, self.in_head, self.tail = 0, True, b""
+
     def data_received(self, data: bytes) -> None:
+        if self.in_head and not self.transport.is_closing():
+            seen = self.tail + data
+            end = seen.find(b"\r\n\r\n")
+            self.head_bytes += len(data) if end < 0 else end + 4 - len(self.tail)
+            self.tail = seen[-3:]
+            if self.head_bytes > MAX_HEAD_BYTES:
+                self.transport.write(
+                    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                    b"content-type: text/plain\r\ncontent-length: 27\r\n"
+                    b"connection: close\r\n\r\nrequest headers too large\r\n")
+                self.transport.close()
+                return
         super().data_received(data)
-        if not self.in_head or self.transport.is_closing():
-            return
-        # Everything of a chunk that did not end the headers belongs to them.
-        self.head_bytes += len(data)
-        if self.head_bytes > MAX_HEAD_BYTES:
-            self.transport.write(
-                b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-                b"content-type: text/plain\r\ncontent-length: 27\r\n"
-                b"connection: close\r\n\r\nrequest headers too large\r\n")
-            self.transport.close()
 
 
 def server_options(settings: Settings) -> dict[str, Any]:

@@ -49,6 +49,8 @@ async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> 
         return
     try:
         await counted_socket(websocket, table_id, lobby, addresses.allowance(address))
+    except WebSocketDisconnect:
+        pass  # the client left before an answer (a refusal, a finished table's welcome)
     finally:
         addresses.close(address)
 
