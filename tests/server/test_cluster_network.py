@@ -90,6 +90,9 @@ def test_a_worker_cut_off_from_redis_is_fenced_and_taken_over(
         # The other worker took the tables over; the cut-off one stopped writing them.
         assert _grep(second, "table taken over") > 0
         assert _grep(first, "write refused") + _grep(first, "table lease lost") > 0
+        # And it stopped at once: a table's first refused write drops it (its bots do not
+        # try again and again while the lease, out of reach, is being given back).
+        assert _grep(first, "write refused") <= len(tables)
     assert any(client.reconnects for client in clients)
     _finished_well(database, tables, clients)
 

@@ -69,6 +69,10 @@ class Table:
         self.unsure = False
         """A write failed in a way that may still have committed: read the log back
         before the next move."""
+        self.moved = False
+        """A write was refused for a newer owner's fencing token: this worker no longer
+        runs the table, and nothing more of it is written from here (its bots, timers and
+        people get ``table.moved`` until the table is dropped)."""
         self.created_by: str | None = None
         """The address that made the table (in memory only: it bounds open tables)."""
         self.seating = Seating(self)
@@ -143,6 +147,8 @@ class Table:
                    ) -> ErrorMessage:
             return ErrorMessage(id=client_id, code=code, message=message, details=details or {})
 
+        if self.moved:
+            return refuse("table.moved", "another server runs this table now; reconnect")
         if self.row.status == "open":
             return refuse("table.not_started", "the game has not started yet")
         if self.unsure:
@@ -171,6 +177,7 @@ class Table:
         except FencedOut:
             log.warning("write refused: the table has a newer owner",
                         extra={"table": self.id, "fence": self.fence})
+            self.moved = True
             self.server.lose_later(self.id)
             return refuse("table.moved", "another server runs this table now; reconnect")
         except Exception:
@@ -238,6 +245,7 @@ class Table:
         try:
             await self.server.store.finish(self.id, result, ratings, self.fence)
         except FencedOut:
+            self.moved = True
             self.server.lose_later(self.id)
             return
         except Exception:
