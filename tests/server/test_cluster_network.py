@@ -12,9 +12,11 @@ failed instead under TWINTABLE_REQUIRE_SERVICES=1 (CI).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import pytest
 
 from tests.server.conftest import services_required
@@ -102,13 +104,24 @@ def test_a_worker_cut_off_from_postgres(
     with workers(database, REDIS, tmp_path, places=network) as (first, second):
         tables = open_tables([first, second], 12, people=6, target=SEVERAL_ROUNDS)
 
+        said: list[str] = []
+
         async def cut_first() -> None:
             await asyncio.sleep(1.0)
             network[0].cut("postgres")
-            await asyncio.sleep(3.0)
+            # Past the 5 s in which a connection to an unreachable database is given up.
+            cut_until = asyncio.get_running_loop().time() + 7.0
+            async with httpx2.AsyncClient(timeout=5) as http:
+                while asyncio.get_running_loop().time() < cut_until:
+                    with contextlib.suppress(httpx2.HTTPError):
+                        ready = await http.get(f"{first.base}/readyz")
+                        said.append(ready.json().get("code", "ready"))
+                    await asyncio.sleep(0.5)
             network[0].heal("postgres")
 
         clients = asyncio.run(play_all(tables, _addresses(first, second), 50, cut_first()))
+        # The cut-off worker said so while it lasted, and serves again since.
+        assert "storage.down" in said, said
         assert first.ready() and second.ready()
     _finished_well(database, tables, clients)
 
