@@ -453,12 +453,17 @@ def compare(run: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _times(value: float | None) -> str:
+    """A ratio, or what stands for one that could not be taken (a run acknowledged none)."""
+    return "x-" if value is None else f"x{value:.3g}"
+
+
 def print_ratios(ratios: dict[str, Any]) -> None:
-    print(f"{ratios['workers']}: throughput x{ratios['throughput']:.3g} "
-          f"(target >= {ratios.get('target')}; at most x{ratios['throughput_bound']:.3g} "
+    print(f"{ratios['workers']}: throughput {_times(ratios['throughput'])} "
+          f"(target >= {ratios.get('target')}; at most {_times(ratios['throughput_bound'])} "
           f"on {os.cpu_count()} cores if crossing workers cost nothing), "
-          f"p99 x{ratios['p99']:.3g}, server CPU per move "
-          f"x{ratios['server_cpu_per_move']:.3g} (target <= {TARGET_CPU_RATIO})", flush=True)
+          f"p99 {_times(ratios['p99'])}, server CPU per move "
+          f"{_times(ratios['server_cpu_per_move'])} (target <= {TARGET_CPU_RATIO})", flush=True)
 
 
 if __name__ == "__main__":
