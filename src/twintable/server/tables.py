@@ -207,6 +207,13 @@ class Table:
             for connection in self.presence.connections:
                 connection.send(self.snapshot(connection.seat))
             log.info("table read back from its log", extra={"table": self.id})
+            # The log moved the game on as a committed move does: end it, or plan the
+            # next automatic move (the move being made now is refused as stale, and a
+            # table of bots has nobody else to wake it).
+            if self.game.is_over(self.state):
+                await self.finish()
+            else:
+                self.automation.wake()
 
     def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
         frames: dict[int | None, str] = {}
