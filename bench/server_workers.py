@@ -56,10 +56,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 
+from cpu_caps import CpuCap, why_not
 from serving import serving
 from twintable.loadtest.harness import prepare, run_load
 
 TARGET_THROUGHPUT_RATIO, TARGET_CPU_RATIO = 1.4, 1.15
+#: With every worker capped at the same CPU share, the throughput each count should reach
+#: as a multiple of one worker's.
+CAPPED_TARGETS = {2: 1.7, 3: 2.3}
 #: The same-load runs give each worker this share of one worker's flat-out throughput.
 SAME_LOAD_SHARE = 0.4
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -88,6 +92,30 @@ def tree_cpu_s(root: int) -> dict[int, float]:
         tree.update(children)
         frontier.extend(children)
     return {pid: times[pid] for pid in tree if pid in times}
+
+
+def worker_pids(server: int, workers: int) -> list[int]:
+    """The worker processes of a ``serve --workers N`` (itself for one worker): the
+    supervisor's children that multiprocessing spawned, once every one of them is up."""
+    if workers == 1:
+        return [server]
+    deadline = time.monotonic() + 30
+    while True:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text() if entry.name.isdigit() else ""
+                command = (entry / "cmdline").read_bytes() if stat else b""
+            except OSError:
+                continue
+            if stat and int(stat[stat.rindex(")") + 2:].split()[1]) == server \
+                    and b"spawn_main" in command:
+                found.append(int(entry.name))
+        if len(found) == workers:
+            return sorted(found)
+        if time.monotonic() > deadline:
+            raise SystemExit(f"found {len(found)} worker processes of {workers}")
+        time.sleep(0.1)
 
 
 def services_cpu_s() -> dict[int, float]:
@@ -209,13 +237,24 @@ def one_server(args: argparse.Namespace, workers: int, scratch: str) -> dict[str
             wait_until_every_worker_answers(url)
             if server.poll() is not None:
                 raise SystemExit(f"the {workers}-worker server ended; see {log.name}")
+            caps = []
+            if args.cpu_share:
+                # Each worker alone in a cgroup capped at the same share of a core; the
+                # load, PostgreSQL and Redis have the rest of the machine.
+                for n, pid in enumerate(worker_pids(server.pid, workers)):
+                    cap = CpuCap(f"{name}_{n}", args.cpu_share)
+                    stack.callback(cap.remove)
+                    cap.add(pid)
+                    caps.append(cap)
             plan = prepare(url, args.game, args.tables, args.clients_per_table, args.rate,
                            args.seconds, args.processes, options=table_options(args.option))
             server_before, load_before = tree_cpu_s(server.pid), load_cpu_s()
             services_before = services_cpu_s()
             busy_before, total_before = machine_ticks()
             commands_before = redis_commands(args.redis)
+            caps_before = [(cap.usage_s(), cap.throttling()) for cap in caps]
             report = run_load(plan)
+            caps_after = [(cap.usage_s(), cap.throttling()) for cap in caps]
             commands = redis_commands(args.redis) - commands_before
             busy_after, total_after = machine_ticks()
             server_after = tree_cpu_s(server.pid)
@@ -226,7 +265,29 @@ def one_server(args: argparse.Namespace, workers: int, scratch: str) -> dict[str
     by_process = sorted((round(cpu, 2) for cpu in used.values()), reverse=True)
     server_cpu = sum(used.values())
     acks = max(report["moves_acknowledged"], 1)
-    return report | {"workers": workers, "server_cpu_s": round(server_cpu, 3),
+    capped: dict[str, Any] = {}
+    if caps:
+        # The workers' time as the cgroups counted it (the supervisor's, outside them,
+        # from /proc), and the share of the quota's periods in which a worker was held
+        # back: near 1, the cap is what limits it.
+        usages = [after[0] - before[0] for before, after in zip(caps_before, caps_after,
+                                                                  strict=True)
+                  if before[0] is not None and after[0] is not None]
+        if len(usages) == len(caps):
+            supervisor = used.get(server.pid, 0.0) if workers > 1 else 0.0
+            server_cpu = sum(usages) + supervisor
+            by_process = sorted((round(u, 2) for u in usages), reverse=True)
+        periods = [after[1][0] - before[1][0] for before, after in zip(caps_before, caps_after,
+                                                                         strict=True)]
+        throttled = [after[1][1] - before[1][1] for before, after in zip(caps_before,
+                                                                           caps_after,
+                                                                           strict=True)]
+        capped = {"cpu_share": args.cpu_share,
+                  "throttled_share": [round(t / max(p, 1), 2)
+                                      for t, p in zip(throttled, periods, strict=True)],
+                  "worker_cores": [round(u / max(report["elapsed_s"], 1e-9), 3)
+                                   for u in usages] if len(usages) == len(caps) else []}
+    return report | capped | {"workers": workers, "server_cpu_s": round(server_cpu, 3),
                      "server_cpu_s_by_process": by_process,
                      "server_cpu_ms_per_move": round(1000 * server_cpu / acks, 4),
                      "load_cpu_s": round(load_cpu, 3),
@@ -258,8 +319,10 @@ def throughput_bound(base: dict[str, Any], workers: int) -> float | None:
     cores = os.cpu_count() or 1
     # The load and the services need their share even when the workers alone could use
     # every core; the workers themselves can use at most one core each.
-    bound = min(cores * 1000 / per_move_ms,
-                workers * 1000 / base["server_cpu_ms_per_move"])
+    # Capped, each worker can do at most what the one capped worker did.
+    alone = (workers * base["moves_per_s"] if base.get("cpu_share")
+             else workers * 1000 / base["server_cpu_ms_per_move"])
+    bound = min(cores * 1000 / per_move_ms, alone)
     return ratio(bound, base["moves_per_s"])
 
 
@@ -288,12 +351,25 @@ def main() -> None:
         "TWINTABLE_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--scratch-db", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--cpu-share", type=float,
+                        help="Cap every worker at this share of one core (a cgroup each; "
+                             "needs root), e.g. 0.4; the load and the services get the rest.")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--logs", type=Path, help="Keep the servers' logs in this folder.")
     args = parser.parse_args()
+    if args.cpu_share is not None:
+        if not 0 < args.cpu_share <= 1:
+            raise SystemExit("--cpu-share takes a share of one core: 0 < share <= 1")
+        if (reason := why_not()) is not None:
+            print(f"skipped: cannot cap the workers' CPU here: {reason}")
+            return
+        if args.workers == [1, 2]:  # the default: with caps, 3 workers too
+            args.workers = [1, 2, 3]
     print(f"{args.tables} {args.game} tables x {args.clients_per_table} people, "
           f"{args.rate:g} moves/s asked, {args.seconds:g} s, {args.processes} load processes, "
-          f"{os.cpu_count()} cores", flush=True)
+          f"{os.cpu_count()} cores"
+          + (f", each worker capped at {args.cpu_share:g} of a core" if args.cpu_share else ""),
+          flush=True)
     runs = []
     summary: dict[str, Any] = {"runs": runs, "ratios": [], "medians": {}}
     with tempfile.TemporaryDirectory() as scratch:
@@ -320,7 +396,7 @@ def main() -> None:
                                     "server_cpu_per_move")}
             summary["medians"][mine[0]["workers"]] = medians
             print_ratios({"workers": f"median of {args.rounds} rounds, {mine[0]['workers']}",
-                          **medians})
+                          "target": mine[0]["target"], **medians})
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2) + "\n")
     if any(run["errors"] for run in runs):
@@ -358,12 +434,17 @@ def print_run(run: dict[str, Any]) -> None:
           f"Redis commands {run['redis_commands_per_move']:.2f}/move  "
           f"machine busy {run['machine_busy']:.0%}  "
           f"games {run['games_finished']}  errors {run['errors'] or 'none'}  "
-          f"server CPU s by process {run['server_cpu_s_by_process']}", flush=True)
+          f"server CPU s by process {run['server_cpu_s_by_process']}"
+          + (f"  capped at {run['cpu_share']:g} core each: used {run['worker_cores']} of a "
+             f"core, throttled in {run['throttled_share']} of periods"
+             if run.get("cpu_share") else ""), flush=True)
 
 
 def compare(run: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     return {
         "workers": f"{run['workers']} vs {base['workers']}",
+        "target": (CAPPED_TARGETS.get(run["workers"]) if run.get("cpu_share")
+                   else TARGET_THROUGHPUT_RATIO),
         "throughput": ratio(run["moves_per_s"], base["moves_per_s"]),
         "throughput_bound": throughput_bound(base, run["workers"]),
         "p99": ratio(run["latency_ms"]["p99"], base["latency_ms"]["p99"]),
@@ -372,12 +453,17 @@ def compare(run: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _times(value: float | None) -> str:
+    """A ratio, or what stands for one that could not be taken (a run acknowledged none)."""
+    return "x-" if value is None else f"x{value:.3g}"
+
+
 def print_ratios(ratios: dict[str, Any]) -> None:
-    print(f"{ratios['workers']}: throughput x{ratios['throughput']:.3g} "
-          f"(target >= {TARGET_THROUGHPUT_RATIO}; at most x{ratios['throughput_bound']:.3g} "
+    print(f"{ratios['workers']}: throughput {_times(ratios['throughput'])} "
+          f"(target >= {ratios.get('target')}; at most {_times(ratios['throughput_bound'])} "
           f"on {os.cpu_count()} cores if crossing workers cost nothing), "
-          f"p99 x{ratios['p99']:.3g}, server CPU per move "
-          f"x{ratios['server_cpu_per_move']:.3g} (target <= {TARGET_CPU_RATIO})", flush=True)
+          f"p99 {_times(ratios['p99'])}, server CPU per move "
+          f"{_times(ratios['server_cpu_per_move'])} (target <= {TARGET_CPU_RATIO})", flush=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,11 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
     && [ "$(id -u)" -eq 0 ]; then
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
+# The network fault tests run workers in network namespaces (`ip`, Debian's iproute2).
+if ! command -v ip >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+    && [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq && apt-get install -y -qq iproute2 >/dev/null
+fi
 # Two test processes (pytest-xdist), a test file each at a time: many tests wait on
 # servers, browsers and timers, so the second one uses the idle time (TWINTABLE_TEST_WORKERS=0
 # runs in one process).

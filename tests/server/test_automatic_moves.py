@@ -6,6 +6,7 @@ timeout turns that into a failure."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -98,3 +99,36 @@ def test_a_bot_that_raises_is_logged_and_its_seat_plays_on(
     assert bot.crashes > 0
     failures = [r for r in caplog.records if r.getMessage().startswith("bot failed")]
     assert len(failures) == bot.crashes and failures[0].exc_info is not None
+
+
+@pytest.mark.timeout(60)
+def test_a_table_of_bots_plays_on_after_a_write_whose_fate_was_unknown(
+        sqlite_url: str) -> None:
+    # The database committed a bot's move, then the connection broke before it said so
+    # (a network partition does that): the table reads its log back before the next move,
+    # finds the move there and plays on from it. Nobody else is at the table to wake it.
+    with app_client(sqlite_url) as client:
+        joined = client.post("/api/tables", json={
+            "game": "timo", "players": 3, "display_name": "Ann", "options": {"target": 1},
+            "grace_s": 0, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                                    {"kind": "bot", "bot": "random"}]}).json()
+        table_id = joined["table"]["id"]
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        real_append = store.append_action
+        broken: list[int] = []
+
+        async def commits_then_breaks(table: str, action: Any, fence: Any = None) -> None:
+            await real_append(table, action, fence)
+            if not broken and action.seq >= 3:
+                broken.append(action.seq)
+                raise OSError("the connection broke after the commit")
+
+        store.append_action = commits_then_breaks
+        start(client, table_id, joined["token"])
+        status = "running"
+        for _ in range(300):
+            status = client.get(f"/api/tables/{table_id}").json()["status"]
+            if status == "finished":
+                break
+            time.sleep(0.1)
+        assert broken and status == "finished", (broken, status)

@@ -40,6 +40,7 @@ from tests.server.conftest import (
     postgres_reachable,
     services_required,
 )
+from tests.server.netns import Place
 from twintable.core.replay import Replay
 from twintable.core.types import Action
 from twintable.games import default_registry
@@ -90,10 +91,15 @@ class Worker:
     port: int
     log: Path
     process: subprocess.Popen[bytes]
+    host: str = "127.0.0.1"
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.address}"
 
     def ready(self) -> bool:
         try:
@@ -114,24 +120,33 @@ class Worker:
 
 @contextlib.contextmanager
 def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2,
-            one_machine: bool = True, extra: tuple[str, ...] = ()) -> Iterator[list[Worker]]:
+            one_machine: bool = True, extra: tuple[str, ...] = (),
+            places: list[Place] | None = None) -> Iterator[list[Worker]]:
     """``count`` workers of one platform, each a ``twintable serve`` on its own port.
     ``one_machine``: every scripted person comes from this machine, so the per-address
     limits (made for one person) are raised to let them stand for many. ``extra``: more
-    options for every worker."""
+    options for every worker. ``places``: each worker runs in its own network namespace
+    (``tests/server/netns.py``), listening on the namespace's address and reaching
+    PostgreSQL and Redis over its links."""
     prefix = f"tt-test-{secrets.token_hex(4)}:"
     started: list[Worker] = []
     try:
         for n in range(count):
-            port = free_port()
+            place = places[n] if places else None
+            host, port = (place.address, 8000) if place else ("127.0.0.1", free_port())
             log = tmp_path / f"worker{n}.log"
+            database = place.postgres_url(db_url) if place else db_url
+            redis_at = (place.redis_url(int(redis_url.rsplit("/", 1)[1])) if place
+                        else redis_url)
             process = subprocess.Popen(
-                [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port),
-                 "--db", db_url, "--redis", redis_url, "--redis-prefix", prefix,
+                [*(place.prefix() if place else []),
+                 sys.executable, "-m", "twintable.cli", "serve", "--host", host,
+                 "--port", str(port),
+                 "--db", database, "--redis", redis_at, "--redis-prefix", prefix,
                  "--lease-ttl-ms", str(LEASE_TTL_MS), "--bot-delay-ms", "15",
                  "--log-level", "info", *(ONE_MACHINE if one_machine else ()), *extra],
                 stdout=log.open("wb"), stderr=subprocess.STDOUT)
-            started.append(Worker(port, log, process))
+            started.append(Worker(port, log, process, host))
         deadline = time.monotonic() + 40
         while not all(worker.ready() for worker in started):
             assert all(w.process.poll() is None for w in started), [
@@ -174,8 +189,11 @@ class Client:
 
     table_id: str
     token: str
-    ports: list[int]
+    addresses: list[str]
+    """The workers' ``host:port``, tried in turn."""
     acks: dict[str, int] = field(default_factory=dict)
+    moves: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Every move this person saw, by its place in the log: (seat, kind)."""
     errors: list[str] = field(default_factory=list)
     resent: int = 0
     reconnects: int = 0
@@ -186,8 +204,8 @@ class Client:
     """Play a card whenever one can be played (a shorter game), instead of any legal
     move at random (drawing as often as playing)."""
 
-    def note(self, port: int, line: str) -> None:
-        self.journal.append(f"{time.monotonic() % 1000:7.2f} :{port} {line}")
+    def note(self, address: str, line: str) -> None:
+        self.journal.append(f"{time.monotonic() % 1000:7.2f} {address} {line}")
 
     async def play(self, deadline: float) -> None:
         rng = random.Random(self.table_id)
@@ -196,13 +214,13 @@ class Client:
         pending: dict[str, Any] | None = None
         attempt = 0
         while time.monotonic() < deadline and not self.done:
-            port = self.ports[attempt % len(self.ports)]
+            address = self.addresses[attempt % len(self.addresses)]
             attempt += 1
-            note = partial(self.note, port)
+            note = partial(self.note, address)
             note("connect")
             try:
                 async with websockets.connect(
-                        f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}",
+                        f"ws://{address}/ws/tables/{self.table_id}",
                         open_timeout=2) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     if pending is not None:  # the answer never came: ask again, same id
@@ -232,6 +250,8 @@ class Client:
                             pending = None
                         elif kind in ("snapshot", "event"):
                             latest = frame
+                            if kind == "event":
+                                self.moves[frame["seq"]] = (frame["seat"], frame["kind"])
                         if pending is not None or latest is None \
                                 or latest["version"] == acted_on:
                             continue
@@ -254,7 +274,7 @@ class Client:
                 await asyncio.sleep(0.2)
 
 
-async def watch(table_id: str, ports: list[int], deadline: float) -> None:
+async def watch(table_id: str, addresses: list[str], deadline: float) -> None:
     """Wait until a self-playing table is finished (asking any worker)."""
     async with httpx2.AsyncClient(timeout=2) as http:
         n = 0
@@ -262,7 +282,7 @@ async def watch(table_id: str, ports: list[int], deadline: float) -> None:
             n += 1
             with contextlib.suppress(httpx2.HTTPError, ValueError):
                 info = (await http.get(
-                    f"http://127.0.0.1:{ports[n % len(ports)]}/api/tables/{table_id}"
+                    f"http://{addresses[n % len(addresses)]}/api/tables/{table_id}"
                 )).json()
                 if info.get("status") == "finished":
                     return
@@ -303,6 +323,14 @@ def check_logs(db_url: str, tables: list[dict[str, Any]], clients: list[Client])
             logged = {a.client_id: a.seq for a in actions if a.client_id}
             for move_id, seq in client.acks.items():
                 assert logged.get(move_id) == seq, f"acknowledged move {move_id} lost"
+            # A move is broadcast only once it is in the log: a move someone saw that the
+            # log does not hold at that place was made by a worker that was not the
+            # table's owner (two workers ran the table at once).
+            by_seq = {a.seq: (a.seat, a.kind) for a in actions}
+            for seq, move in client.moves.items():
+                assert by_seq.get(seq) == move, (
+                    f"table {table['id']}: move {seq} {move} was broadcast, the log holds "
+                    f"{by_seq.get(seq)}")
         game = registry.get(row.game)
         replay = Replay(row.game, row.players, row.seed, dict(row.options),
                         [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
@@ -320,15 +348,17 @@ def unfinished(clients: list[Client]) -> list[tuple[str, int, int, list[str], li
              client.journal[-40:]) for client in clients if not client.done]
 
 
-async def play_all(tables: list[dict[str, Any]], ports: list[int], seconds: float,
+async def play_all(tables: list[dict[str, Any]], addresses: list[str], seconds: float,
                    during: Any = None, plays_first: bool = False) -> list[Client]:
-    """Play every table to its end; ``during``: a coroutine run alongside (the fault)."""
+    """Play every table to its end; ``during``: a coroutine run alongside (the fault).
+    ``addresses``: the workers' ``host:port``."""
     deadline = time.monotonic() + seconds
-    clients = [Client(t["id"], t["token"], ports[n % len(ports):] + ports[:n % len(ports)],
+    clients = [Client(t["id"], t["token"],
+                      addresses[n % len(addresses):] + addresses[:n % len(addresses)],
                       plays_first=plays_first)
                for n, t in enumerate(t for t in tables if t["person"])]
     work = [client.play(deadline) for client in clients]
-    work += [watch(t["id"], ports, deadline) for t in tables if not t["person"]]
+    work += [watch(t["id"], addresses, deadline) for t in tables if not t["person"]]
     if during is not None:
         work.append(during)
     await asyncio.gather(*work)
@@ -347,7 +377,7 @@ def test_a_killed_worker_loses_nothing(database: str, tmp_path: Path) -> None:
             await asyncio.sleep(1.5)
             os.kill(first.process.pid, signal.SIGKILL)
 
-        clients = asyncio.run(play_all(tables, [first.port, second.port], 60, kill_first()))
+        clients = asyncio.run(play_all(tables, [first.address, second.address], 60, kill_first()))
         assert not unfinished(clients), unfinished(clients)
         assert _grep(second, "table taken over") > 0
     check_logs(database, tables, clients)
@@ -364,7 +394,7 @@ def test_a_paused_worker_is_fenced_out(database: str, tmp_path: Path) -> None:
             await asyncio.sleep(LEASE_TTL_MS / 1000 * 3)  # its leases expire, taken over
             first.process.send_signal(signal.SIGCONT)
 
-        clients = asyncio.run(play_all(tables, [first.port, second.port], 45, pause_first()))
+        clients = asyncio.run(play_all(tables, [first.address, second.address], 45, pause_first()))
         assert not unfinished(clients), unfinished(clients)
         # The first worker woke up believing it ran its tables: it learnt otherwise, from
         # a refused write or from its lease.
@@ -414,7 +444,7 @@ def test_the_platform_recovers_from_a_redis_restart(database: str, tmp_path: Pat
                 await asyncio.sleep(1.0)
                 redis_process = start_redis()
 
-            clients = asyncio.run(play_all(tables, [first.port, second.port], 45,
+            clients = asyncio.run(play_all(tables, [first.address, second.address], 45,
                                            restart_redis()))
             assert not unfinished(clients), unfinished(clients)
         check_logs(database, tables, clients)
@@ -474,7 +504,7 @@ def test_dropped_database_connections_refuse_moves_then_recover(
             await asyncio.sleep(1.0)
             await asyncio.to_thread(_admin, f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
 
-        clients = asyncio.run(play_all(tables, [first.port, second.port], 45,
+        clients = asyncio.run(play_all(tables, [first.address, second.address], 45,
                                        drop_connections()))
         assert not unfinished(clients), unfinished(clients)
         assert seen.get("not_ready"), "/readyz never said the database was down"

@@ -101,7 +101,7 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         assert sorted(owners) == [port + 1] * 3 + [port + 2] * 3, owners
         # People who play a card when they can: random draws made a one-round game
         # last 19 s on an idle machine, past 40 s under CI's load once.
-        clients = asyncio.run(play_all(tables, [port], 40, plays_first=True))
+        clients = asyncio.run(play_all(tables, [f"127.0.0.1:{port}"], 40, plays_first=True))
         assert not unfinished(clients), unfinished(clients)
         # Every request went to the one port; both workers ran tables or served clients.
         listed = httpx2.get(f"{server.base}/api/tables?status=running").json()

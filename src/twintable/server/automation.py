@@ -50,6 +50,10 @@ class Automation:
         self.stand_ins: dict[int, Any] = {}
         self.rng = random.Random(table.row.seed ^ 0x7AB1E)
         self.task: asyncio.Task[None] | None = None
+        self.stopped = False
+        """The table stopped here (the server shuts down, or another worker runs it now):
+        nothing wakes its bots and timers again (a connection closing makes a stand-in,
+        which would)."""
         # Real-time bots plan in a worker thread, one planning at a time: a re-plan that
         # cancels the task waits for the thread still thinking (bots keep what they drew).
         self.planning = threading.Lock()
@@ -98,10 +102,13 @@ class Automation:
         current = asyncio.current_task()
         if self.task is not None and self.task is not current and not self.task.done():
             self.task.cancel()
+        if self.stopped:
+            return
         if table.row.status == "running" and not table.game.is_over(table.state):
             self.task = asyncio.create_task(self._automatic_move())
 
     async def stop(self) -> None:
+        self.stopped = True
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

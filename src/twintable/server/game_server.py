@@ -53,7 +53,7 @@ class GameServer:
         if settings.redis_url is not None:
             self.cluster = Cluster(settings.redis_url, settings.redis_prefix,
                                    settings.lease_ttl_ms)
-            self.cluster.on_lost = self.lose
+            self.cluster.on_lost = self._lease_lost
             self.cluster.load = self.tables_in_play
         self._retiring: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -175,13 +175,20 @@ class GameServer:
         return table
 
     async def lose(self, table_id: str) -> None:
-        """This worker no longer holds the table: forget it and send its clients to the
-        new owner (they reconnect)."""
+        """This worker no longer holds the table: forget it, stop its bots and timers and
+        send its clients to the new owner (they reconnect), then give the lease back. In
+        that order: the lease may be out of reach (Redis cut off) for seconds, and the
+        table must not play on meanwhile."""
         table = self.tables.pop(table_id, None)
-        await self._release(table_id)
         if table is not None:
             await table.stop(MOVED_CLOSE_CODE)
             log.warning("table given up: its lease is gone", extra={"table": table_id})
+        await self._release(table_id)
+
+    async def _lease_lost(self, table_id: str) -> None:
+        # Dropped in a task of its own: the lease loop renews every other table, and must
+        # not wait for this one's append in flight (the database may be slow to answer).
+        self.lose_later(table_id)
 
     def lose_later(self, table_id: str) -> None:
         """:meth:`lose` from inside the table's own lock."""

@@ -69,6 +69,10 @@ class Table:
         self.unsure = False
         """A write failed in a way that may still have committed: read the log back
         before the next move."""
+        self.moved = False
+        """A write was refused for a newer owner's fencing token: this worker no longer
+        runs the table, and nothing more of it is written from here (its bots, timers and
+        people get ``table.moved`` until the table is dropped)."""
         self.created_by: str | None = None
         """The address that made the table (in memory only: it bounds open tables)."""
         self.seating = Seating(self)
@@ -143,6 +147,8 @@ class Table:
                    ) -> ErrorMessage:
             return ErrorMessage(id=client_id, code=code, message=message, details=details or {})
 
+        if self.moved:
+            return refuse("table.moved", "another server runs this table now; reconnect")
         if self.row.status == "open":
             return refuse("table.not_started", "the game has not started yet")
         if self.unsure:
@@ -171,6 +177,7 @@ class Table:
         except FencedOut:
             log.warning("write refused: the table has a newer owner",
                         extra={"table": self.id, "fence": self.fence})
+            self.moved = True
             self.server.lose_later(self.id)
             return refuse("table.moved", "another server runs this table now; reconnect")
         except Exception:
@@ -200,6 +207,13 @@ class Table:
             for connection in self.presence.connections:
                 connection.send(self.snapshot(connection.seat))
             log.info("table read back from its log", extra={"table": self.id})
+            # The log moved the game on as a committed move does: end it, or plan the
+            # next automatic move (the move being made now is refused as stale, and a
+            # table of bots has nobody else to wake it).
+            if self.game.is_over(self.state):
+                await self.finish()
+            else:
+                self.automation.wake()
 
     def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
         frames: dict[int | None, str] = {}
@@ -238,6 +252,7 @@ class Table:
         try:
             await self.server.store.finish(self.id, result, ratings, self.fence)
         except FencedOut:
+            self.moved = True
             self.server.lose_later(self.id)
             return
         except Exception:

@@ -93,9 +93,14 @@ class StoredAction:
 class Store:
     def __init__(self, url: str):
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url)
+        postgres = url.startswith("postgresql")
+        self.engine: AsyncEngine = create_async_engine(
+            url, **({"connect_args": {"timeout": POSTGRES_CONNECT_TIMEOUT_S}} if postgres
+                    else {}))
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        if postgres:
+            event.listen(self.engine.sync_engine, "connect", _tcp_gives_up)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._pending: asyncio.Queue[
             tuple[str, StoredAction, int | None, asyncio.Future[None]]] = asyncio.Queue()
@@ -375,6 +380,34 @@ def _upgrade(connection: Connection) -> None:
                            str(resources.files("twintable.server").joinpath("migrations")))
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+
+
+#: How long PostgreSQL may take to accept a connection.
+POSTGRES_CONNECT_TIMEOUT_S = 5.0
+#: How long data sent to PostgreSQL may go unacknowledged by its machine, or a quiet
+#: connection unanswered by keepalive probes, before the connection is given up.
+POSTGRES_UNREACHABLE_S = 5
+
+
+def _tcp_gives_up(dbapi_connection: Any, _record: Any) -> None:
+    """A PostgreSQL connection that a network partition cut (packets dropped, no reset)
+    fails within :data:`POSTGRES_UNREACHABLE_S` instead of hanging until TCP gives up
+    (about 15 minutes), holding a table's lock: the move is answered ``storage.failed``
+    and the next connection is tried. A slow query on a reachable server is unaffected
+    (its machine acknowledges what it is sent, and answers the keepalive probes)."""
+    import socket
+
+    transport = getattr(dbapi_connection.driver_connection, "_transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return  # a Unix socket: no network between
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, POSTGRES_UNREACHABLE_S)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, POSTGRES_UNREACHABLE_S)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT,
+                        POSTGRES_UNREACHABLE_S * 1000)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
