@@ -251,8 +251,9 @@ FADES = "() => getComputedStyle(document.getElementById('seats')).maskImage !== 
 
 def test_on_a_phone_the_seat_strip_fades_where_more_seats_lie_beyond(second_tab: Tab) -> None:
     page = second_tab.page
-    # Seats left open for people: the table waits, and no move scrolls the strip.
-    create_table(second_tab, "timo", 5, {"target": "500"}, open_seats=(1, 2, 3, 4))
+    # Seats left open for people: the table waits, and no move scrolls the strip. Eight
+    # seats: more than a phone shows at once (up to six sit in rows, all in sight).
+    create_table(second_tab, "twinz", 8, {}, open_seats=tuple(range(1, 8)))
     scroll = "(left) => { document.getElementById('seats').scrollLeft = left; }"
     page.evaluate(scroll, 0)
     page.wait_for_function(EDGES, arg="more-right")
@@ -265,6 +266,40 @@ def test_on_a_phone_the_seat_strip_fades_where_more_seats_lie_beyond(second_tab:
     page.set_viewport_size({"width": 1200, "height": 900})
     page.wait_for_function(EDGES, arg="")
     assert not page.evaluate(FADES)
+
+
+SEAT_BOXES = """() => { const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.right, r.top, r.bottom]; };
+  const seats = document.getElementById('seats');
+  return { page: document.documentElement.scrollWidth, strip: [seats.scrollWidth, seats.clientWidth],
+    fades: getComputedStyle(seats).maskImage !== 'none',
+    seats: [...seats.querySelectorAll('.seat')].map(box),
+    names: [...seats.querySelectorAll('.seat-name strong')].map((e) => [e.textContent,
+      e.scrollWidth <= e.clientWidth + 1]),
+    hand: box(document.querySelector('#board .hand')) }; }"""
+
+
+def test_on_a_phone_every_seat_of_up_to_six_is_in_sight_without_scrolling(
+        second_tab: Tab) -> None:
+    """Issue 24, item 10: at 390 x 844 a table of 2 to 6 shows every seat whole, names
+    uncut, in at most two rows above the hand; nothing scrolls sideways."""
+    page = second_tab.page
+    for players in range(2, 7):
+        create_table(second_tab, "timo", players, {"target": "500"})
+        page.click("#start")
+        page.wait_for_selector("#board .hand")
+        boxes = page.evaluate(SEAT_BOXES)
+        assert len(boxes["seats"]) == players, boxes
+        assert boxes["page"] <= 390 and boxes["strip"][0] <= boxes["strip"][1], boxes
+        assert not boxes["fades"], boxes
+        for left, right, top, bottom in boxes["seats"]:
+            assert left >= 0 and right <= 390 and top >= 0 and bottom <= 844, (players, boxes)
+        assert all(whole for _, whole in boxes["names"]), (players, boxes["names"])
+        rows = {round(top) for _, _, top, _ in boxes["seats"]}
+        assert len(rows) <= 2, (players, boxes)
+        # The seats leave the screen to the game: the hand starts in its upper two thirds.
+        assert max(bottom for *_, bottom in boxes["seats"]) < boxes["hand"][2] < 844 * 2 / 3, \
+            (players, boxes)
 
 
 def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab) -> None:
