@@ -17,6 +17,7 @@ from tests.web.play import (
     Progress,
     create_table,
     finished,
+    MOVES,
     join_as,
     open_replay,
     play_to_results,
@@ -378,3 +379,52 @@ def test_every_table_fits_one_wide_screen_at_the_start(tab: Tab, game: str) -> N
         parts: parts.filter((e) => e && e.getClientRects().length).map(box) }; }""")
     assert boxes["page"] <= 800, boxes
     assert all(top >= 0 and bottom <= 800 for top, bottom in boxes["parts"]), boxes
+
+
+# -- issue 24: each table fits one 1280 x 800 screen at every phase ------------------------
+PHASE_BOXES = """() => { const shown = (e) => e && e.getClientRects().length
+    && getComputedStyle(e).visibility !== 'hidden';
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [e.id || e.className || e.tagName, Math.round(r.top), Math.round(r.bottom),
+      Math.round(r.left), Math.round(r.right)]; };
+  const parts = [document.getElementById('seats'), document.querySelector('.felt'),
+    ...document.querySelectorAll('#board .hand, #board button:not([disabled]), #board input,'
+      + ' .round-summary')].filter(shown);
+  return { page: document.documentElement.scrollHeight, parts: parts.map(box),
+    summary: shown(document.querySelector('.round-summary')),
+    results: shown(document.getElementById('results')),
+    round: Number((document.querySelector('.tm-round')?.textContent.match(/\\d+/) || [0])[0]) };
+  }"""
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("timo", 5, {"target": "120"}), ("twinit", 5, {"sets_to_win": "4"})])
+def test_each_table_fits_one_wide_screen_at_every_phase_and_shows_its_results(
+        tab: Tab, game: str, players: int, options: dict[str, str]) -> None:
+    """Seats, the felt, the hand, every action and a round's summary inside one
+    1280 x 800 screen from the first move to the last, measured at each look; then the
+    results come into view by themselves. (Twins has its own test, by phase.)"""
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    create_table(tab, game, players, options)
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    progress = Progress(tab)
+    looks = summaries = rounds = 0
+    while not finished(tab):
+        progress.check()
+        boxes = tab.page.evaluate(PHASE_BOXES)
+        if not boxes["results"]:
+            looks += 1
+            summaries += boxes["summary"]
+            rounds = max(rounds, boxes["round"])
+            assert boxes["page"] <= 800, boxes
+            for name, top, bottom, left, right in boxes["parts"]:
+                assert top >= 0 and bottom <= 800 and left >= 0 and right <= 1280, \
+                    (name, boxes)
+        MOVES[game](tab)
+        time.sleep(0.12)
+    assert looks >= 10, looks
+    # A round that ended before the last one was summed up on screen, and measured.
+    assert summaries or rounds <= 1, (rounds, summaries)
+    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
+      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=30_000)
