@@ -14,10 +14,10 @@ import pytest
 
 from tests.web.conftest import Tab
 from tests.web.play import (
+    MOVES,
     Progress,
     create_table,
     finished,
-    MOVES,
     join_as,
     open_replay,
     play_to_results,
@@ -272,7 +272,8 @@ def test_on_a_phone_the_seat_strip_fades_where_more_seats_lie_beyond(second_tab:
 SEAT_BOXES = """() => { const box = (e) => { const r = e.getBoundingClientRect();
     return [r.left, r.right, r.top, r.bottom]; };
   const seats = document.getElementById('seats');
-  return { page: document.documentElement.scrollWidth, strip: [seats.scrollWidth, seats.clientWidth],
+  return { page: document.documentElement.scrollWidth,
+    strip: [seats.scrollWidth, seats.clientWidth],
     fades: getComputedStyle(seats).maskImage !== 'none',
     seats: [...seats.querySelectorAll('.seat')].map(box),
     names: [...seats.querySelectorAll('.seat-name strong')].map((e) => [e.textContent,
