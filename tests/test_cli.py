@@ -49,7 +49,68 @@ def test_play_timo_to_the_end_and_replay_it(tmp_path: Path) -> None:
 def test_play_rejects_bad_options() -> None:
     result = runner.invoke(app, ["play", "timo", "--option", "target=-3"])
     assert result.exit_code == 2
-    assert "option.invalid" in result.output
+    # Said in words (the error's code, option.invalid, is for clients and logs).
+    assert "error: option 'target': must be at least 1" in result.output
+    assert "option.invalid" not in result.output
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["sim", "timo", "--players", "9", "--games", "1"], "Timo's Twist takes 2 to 6 players"),
+    (["sim", "chess"], "unknown game 'chess'"),
+    (["play", "timo", "--option", "stacking=7"], "option 'stacking'"),
+])
+def test_a_refusal_is_said_in_words_without_its_code(arguments: list[str], said: str) -> None:
+    result = runner.invoke(app, arguments, env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {said}"), result.output
+    assert not re.search(r"\b[a-z]+\.[a-z_]+:", lines[0]), result.output
+
+
+@pytest.mark.parametrize("arguments", [
+    ["sim", "timo", "--nosuch", "1"], ["sim", "timo", "--games", "many"], ["sim"],
+    ["nosuch"], ["twinz", "build-decks", "--nosuch"]])
+def test_a_mistyped_command_line_is_one_line_and_a_pointer_to_the_help(
+        arguments: list[str]) -> None:
+    result = runner.invoke(app, arguments, env={"COLUMNS": "80"})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2, result.output
+    assert lines[0].startswith("error: ") and lines[1].strip().endswith("says what it takes")
+    assert "--help" in lines[1]
+    assert not any(frame in result.output for frame in "╭│╰"), result.output
+
+
+def test_no_arguments_at_all_show_the_help() -> None:
+    result = runner.invoke(app, [], env={"COLUMNS": "120"})
+    assert "Usage" in result.output and "error:" not in result.output
+
+
+def test_bots_are_named_by_level_in_play_and_sim(tmp_path: Path) -> None:
+    # The terminal shows each bot's level, never a bot's name.
+    result = runner.invoke(app, ["play", "timo", "--players", "3", "--bots", "hard,Medium",
+                                 "--seed", "3", "--pace", "0"], input="1\n")
+    assert "Bot 1 (Hard)" in result.output and "Bot 2 (Medium)" in result.output
+    assert "search" not in result.output and "heuristic" not in result.output
+    # The report names each bot one way, its level beside it.
+    report_path = tmp_path / "levels.json"
+    result = runner.invoke(app, ["sim", "twins", "--bots", "hard,beginner", "--games", "2",
+                                 "--workers", "1", "--json", str(report_path)],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert set(json.loads(report_path.read_text())["bots"]) == {"strong", "random"}
+    assert "strong (hard)" in result.output
+    # A level the game has no bot at is refused in words, once.
+    result = runner.invoke(app, ["sim", "timo", "--bots", "easy,easy", "--games", "1"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and result.output.count("easy") == 1, result.output
+    assert "no bot at level easy" in result.output and "beginner, medium, hard" in result.output
+
+
+def test_games_lists_each_games_bot_levels() -> None:
+    result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert "bot levels (--bots): beginner (random), medium (heuristic), hard (search)" \
+        in result.output
 
 
 def test_sim_writes_a_report_and_a_figure(tmp_path: Path) -> None:
@@ -86,6 +147,9 @@ def test_sim_names_an_unknown_bot_once() -> None:
 def test_help_keeps_the_extras_in_brackets() -> None:
     result = runner.invoke(app, ["sim", "--help"], env={"COLUMNS": "200"})
     assert "[dist] extra" in result.output, result.output
+    result = runner.invoke(app, ["twinz", "build-decks", "--help"], env={"COLUMNS": "200"})
+    assert "(the [twinz-build] extra; families also need [words])" in result.output, \
+        result.output
 
 
 def test_games_lists_every_option() -> None:

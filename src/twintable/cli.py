@@ -6,6 +6,8 @@ import json
 import os
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,9 +17,10 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
-from twintable.bots.registry import bot_levels
-from twintable.core.errors import TwinTableError
+from twintable.bots.registry import level_bots, level_of, seat_names
+from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
@@ -29,9 +32,46 @@ from twintable.sim.report import build_report
 from twintable.sim.runner import GameResult, make_bots, run_games
 from twintable.sim.summary import markdown_summary
 
-app = typer.Typer(help="Twin Table: card games to play with friends or bots, "
-                       "and to simulate and study.", no_args_is_help=True)
 console = Console()
+
+#: Click's errors as the installed Typer bundles them (its own copy of Click in recent
+#: versions, Click itself before): BadParameter, a public name, lives beside them.
+_CLICK_ERRORS: Any = import_module(typer.BadParameter.__module__)
+
+
+class _Commands(TyperGroup):
+    """The command group: a mistyped command line (an unknown option, a value that is not
+    a number, a missing argument) is told in one line and a pointer to the help, not in
+    Rich's framed box, and exits with code 2 like every refusal of this command."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: Any = None, **extra: Any) -> Any:
+        with _usage_errors_told():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _usage_errors_told():
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _usage_errors_told() -> Iterator[None]:
+    try:
+        yield
+    except _CLICK_ERRORS.UsageError as error:
+        if isinstance(error, _CLICK_ERRORS.NoArgsIsHelpError):
+            raise  # no arguments at all: the help is the answer
+        said = error.format_message().strip()
+        command = error.ctx.command_path if error.ctx is not None else "twintable"
+        console.print(f"[bold red]error:[/] {escape(said[:1].lower() + said[1:])}",
+                      soft_wrap=True)
+        console.print(f"  [dim]{escape(command)} --help[/] says what it takes",
+                      soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+app = typer.Typer(cls=_Commands, help="Twin Table: card games to play with friends or "
+                  "bots, and to simulate and study.", no_args_is_help=True)
 
 #: Every installed game, found through its entry (help texts and game commands below).
 GAMES = default_registry()
@@ -273,9 +313,10 @@ def games() -> None:
     """List the games, their player counts, bots and options."""
     for entry in default_registry().entries():
         game = entry.rules
-        bots = ", ".join(f"{bot.name} ({bot.level})" for bot in bot_levels(entry))
+        levels = ", ".join(f"{level} ({bot})" for level, bot in level_bots(entry).items())
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
-                            "players", caption=f"bots: {bots}", show_lines=False)
+                            "players", caption=f"bot levels (--bots): {levels}",
+                      show_lines=False)
         for column in ("option", "default", "values", "meaning"):
             table.add_column(column)
         for option in game.options_schema.options.values():
@@ -293,8 +334,9 @@ def play(
         help="Players at the table, you included (default: the fewest the game takes).")]
     = None,
     bots: Annotated[str | None, typer.Option(
-        help="Bots for the other seats, comma-separated; repeated to fill (default: the "
-             "game's usual bot).")] = None,
+        help="Bots for the other seats by level (beginner, easy, medium, hard, expert; "
+             "see `twintable games` for each game's) or by name, comma-separated; "
+             "repeated to fill (default: the game's usual bot).")] = None,
     pace: Annotated[float, typer.Option(
         help="Bots' speed where time counts (races): 1 = a person's, 2 = twice as slow, "
              "0 = at once.", min=0)] = 1.0,
@@ -316,12 +358,14 @@ def play(
         options = game.resolve_options(_parse_options(option))
         players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
-        bot_names = _lineup(bots or entry.default_bot, players - 1)
+        bot_names = seat_names(entry, _lineup(bots or entry.default_bot, players - 1))
         seat_bots = make_bots(entry, bot_names)
     except (TwinTableError, ValueError, RuntimeError) as error:
-        raise _fail(str(error)) from None
+        raise _fail(in_words(error)) from None
+    # Bots are shown by their level on the shared scale (Hard), never by a bot's name.
     names = ["Player 0 (you)"]
-    names += [f"{name} ({seat})" for seat, name in enumerate(bot_names, start=1)]
+    names += [f"Bot {seat} ({str(level_of(entry, name)).title()})"
+              for seat, name in enumerate(bot_names, start=1)]
     state = game.new_state(options, players, seed)
     replay = Replay(game.id, players, seed, dict(options))
     rng = random.Random(seed)
@@ -363,8 +407,9 @@ def sim(
         help="Players per game (default: the fewest the game takes).")] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     bots: Annotated[str | None, typer.Option(
-        help="Bot per seat, comma-separated; repeated to fill. Seats rotate every game "
-             "(default: the game's usual bot against random).")] = None,
+        help="Bot per seat by level (easy, hard...) or by name, comma-separated; repeated "
+             "to fill. Seats rotate every game (default: the game's usual bot against "
+             "random).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
     = None,
@@ -405,10 +450,11 @@ def sim(
         options = game.resolve_options(raw)
         players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
-        lineup = _lineup(bots or f"{entry.default_bot},random", players)
+        # Levels (hard) read as the bots they seat: the report names each bot one way.
+        lineup = seat_names(entry, _lineup(bots or f"{entry.default_bot},random", players))
         make_bots(entry, lineup)
     except (TwinTableError, ValueError, RuntimeError) as error:
-        raise _fail(str(error)) from None
+        raise _fail(in_words(error)) from None
     if games < 1:
         raise _fail("play at least one game")
     if ray is not None:
@@ -417,7 +463,7 @@ def sim(
         try:
             require_ray()
         except RuntimeError as error:
-            raise _fail(str(error)) from None
+            raise _fail(in_words(error)) from None
     for out in (json_out, plot, jsonl, csv_out, report_out):
         if out is not None:
             # Refuse now rather than after a long simulation.
@@ -469,11 +515,14 @@ def _print_report(report: dict[str, Any]) -> None:
     for column in ("bot", "seat-games", "wins", "win rate", "95% CI", "mean score (95% CI)",
                    "median", "min-max"):
         table.add_column(column, justify="right")
+    entry = GAMES.entry(report["game"]) if report["game"] in GAMES else None
     for name, row in report["bots"].items():
         low, high = row["ci95"]
+        level = level_of(entry, name) if entry is not None else None
         scores = row["scores"]
         mean_low, mean_high = scores["mean_ci95"]
-        table.add_row(name, str(row["games"]), f"{row['wins']:.0f}", f"{row['win_rate']:.1%}",
+        table.add_row(f"{name} ({level})" if level else name, str(row["games"]),
+                      f"{row['wins']:.0f}", f"{row['win_rate']:.1%}",
                       f"{low:.1%}-{high:.1%}",
                       f"{scores['mean']:.1f} ({mean_low:.1f}-{mean_high:.1f})",
                       f"{scores['median']:g}", f"{scores['min']:g}-{scores['max']:g}")
@@ -570,16 +619,16 @@ def _checked_replay(path: Path) -> tuple[Replay, Any]:
         game = default_registry().get(saved.game)
         game.check_players(saved.players, game.resolve_options(saved.options))
     except (KeyError, ValueError, TwinTableError) as error:
-        raise _fail(f"{path}: {getattr(error, 'message', error)}") from None
+        raise _fail(f"{path}: {in_words(error)}") from None
     done = -1
     try:
         for done, _ in enumerate(saved.steps(game)):  # noqa: B007 (read after the loop)
             pass
     except TwinTableError as error:
         if done < 0:
-            raise _fail(f"{path}: the game cannot be set up: {error}") from None
+            raise _fail(f"{path}: the game cannot be set up: {in_words(error)}") from None
         raise _fail(f"{path}: move {done + 1} ({_move_text(saved.actions[done])}) is "
-                    f"refused: {getattr(error, 'message', error)}") from None
+                    f"refused: {in_words(error)}") from None
     except Exception as error:  # the engine on input no table ever sent it
         where = "the set-up" if done < 0 else f"move {done + 1}"
         raise _fail(f"{path}: {where} cannot be replayed: {type(error).__name__} "

@@ -14,6 +14,7 @@ import pytest
 
 from tests.web.conftest import Tab
 from tests.web.play import (
+    MOVES,
     Progress,
     create_table,
     finished,
@@ -251,8 +252,9 @@ FADES = "() => getComputedStyle(document.getElementById('seats')).maskImage !== 
 
 def test_on_a_phone_the_seat_strip_fades_where_more_seats_lie_beyond(second_tab: Tab) -> None:
     page = second_tab.page
-    # Seats left open for people: the table waits, and no move scrolls the strip.
-    create_table(second_tab, "timo", 5, {"target": "500"}, open_seats=(1, 2, 3, 4))
+    # Seats left open for people: the table waits, and no move scrolls the strip. Eight
+    # seats: more than a phone shows at once (up to six sit in rows, all in sight).
+    create_table(second_tab, "twinz", 8, {}, open_seats=tuple(range(1, 8)))
     scroll = "(left) => { document.getElementById('seats').scrollLeft = left; }"
     page.evaluate(scroll, 0)
     page.wait_for_function(EDGES, arg="more-right")
@@ -265,6 +267,41 @@ def test_on_a_phone_the_seat_strip_fades_where_more_seats_lie_beyond(second_tab:
     page.set_viewport_size({"width": 1200, "height": 900})
     page.wait_for_function(EDGES, arg="")
     assert not page.evaluate(FADES)
+
+
+SEAT_BOXES = """() => { const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.right, r.top, r.bottom]; };
+  const seats = document.getElementById('seats');
+  return { page: document.documentElement.scrollWidth,
+    strip: [seats.scrollWidth, seats.clientWidth],
+    fades: getComputedStyle(seats).maskImage !== 'none',
+    seats: [...seats.querySelectorAll('.seat')].map(box),
+    names: [...seats.querySelectorAll('.seat-name strong')].map((e) => [e.textContent,
+      e.scrollWidth <= e.clientWidth + 1]),
+    hand: box(document.querySelector('#board .hand')) }; }"""
+
+
+def test_on_a_phone_every_seat_of_up_to_six_is_in_sight_without_scrolling(
+        second_tab: Tab) -> None:
+    """Issue 24, item 10: at 390 x 844 a table of 2 to 6 shows every seat whole, names
+    uncut, in at most two rows above the hand; nothing scrolls sideways."""
+    page = second_tab.page
+    for players in range(2, 7):
+        create_table(second_tab, "timo", players, {"target": "500"})
+        page.click("#start")
+        page.wait_for_selector("#board .hand")
+        boxes = page.evaluate(SEAT_BOXES)
+        assert len(boxes["seats"]) == players, boxes
+        assert boxes["page"] <= 390 and boxes["strip"][0] <= boxes["strip"][1], boxes
+        assert not boxes["fades"], boxes
+        for left, right, top, bottom in boxes["seats"]:
+            assert left >= 0 and right <= 390 and top >= 0 and bottom <= 844, (players, boxes)
+        assert all(whole for _, whole in boxes["names"]), (players, boxes["names"])
+        rows = {round(top) for _, _, top, _ in boxes["seats"]}
+        assert len(rows) <= 2, (players, boxes)
+        # The seats leave the screen to the game: the hand starts in its upper two thirds.
+        assert max(bottom for *_, bottom in boxes["seats"]) < boxes["hand"][2] < 844 * 2 / 3, \
+            (players, boxes)
 
 
 def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab) -> None:
@@ -343,3 +380,52 @@ def test_every_table_fits_one_wide_screen_at_the_start(tab: Tab, game: str) -> N
         parts: parts.filter((e) => e && e.getClientRects().length).map(box) }; }""")
     assert boxes["page"] <= 800, boxes
     assert all(top >= 0 and bottom <= 800 for top, bottom in boxes["parts"]), boxes
+
+
+# -- issue 24: each table fits one 1280 x 800 screen at every phase ------------------------
+PHASE_BOXES = """() => { const shown = (e) => e && e.getClientRects().length
+    && getComputedStyle(e).visibility !== 'hidden';
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [e.id || e.className || e.tagName, Math.round(r.top), Math.round(r.bottom),
+      Math.round(r.left), Math.round(r.right)]; };
+  const parts = [document.getElementById('seats'), document.querySelector('.felt'),
+    ...document.querySelectorAll('#board .hand, #board button:not([disabled]), #board input,'
+      + ' .round-summary')].filter(shown);
+  return { page: document.documentElement.scrollHeight, parts: parts.map(box),
+    summary: shown(document.querySelector('.round-summary')),
+    results: shown(document.getElementById('results')),
+    round: Number((document.querySelector('.tm-round')?.textContent.match(/\\d+/) || [0])[0]) };
+  }"""
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("timo", 5, {"target": "120"}), ("twinit", 5, {"sets_to_win": "4"})])
+def test_each_table_fits_one_wide_screen_at_every_phase_and_shows_its_results(
+        tab: Tab, game: str, players: int, options: dict[str, str]) -> None:
+    """Seats, the felt, the hand, every action and a round's summary inside one
+    1280 x 800 screen from the first move to the last, measured at each look; then the
+    results come into view by themselves. (Twins has its own test, by phase.)"""
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    create_table(tab, game, players, options)
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#board > *")
+    progress = Progress(tab)
+    looks = summaries = rounds = 0
+    while not finished(tab):
+        progress.check()
+        boxes = tab.page.evaluate(PHASE_BOXES)
+        if not boxes["results"]:
+            looks += 1
+            summaries += boxes["summary"]
+            rounds = max(rounds, boxes["round"])
+            assert boxes["page"] <= 800, boxes
+            for name, top, bottom, left, right in boxes["parts"]:
+                assert top >= 0 and bottom <= 800 and left >= 0 and right <= 1280, \
+                    (name, boxes)
+        MOVES[game](tab)
+        time.sleep(0.12)
+    assert looks >= 10, looks
+    # A round that ended before the last one was summed up on screen, and measured.
+    assert summaries or rounds <= 1, (rounds, summaries)
+    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
+      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=30_000)

@@ -24,6 +24,12 @@ class TwinTableError(Exception):
         return {"code": self.code, "message": self.message, "details": self.details}
 
 
+def in_words(error: BaseException) -> str:
+    """What went wrong, as people read it: a :class:`TwinTableError`'s message without its
+    code (the code is for clients and logs), any other error's text."""
+    return error.message if isinstance(error, TwinTableError) else str(error)
+
+
 class RuleError(TwinTableError):
     """An action the rules refuse. The state is left exactly as it was."""
 

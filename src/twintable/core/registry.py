@@ -25,7 +25,8 @@ class GameRegistry:
         try:
             return self._entries[game_id]
         except KeyError:
-            raise OptionError("game.unknown", f"unknown game {game_id!r}",
+            raise OptionError("game.unknown", f"unknown game {game_id!r} (the games: "
+                              f"{', '.join(sorted(self._entries))})",
                               {"game": game_id, "known": sorted(self._entries)}) from None
 
     def get(self, game_id: str) -> Game[Any]:

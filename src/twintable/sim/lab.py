@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from twintable.core.errors import TwinTableError
+from twintable.bots.registry import seat_names
+from twintable.core.errors import TwinTableError, in_words
 from twintable.games import default_registry, game_ids
 from twintable.sim.export import game_row, write_csv, write_jsonl
 from twintable.sim.html import html_page, write_page
@@ -155,6 +156,8 @@ def sweep(
                    for line in (bots or [f"{entry.default_bot},random"])]
         if any(not lineup for lineup in lineups):
             raise ValueError("name at least one bot in each --bots")
+        # Levels (hard) read as the bots they seat: cells name each bot one way.
+        lineups = [seat_names(entry, lineup) for lineup in lineups]
         counts = ([int(count) for count in players.split(",") if count.strip()] if players
                   else [game.player_range(game.resolve_options(base))[0]])
         found = cells(values, base, lineups, counts, game.resolve_options, game.check_players)
@@ -165,7 +168,7 @@ def sweep(
         if ray is not None:
             require_ray()
     except (TwinTableError, ValueError, RuntimeError) as error:
-        raise _fail(str(error)) from None
+        raise _fail(in_words(error)) from None
     for out in (json_out, plot, jsonl, csv_out, report_out):
         if out is not None and (problem := _unwritable(out)):
             raise _fail(f"cannot write {out}: {problem}")

@@ -21,7 +21,7 @@ from itertools import islice
 from typing import Any
 
 from twintable.bots.base import Bot
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import bot_factories, seat_names
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening
 from twintable.core.plugin import STEP_MS, GameEntry, PlanMove, default_plan
@@ -74,12 +74,14 @@ def _rounds(game: Game[Any], state: Any) -> _Rounds | None:
 
 
 def make_bots(entry: GameEntry, names: Sequence[str]) -> list[Bot]:
+    """One bot per name: a bot's name, a former one, or a level on the shared scale
+    (``hard``), as :func:`~twintable.bots.registry.resolve_bot` reads it. A bot reports
+    results under its own name: a caller that names levels and reads results by name
+    seats :func:`~twintable.bots.registry.seat_names` instead."""
     factories = bot_factories(entry)
-    unknown = list(dict.fromkeys(name for name in names if name not in factories))
-    if unknown:
-        raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {entry.id}; "
-                         f"choose from {', '.join(sorted(factories))}")
-    return [factories[name]() for name in names]
+    if all(name in factories for name in names):  # every game of a simulation
+        return [factories[name]() for name in names]
+    return [factories[name]() for name in seat_names(entry, names)]
 
 
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],

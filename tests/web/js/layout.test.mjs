@@ -2,7 +2,7 @@
 // and the order of the results.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { actingSeats, seatDeadline, tableLayout, timeLeft, turnLine } from "../../../src/twintable/web/table/layout.js";
+import { actingSeats, phoneColumns, seatDeadline, tableLayout, timeLeft, turnLine } from "../../../src/twintable/web/table/layout.js";
 import { ranking, signed } from "../../../src/twintable/web/table/ranking.js";
 
 test("every seat has exactly one place, the viewer at the bottom", () => {
@@ -20,6 +20,11 @@ test("a small table puts everyone else across; a large one has a seat at each en
   assert.equal(six.left.length, 1);
   assert.equal(six.right.length, 1);
   assert.deepEqual(six, { bottom: [0, 5], left: [1], top: [2, 3], right: [4] });  // clockwise from the left end
+});
+
+test("on a phone up to six seats sit in rows of at most three, more in a strip", () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 10].map(phoneColumns), [1, 2, 3, 2, 3, 3, 0, 0]);
+  for (let n = 1; n <= 6; n++) assert.ok(Math.ceil(n / phoneColumns(n)) <= 2, `n=${n}`);
 });
 
 const game = { whoActs: (view) => [view.turn], deadline: (view, seat) => (view.held === seat ? [1000, 500] : null) };

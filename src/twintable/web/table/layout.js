@@ -20,6 +20,17 @@ export function tableLayout(n) {
     top: Array.from({ length: top }, (_, i) => left + 1 + i), right: [left + 1 + top] };
 }
 
+// On a phone every seat stays in sight where it fits: up to PHONE_ROWS rows of at most
+// three seats (a narrow seat's name and level still read at a third of 390 px), yours
+// first. Returns how many columns, or 0 where more seats than that fold into a strip
+// that scrolls sideways.
+export const PHONE_ROWS = 2;
+export function phoneColumns(n) {
+  if (n <= 3) return Math.max(n, 1);
+  const columns = Math.ceil(n / PHONE_ROWS);
+  return columns <= 3 ? columns : 0;
+}
+
 const over = (view) => !view || view.over || view.phase === "over";
 
 // Who may act now (seats): the game says, once the game is on.

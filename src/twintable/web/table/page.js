@@ -192,11 +192,18 @@ export async function tablePage(tableId) {
 
   const head = el("div", { class: "table-tools" }, muteButton(),
     el("a", { href: `#/rules/${info.game}`, title: t("table.rules") }, t("nav.rules")));
+  const main = el("div", { class: "table-main" }, results, ring.box, summary.box, flash, board);
+  // Focusable: the log scrolls, and a keyboard must be able to scroll it.
+  const side = el("aside", { class: "table-side panel", "aria-label": t("table.log"), tabindex: 0 }, el("h2", {}, t("table.log")), log);
+  // A round's or a hand's summary: on a wide screen at the head of the log, beside the
+  // table, so that it never pushes the hand below the screen; on a phone above the board.
+  const placeSummary = () => {
+    if (!phoneWidth().matches) { if (summary.box.parentNode !== side) side.prepend(summary.box); }
+    else if (summary.box.parentNode !== main) main.insertBefore(summary.box, flash);
+  };
+  placeSummary();
   page(`${t(`game.${info.game}`)} · ${tableName(info)}`, head, waiting,
-    el("div", { class: `table-shell game-${info.game}` },
-      el("div", { class: "table-main" }, results, ring.box, summary.box, flash, board),
-      // Focusable: the log scrolls, and a keyboard must be able to scroll it.
-      el("aside", { class: "table-side panel", "aria-label": t("table.log"), tabindex: 0 }, el("h2", {}, t("table.log")), log)));
+    el("div", { class: `table-shell game-${info.game}` }, main, side));
   drawTable();
   s.celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
   socket.connect();
@@ -206,8 +213,9 @@ export async function tablePage(tableId) {
     if (s.view && game.tick) game.tick(board, s.view, ctx);
     ring.tick();
   }, 250);
-  // Crossing the phone width moves the game's centre between the felt and the board.
-  const refold = () => { drawBoard(); ring.draw(board); };
+  // Crossing the phone width moves the game's centre between the felt and the board, and
+  // the round's summary between the log and the board.
+  const refold = () => { drawBoard(); ring.draw(board); placeSummary(); };
   phoneWidth().addEventListener("change", refold);
   return () => {
     clearInterval(ticker);

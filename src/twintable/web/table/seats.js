@@ -1,11 +1,12 @@
 // The seat ring around the table: a box per seat (name, level, badges, the seat's clock,
 // what the game shows of it), laid out around the felt, which holds the game's centre on
-// a wide screen and folds into a sideways strip on a phone.
+// a wide screen; on a phone the seats sit in rows of at most three, all in sight, or where
+// too many for that, in a sideways strip.
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { phoneWidth, pulse, seatColour } from "../lib/motion.js";
 import { levelBadge, seatName } from "./names.js";
-import { actingSeats, seatDeadline, tableLayout, timeLeft, turnLine } from "./layout.js";
+import { actingSeats, phoneColumns, seatDeadline, tableLayout, timeLeft, turnLine } from "./layout.js";
 
 // `state()` gives { info, view, mine, lastActor, clock }; `ctx` is the game's context.
 export function seatRing(game, state, ctx) {
@@ -93,6 +94,10 @@ export function seatRing(game, state, ctx) {
     const n = info.seats.length;
     const offset = mine ? mine.seat : 0;  // the viewer sits at the bottom of the table
     box.style.setProperty("--n", n);
+    // On a phone: every seat in rows where they fit (--cols), else a sideways strip.
+    const columns = phoneColumns(n);
+    box.classList.toggle("all-in-sight", columns > 0);
+    box.style.setProperty("--cols", columns || n);
     const boxes = info.seats.map((_, index) => seatBox(index, (index - offset + n) % n));
     const layout = tableLayout(n);
     const byPlace = (place) => boxes[(place + offset) % n];

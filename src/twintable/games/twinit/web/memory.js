@@ -3,7 +3,10 @@
 // next (a new card flips in, a taken pair slides to the taker). Used by board.js.
 /** A human reaction time: a touch sooner than this after a change was aimed at what showed before. */
 export const REACTION_MS = 400;
-const MIN_CARD = 44;    // px: the smallest tap target
+// px: the smallest card a finger taps (44), or a mouse clicks (34: a centre of thirty
+// cards and more then still fits a 1280 x 800 screen, flip button included).
+const fine = typeof matchMedia === "function" ? matchMedia("(pointer: fine)") : null;
+const minCard = () => (fine && fine.matches ? 34 : 44);
 const MAX_CARD = 150;   // px: the largest centre card
 const GAP = 6;          // px between centre cards
 const FLIP_MS = 280;
@@ -66,38 +69,38 @@ export function changedAt(memory, ref) {
 
 // -- the size of the centre ------------------------------------------------------------------
 /** Columns and card size for `n` cards: rows as wide as `width`, all rows within `height`,
- * the largest cards that do that (of equal sizes, the most columns), never below MIN_CARD. */
-export function fit(n, width, height) {
+ * the largest cards that do that (of equal sizes, the most columns), never below `smallest`. */
+export function fit(n, width, height, smallest = minCard()) {
   const count = Math.max(n, 12);  // size for a filling centre, so cards do not shrink at every flip
   let best = null;
   for (let cols = 1; cols <= count; cols++) {
     const size = Math.min(MAX_CARD, Math.floor((width - (cols - 1) * GAP) / cols));
-    if (size < MIN_CARD) break;
+    if (size < smallest) break;
     const rows = Math.ceil(count / cols);
     if (rows * size + (rows - 1) * GAP > height) continue;
     if (!best || size >= best.size) best = { cols, size };
   }
   if (best) return best;
   // Too many cards for one screen: fill the width with tap-sized cards and let it scroll.
-  const cols = Math.max(1, Math.floor((width + GAP) / (MIN_CARD + GAP)));
-  return { cols, size: Math.max(MIN_CARD, Math.min(MAX_CARD, Math.floor((width - (cols - 1) * GAP) / cols))) };
+  const cols = Math.max(1, Math.floor((width + GAP) / (smallest + GAP)));
+  return { cols, size: Math.max(smallest, Math.min(MAX_CARD, Math.floor((width - (cols - 1) * GAP) / cols))) };
 }
 
 export function measure(memory, n) {
-  // Measuring reads the layout: only when the centre grows or shrinks, on a resize, or
-  // now and then (the seats around may have changed size), never at every frame.
-  const stamp = performance.now();
-  if (memory.fit && memory.fit.n === n && stamp - memory.fit.stamp < 2000) return memory.fit;
+  // The layout is read after each frame is drawn (memory.layout); this only does the sums.
+  // It fits again when the centre grows or shrinks, and when the room around it changed
+  // by more than a few pixels (a seat that grew with a won set, the window): cards that
+  // outgrew the screen would push the flip button below it.
   const seen = memory.layout;
   const width = seen && seen.width ? seen.width : (window.innerWidth || 800) - 24;
   const top = seen && seen.top !== null ? seen.top : 220;
   // The rest of the screen below the centre's top: the whole centre in sight without
   // scrolling, unless the seats leave it less than a fifth of the screen.
-  const below = seen && seen.below ? Math.min(seen.below, 220) : 0;
+  const below = seen && seen.below ? Math.min(seen.below, 400) : 0;
   const height = Math.max((window.innerHeight || 800) * 0.2, (window.innerHeight || 800) - top - below - 12);
-  const key = `${n}|${width}|${Math.round(height)}`;
-  if (!memory.fit || memory.fit.key !== key) memory.fit = { key, n, ...fit(n, width - 16, height) };
-  memory.fit.stamp = stamp;
+  const old = memory.fit;
+  if (old && old.n === n && old.width === width && Math.abs(old.height - height) <= 8) return old;
+  memory.fit = { n, width, height, ...fit(n, width - 16, height) };
   return memory.fit;
 }
 
@@ -110,11 +113,8 @@ export function hookResize(memory) {
   window.addEventListener("resize", () => {
     const centre = document.querySelector(".ti-centre");
     if (!centre || !shown) return;
-    const memory = shown;
-    memory.fit = null;
-    const sized = measure(memory, Number(centre.dataset.slots || 0));
-    centre.style.setProperty("--ti-size", `${sized.size}px`);
-    centre.style.setProperty("--ti-cols", sized.cols);
+    shown.fit = null;
+    resize(shown, centre);
   });
 }
 
@@ -159,13 +159,29 @@ export function noteLayout(memory) {
     }
     const board = document.getElementById("board");
     const centre = document.querySelector(".ti-centre");
-    // On the felt (a wide screen) the centre has the felt's width, and the seats below
-    // the felt take their share of the screen's height.
+    // On the felt (a wide screen) the centre has the felt's width, and everything under
+    // it on the page takes its share of the screen's height: the felt's rim, the seats
+    // below the felt, the bar with the flip button, the page's margin.
     const felt = centre && centre.closest(".felt");
-    const below = felt ? felt.parentNode.getBoundingClientRect().bottom - centre.getBoundingClientRect().bottom : 0;
+    const main = centre && centre.closest("main");
+    const below = felt && main ? main.getBoundingClientRect().bottom - centre.getBoundingClientRect().bottom : 0;
     memory.layout = { rects, places, width: felt ? felt.clientWidth - 80 : board ? board.clientWidth : 0,
       top: centre ? centre.getBoundingClientRect().top + window.scrollY : null, below };
+    // The room around the centre changed since its cards were sized (a seat grew with a
+    // won set): size them again now, not at the next move, which may be seconds away.
+    if (centre && resize(memory, centre)) noteLayout(memory);
   }, 0));
+}
+
+// Sizes the centre's cards for the room noted last; true when that changed them.
+function resize(memory, centre) {
+  const sized = measure(memory, Number(centre.dataset.slots || 0));
+  const size = `${sized.size}px`;
+  const cols = String(sized.cols);
+  if (centre.style.getPropertyValue("--ti-size") === size && centre.style.getPropertyValue("--ti-cols") === cols) return false;
+  centre.style.setProperty("--ti-size", size);
+  centre.style.setProperty("--ti-cols", cols);
+  return true;
 }
 
 function rectOf(memory, ref) {
