@@ -1,7 +1,13 @@
-"""Async storage on SQLAlchemy 2: SQLite by default, PostgreSQL by URL.
+"""Async storage: SQLite by default, PostgreSQL by URL; SQLAlchemy 2 and Alembic for the
+schema, the migrations and every path but one.
 
-The action log is append-only and each append is its own committed transaction: the
-server acknowledges an action only after :meth:`Store.append_action` returns.
+The action log is append-only, and the server acknowledges an action only after
+:meth:`Store.append_action` returns, once the move is committed. That one path is the
+hot one (every move), so it goes through the database's driver directly: moves from
+every table are committed together (group commit), by a thread with its own ``sqlite3``
+connection on SQLite (:class:`SqliteLog`), and as one statement per batch on asyncpg on
+PostgreSQL. Through SQLAlchemy and aiosqlite the same group commit cost half the
+server's CPU at 1,000 moves/s (issue 28; bench/server_timo.py).
 
 With several workers a table's writes carry the fencing token its owner got with its
 lease: the write's transaction first raises the table row's ``fence`` to that token,
@@ -14,15 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import queue
+import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy import Connection, event, func, insert, make_url, select, text, update
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -90,6 +99,139 @@ class StoredAction:
     client_id: str | None
 
 
+#: A move waiting for the log: its table, the move, its fencing token, its answer.
+Pending = tuple[str, StoredAction, int | None, "asyncio.Future[None]"]
+
+#: The most moves one transaction commits.
+BATCH_LIMIT = 500
+
+_SQLITE_INSERT = ("INSERT INTO actions (table_id, seq, seat, kind, payload, t_ms, client_id)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?)")
+_SQLITE_FENCE = "UPDATE tables SET fence = ? WHERE id = ? AND fence <= ?"
+
+
+class SqliteLog:
+    """The SQLite action log's writer: a thread with its own ``sqlite3`` connection that
+    commits every move waiting (up to :data:`BATCH_LIMIT`) in one transaction, then
+    answers each move's future on its event loop, once per batch.
+
+    The moves' fences are raised in the same transaction (``BEGIN IMMEDIATE`` takes the
+    write lock first, so the check and the insert see one state). When a batch fails,
+    each of its moves is written again in a transaction of its own, so only a move that
+    fails alone is refused. The connection uses the engine's pragmas (WAL, synchronous
+    NORMAL): a committed move survives a killed process, as through SQLAlchemy."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.moves: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+
+    def append(self, item: Pending) -> None:
+        if self.thread is None or not self.thread.is_alive():
+            self.thread = threading.Thread(target=self._run, name="twintable-log",
+                                           daemon=True)
+            self.thread.start()
+        self.moves.put(item)
+
+    async def close(self) -> None:
+        """Write what is waiting, then stop the thread."""
+        if self.thread is not None and self.thread.is_alive():
+            self.moves.put(None)
+            await asyncio.to_thread(self.thread.join)
+        self.thread = None
+
+    def _run(self) -> None:
+        # isolation_level=None: the transactions are the explicit BEGIN/COMMIT below.
+        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                     check_same_thread=False)
+        try:
+            _sqlite_pragmas(connection, None)
+            while True:
+                first = self.moves.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < BATCH_LIMIT:
+                    try:
+                        item = self.moves.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is None:
+                        stop = True
+                        break
+                    batch.append(item)
+                self._write(connection, batch)
+                if stop:
+                    return
+        finally:
+            connection.close()
+
+    def _write(self, connection: sqlite3.Connection, batch: list[Pending]) -> None:
+        outcomes: list[BaseException | None]
+        try:
+            refused = self._commit(connection, batch)
+            outcomes = [FencedOut(table_id, fence or 0) if table_id in refused else None
+                        for table_id, _, fence, _ in batch]
+        except Exception:
+            outcomes = []
+            for item in batch:
+                try:
+                    if self._commit(connection, [item]):
+                        outcomes.append(FencedOut(item[0], item[2] or 0))
+                    else:
+                        outcomes.append(None)
+                except Exception as error:
+                    outcomes.append(error)
+        # One wake-up of the event loop per batch, not per move.
+        loop = batch[0][3].get_loop()
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+            loop.call_soon_threadsafe(_answer, [item[3] for item in batch], outcomes)
+
+    @staticmethod
+    def _commit(connection: sqlite3.Connection, batch: list[Pending]) -> set[str]:
+        """Write a batch in one transaction; the tables whose fence was newer (their
+        moves are not written)."""
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            refused = set()
+            fences = {table_id: fence for table_id, _, fence, _ in batch
+                      if fence is not None}
+            for table_id, fence in fences.items():
+                if not connection.execute(_SQLITE_FENCE, (fence, table_id, fence)).rowcount:
+                    refused.add(table_id)
+            connection.executemany(_SQLITE_INSERT, [
+                (table_id, a.seq, a.seat, a.kind, orjson.dumps(a.payload).decode(), a.t_ms,
+                 a.client_id)
+                for table_id, a, _, _ in batch if table_id not in refused])
+            connection.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+            raise
+        return refused
+
+
+def _answer(futures: list[asyncio.Future[None]],
+            outcomes: list[BaseException | None]) -> None:
+    for done, outcome in zip(futures, outcomes, strict=True):
+        if done.done():
+            continue
+        if outcome is None:
+            done.set_result(None)
+        else:
+            done.set_exception(outcome)
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The database file of a SQLite URL; None for an in-memory database (one connection
+    of its own would see another database)."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return database
+
+
 class Store:
     def __init__(self, url: str):
         self.url = url
@@ -97,8 +239,9 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._pending: asyncio.Queue[
-            tuple[str, StoredAction, int | None, asyncio.Future[None]]] = asyncio.Queue()
+        path = _sqlite_file(url) if url.startswith("sqlite") else None
+        self._sqlite_log = SqliteLog(path) if path is not None else None
+        self._pending: asyncio.Queue[Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
 
     async def migrate(self) -> None:
@@ -115,6 +258,8 @@ class Store:
             await connection.exec_driver_sql("SELECT 1")
 
     async def close(self) -> None:
+        if self._sqlite_log is not None:
+            await self._sqlite_log.close()
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -217,16 +362,21 @@ class Store:
         Moves from every table are committed together by one writer (group commit), so a
         busy server pays for one transaction per batch, not per move.
         """
+        if self._sqlite_log is not None:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._sqlite_log.append((table_id, action, fence, done))
+            await done
+            return
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.put_nowait((table_id, action, fence, done))
-        await done
+        pending: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.put_nowait((table_id, action, fence, pending))
+        await pending
 
     async def _write_batches(self) -> None:
         while True:
             batch = [await self._pending.get()]
-            while not self._pending.empty() and len(batch) < 500:
+            while not self._pending.empty() and len(batch) < BATCH_LIMIT:
                 batch.append(self._pending.get_nowait())
             rows = [{"table_id": table_id, "seq": a.seq, "seat": a.seat, "kind": a.kind,
                      "payload": a.payload, "t_ms": a.t_ms, "client_id": a.client_id}
@@ -273,7 +423,7 @@ class Store:
         columns = [[row[name] for row in rows]
                    for name in ("table_id", "seq", "seat", "kind", "payload", "t_ms",
                                 "client_id")]
-        columns[4] = [json.dumps(payload) for payload in columns[4]]
+        columns[4] = [orjson.dumps(payload).decode() for payload in columns[4]]
         async with self.engine.connect() as connection:
             driver = (await connection.get_raw_connection()).driver_connection
             assert driver is not None
