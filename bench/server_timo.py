@@ -415,6 +415,13 @@ def bare_serving(script: dict[str, Any], scratch: str
         server.wait(timeout=30)
 
 
+def server_log(log: Any) -> str:
+    """The last lines the server wrote (to say why a phase failed)."""
+    log.flush()
+    log.seek(0)
+    return "\n".join(log.read().decode(errors="replace").splitlines()[-40:])
+
+
 def print_ratios(ours: dict[str, dict[str, float]], bare: dict[str, dict[str, float]],
                  rate: float, tables: int) -> None:
     """Our server's figures over the bare stack's, against issue 28's targets."""
@@ -472,15 +479,22 @@ def main() -> None:
 
     ours: dict[str, dict[str, float]] = {}
     bare: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        with serving(args.db, scratch, ("--bot-delay-ms", "0")) as (url, ws_url, server):
+    with tempfile.TemporaryDirectory() as scratch, \
+            open(Path(scratch) / "server.log", "w+b") as log:
+        with serving(args.db, scratch, ("--bot-delay-ms", "0"), log) as (url, ws_url, server):
+            if server.poll() is not None:
+                raise SystemExit(f"the server did not start:\n{server_log(log)}")
             if args.baseline == "bare":
                 with httpx2.Client(base_url=url) as http:
                     table = open_timo_tables(http, 1)
                 script = asyncio.run(capture_game(ws_url, table, SCRIPT_MOVES))
                 print(f"captured {len(script['moves'])} moves of one table for the bare stack")
-            for rate in phases:
-                ours[name(rate)] = run_phase(url, ws_url, args, rate, server.pid)
+            try:
+                for rate in phases:
+                    ours[name(rate)] = run_phase(url, ws_url, args, rate, server.pid)
+            except Exception:
+                print(f"the server's log ends:\n{server_log(log)}")
+                raise
         if args.baseline == "bare":
             with bare_serving(script, scratch) as (url, ws_url, server):
                 for rate in phases:
