@@ -126,27 +126,46 @@ class SqliteLog:
         self.path = path
         self.moves: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
+        # Held to start the thread and queue a move, and by a thread that gives up, so
+        # that no move is queued for a thread that has stopped reading.
+        self.lock = threading.Lock()
 
     def append(self, item: Pending) -> None:
-        if self.thread is None or not self.thread.is_alive():
-            self.thread = threading.Thread(target=self._run, name="twintable-log",
-                                           daemon=True)
-            self.thread.start()
-        self.moves.put(item)
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="twintable-log",
+                                               daemon=True)
+                self.thread.start()
+            self.moves.put(item)
 
     async def close(self) -> None:
         """Write what is waiting, then stop the thread."""
-        if self.thread is not None and self.thread.is_alive():
-            self.moves.put(None)
-            await asyncio.to_thread(self.thread.join)
-        self.thread = None
+        with self.lock:
+            thread, self.thread = self.thread, None
+            if thread is not None:
+                self.moves.put(None)
+        if thread is not None:
+            await asyncio.to_thread(thread.join)
 
     def _run(self) -> None:
-        # isolation_level=None: the transactions are the explicit BEGIN/COMMIT below.
-        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                     check_same_thread=False)
         try:
+            # isolation_level=None: the transactions are the explicit BEGIN/COMMIT below.
+            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                         check_same_thread=False)
             _sqlite_pragmas(connection, None)
+        except Exception as error:
+            # Every move waiting is refused (its table reads the log back later); the
+            # next move starts a new thread, which tries again.
+            with self.lock:
+                self.thread = None
+                while True:
+                    try:
+                        item = self.moves.get_nowait()
+                    except queue.Empty:
+                        return
+                    if item is not None:
+                        _answer_from_thread([item], [error])
+        try:
             while True:
                 first = self.moves.get()
                 if first is None:
@@ -162,7 +181,10 @@ class SqliteLog:
                         stop = True
                         break
                     batch.append(item)
-                self._write(connection, batch)
+                try:
+                    self._write(connection, batch)
+                except Exception as error:  # never leave a move unanswered
+                    _answer_from_thread(batch, [error] * len(batch))
                 if stop:
                     return
         finally:
@@ -184,10 +206,7 @@ class SqliteLog:
                         outcomes.append(None)
                 except Exception as error:
                     outcomes.append(error)
-        # One wake-up of the event loop per batch, not per move.
-        loop = batch[0][3].get_loop()
-        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
-            loop.call_soon_threadsafe(_answer, [item[3] for item in batch], outcomes)
+        _answer_from_thread(batch, outcomes)
 
     @staticmethod
     def _commit(connection: sqlite3.Connection, batch: list[Pending]) -> set[str]:
@@ -211,6 +230,13 @@ class SqliteLog:
                 connection.execute("ROLLBACK")
             raise
         return refused
+
+
+def _answer_from_thread(batch: list[Pending], outcomes: list[BaseException | None]) -> None:
+    """Answer a batch's moves on their event loop: one wake-up per batch, not per move."""
+    loop = batch[0][3].get_loop()
+    with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+        loop.call_soon_threadsafe(_answer, [item[3] for item in batch], outcomes)
 
 
 def _answer(futures: list[asyncio.Future[None]],
