@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -242,3 +243,12 @@ def test_the_quick_action_check_agrees_with_pydantic(data: dict[str, Any]) -> No
     if quick is None:
         return
     assert client_message.validate_python(data) == quick
+
+
+def test_frames_write_sets_and_tuples_as_the_models_do() -> None:
+    view = {"seen": frozenset({3}), "pair": (1, 2), "names": {"é"}}
+    assert json.loads(snapshot_frame(1, 2, view)) == json.loads(
+        Snapshot(seq=1, version=2, view=view).model_dump_json())
+    # A read-only mapping, which the models cannot write, is written as an object.
+    assert json.loads(snapshot_frame(1, 2, {"options": MappingProxyType({"a": 1})}))[
+        "view"] == {"options": {"a": 1}}

@@ -10,6 +10,7 @@ the flow; ``twintable protocol-schema`` prints the JSON Schema of all of it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -200,8 +201,18 @@ class ErrorMessage(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+def _plain_json(value: Any) -> Any:
+    """What orjson cannot write itself, as pydantic writes it (a view's read-only mapping,
+    a set)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, set | frozenset):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
+    return orjson.dumps(value, default=_plain_json).decode()
 
 
 def event_frame(seq: int, version: int, seat: int, kind: str,
