@@ -18,9 +18,17 @@ tables, >= 1,000 acks/s, p99 < 100 ms, SQLite).
   the tables open and no one connected, over the connections). Its client processes
   freeze their heaps once connected (--freeze-client-gc), so that their own collector
   pauses, over 1,250 connections each, are not charged to the server.
+- "--baseline bare": the same clients, in the same run, against a bare FastAPI/uvicorn
+  server (bench/bare_replay.py) that replays frames captured from this server (one game
+  played here first), with no game and no storage; the figures are then printed as ratios
+  to the bare stack's (issue 28: flat out >= 0.8x its acknowledged moves/s, CPU per move
+  <= 1.3x, p99 at 1,000 moves/s <= 2x). Each phase also prints the server's CPU per move
+  (the server process's user + system time over the phase, its threads included; not the
+  database server's) and the machine's busy share over the phase, so that a run on a
+  saturated machine is seen as one.
 Usage: python bench/server_timo.py [--tables 200] [--seconds 15] [--rate 1000]
        [--client-processes 2] [--db postgresql://127.0.0.1/test]  (default: a fresh SQLite)
-       [--capacity] [--no-flat-out] [--freeze-client-gc]
+       [--capacity] [--no-flat-out] [--freeze-client-gc] [--baseline bare]
 The server bounds tables waiting to start per client address (20 by default); the bench
 starts each table as soon as it has opened it, so it never has more than one waiting.
 """
@@ -32,10 +40,16 @@ import asyncio
 import gc
 import json
 import multiprocessing
+import os
 import resource
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +64,8 @@ CAPACITY_TABLES = 1250  # issue 16: 5,000 connected clients on one server proces
 # Handshakes one client process has under way at once: thousands at once overflow the
 # server's listen backlog (uvicorn's is 2,048) and the refused ones wait seconds to retry.
 CONNECTING_AT_ONCE = 256
+#: Moves captured for the bare stack's replay: more than a table plays in a phase.
+SCRIPT_MOVES = 600
 
 
 class Clock:
@@ -84,6 +100,19 @@ def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's user + system time so far (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine so far (/proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
 
 
 def rss_kib(pid: int) -> int:
@@ -208,8 +237,9 @@ def client_process(url: str, seats: list[tuple[str, str]], seconds: float, inter
 
 
 def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
-              server_pid: int) -> None:
-    """Fresh tables (every version starts at 0), played for ``args.seconds``."""
+              server_pid: int, label: str = "twintable") -> dict[str, float]:
+    """Fresh tables (every version starts at 0), played for ``args.seconds``; the figures
+    (acks/s, p50 and p99 in ms, server CPU ms per ack, the machine's busy share)."""
     before = rss_kib(server_pid)
     with httpx2.Client(base_url=url) as http:
         seats = open_timo_tables(http, args.tables)
@@ -234,6 +264,13 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
     connected = rss_kib(server_pid)
     start_at.value = max(launched + 3.0, time.monotonic() + 0.5)
     go.set()
+    time.sleep(max(0.0, start_at.value - time.monotonic()))
+    cpu_before, ticks_before = cpu_seconds(server_pid), machine_ticks()
+    time.sleep(max(0.0, start_at.value + args.seconds - time.monotonic()))
+    cpu_used = cpu_seconds(server_pid) - cpu_before
+    ticks_after = machine_ticks()
+    busy = ((ticks_after[0] - ticks_before[0])
+            / max(1, ticks_after[1] - ticks_before[1]))
     totals = [results.get() for _ in processes]
     for process in processes:
         process.join()
@@ -243,9 +280,12 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
     p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else float("nan")
     achieved = acks / args.seconds  # moves start at ``start`` and stop at its end
+    cpu_per_ack = cpu_used * 1000 / acks if acks else float("nan")
     title = f"at {rate:.0f} acks/s offered" if rate > 0 else "flat out"
-    print(f"{args.tables} tables x 4 WebSocket clients in {args.client_processes} processes, "
-          f"{title}, {args.seconds:.0f} s, {args.db.split(':')[0] if args.db else 'SQLite'}")
+    store = args.db.split(':')[0] if args.db else 'SQLite'
+    print(f"[{label}] {args.tables} tables x 4 WebSocket clients in {args.client_processes} "
+          f"processes, {title}, {args.seconds:.0f} s, "
+          f"{'no storage' if label == 'bare' else store}")
     print(f"  acknowledged actions/s : {achieved:8.0f}   ({achieved / TARGET_ACKS:.2f}x the "
           f"target {TARGET_ACKS})")
     print(f"  action to broadcast p50: {p50:8.1f} ms")
@@ -254,6 +294,8 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
     print(f"  server memory per table: {(opened - before) / args.tables:8.0f} KiB opened, "
           f"{(rss_kib(server_pid) - before) / args.tables:.0f} KiB after play (the process "
           "keeps freed memory for reuse)")
+    print(f"  server CPU per ack     : {cpu_per_ack:8.3f} ms ({cpu_used:.1f} s over the "
+          f"phase); machine busy {busy:.0%} of {os.cpu_count()} cores")
     if closed:
         print(f"  connections the server closed before the end: {closed}")
     if args.capacity:
@@ -267,6 +309,136 @@ def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
             print(f"  capacity target ({connections} clients, {rate:.0f} acks/s, p99 < "
                   f"{TARGET_P99_MS} ms): {'met' if met else 'NOT met'}"
                   f"{' (a smaller case than issue 16)' if smaller else ''}")
+    return {"acks": achieved, "p50": p50, "p99": p99, "cpu": cpu_per_ack, "busy": busy,
+            "total_acks": acks}
+
+
+async def capture_game(ws_url: str, seats: list[tuple[str, str]],
+                       moves: int) -> dict[str, Any]:
+    """Play one table of four with the benchmark's clients' policy (each seat's first legal
+    move, one in flight) for ``moves`` moves, recording every frame each seat receives:
+    the script bench/bare_replay.py replays."""
+    count = len(seats)
+    welcome: list[str] = [""] * count
+    snapshot: list[str] = [""] * count
+    events: list[dict[int, str]] = [{} for _ in seats]
+    all_in = asyncio.Barrier(count)
+    enough = asyncio.Event()
+
+    async def seat(index: int, table_id: str, token: str) -> None:
+        async with connect(f"{ws_url}/ws/tables/{table_id}", max_size=2**20) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            latest: dict[str, Any] | None = None
+            in_flight: str | None = None
+            counter = 0
+            while latest is None:  # the welcome, then the snapshot at version 0
+                text = await ws.recv()
+                frame = json.loads(text)
+                if frame["type"] == "welcome":
+                    welcome[index] = str(text)
+                elif frame["type"] == "snapshot":
+                    snapshot[index], latest = str(text), frame
+            await all_in.wait()
+            # The server's own bucket per socket (Settings.messages_per_second and
+            # message_burst), kept a little under: one table alone moves faster than a
+            # socket may send, and a refused move would stall the game.
+            allowance, checked = 38.0, time.monotonic()
+            while not enough.is_set():
+                if in_flight is None and latest is not None and latest["view"]["legal"]:
+                    now = time.monotonic()
+                    allowance = min(38.0, allowance + (now - checked) * 19)
+                    checked = now
+                    if allowance < 1:
+                        await asyncio.sleep((1 - allowance) / 19)
+                        allowance, checked = 1.0, time.monotonic()
+                    allowance -= 1
+                    action = latest["view"]["legal"][0]
+                    counter += 1
+                    in_flight = f"c{counter}"
+                    await ws.send(json.dumps({
+                        "type": "action", "id": in_flight, "version": latest["version"],
+                        "kind": action["kind"], "payload": action["payload"]}))
+                    latest = None
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 5)
+                except TimeoutError:
+                    enough.set()  # the game ended (or stalled): the script ends here
+                    break
+                frame = json.loads(text)
+                if frame["type"] == "event":
+                    events[index][frame["seq"]] = str(text)
+                    latest = frame
+                    if frame["seq"] >= moves:
+                        enough.set()
+                elif frame["type"] in ("ack", "error") and frame.get("id") == in_flight:
+                    in_flight = None
+
+    await asyncio.gather(*(seat(i, table_id, token)
+                           for i, (table_id, token) in enumerate(seats)))
+    played = 0
+    while all(played + 1 in seen for seen in events):
+        played += 1
+    script: dict[str, Any] = {"welcome": welcome, "snapshot": snapshot, "moves": [],
+                              "frames": []}
+    version = json.loads(snapshot[0])["version"]
+    for seq in range(1, played + 1):
+        event = json.loads(events[0][seq])
+        script["moves"].append((event["seat"], version, event["version"]))
+        script["frames"].append([seen[seq] for seen in events])
+        version = event["version"]
+    return script
+
+
+@contextmanager
+def bare_serving(script: dict[str, Any], scratch: str
+                 ) -> Iterator[tuple[str, str, subprocess.Popen[bytes]]]:
+    """bench/bare_replay.py on a free loopback port, replaying ``script``."""
+    path = Path(scratch) / "script.json"
+    path.write_text(json.dumps(script))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("bare_replay.py")), str(port),
+         str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                if httpx2.get(f"{url}/readyz").status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                time.sleep(0.1)
+        yield url, ws_url, server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def server_log(log: Any) -> str:
+    """The last lines the server wrote (to say why a phase failed)."""
+    log.flush()
+    log.seek(0)
+    return "\n".join(log.read().decode(errors="replace").splitlines()[-40:])
+
+
+def print_ratios(ours: dict[str, dict[str, float]], bare: dict[str, dict[str, float]],
+                 rate: float, tables: int) -> None:
+    """Our server's figures over the bare stack's, against issue 28's targets."""
+    print("twintable / bare stack (same clients, same run):")
+    for phase in ours:
+        mine, base = ours[phase], bare[phase]
+        print(f"  {phase:>12}: acks/s {mine['acks'] / base['acks']:5.2f}x"
+              f"{'  (target >= 0.80x)' if phase == 'flat out' else ''}, "
+              f"CPU per ack {mine['cpu'] / base['cpu']:5.2f}x (target <= 1.30x), "
+              f"p99 {mine['p99'] / base['p99']:5.2f}x"
+              f"{f'  (target <= 2.00x at {rate:.0f}/s)' if phase != 'flat out' else ''}; "
+              f"machine busy {mine['busy']:.0%} / {base['busy']:.0%}")
+    for phase, figures in bare.items():
+        if figures["total_acks"] >= 0.95 * SCRIPT_MOVES * tables:
+            print(f"  warning: the bare stack's {phase} phase ran near the end of its script")
+
+
 
 
 def main() -> None:
@@ -287,6 +459,9 @@ def main() -> None:
     parser.add_argument("--freeze-client-gc", action=argparse.BooleanOptionalAction,
                         help="clients freeze their heap out of the cycle collector once "
                              "connected (default: only with --capacity)")
+    parser.add_argument("--baseline", choices=["bare"],
+                        help="also run the same clients against a bare FastAPI/uvicorn "
+                             "replay of captured frames and print the ratios")
     args = parser.parse_args()
     if args.tables is None:
         args.tables = CAPACITY_TABLES if args.capacity else 200
@@ -297,12 +472,34 @@ def main() -> None:
     if args.freeze_client_gc is None:
         args.freeze_client_gc = args.capacity
     raise_fd_limit()
-    with tempfile.TemporaryDirectory() as scratch, serving(
-            args.db, scratch, ("--bot-delay-ms", "0")) as (url, ws_url, server):
-        if args.flat_out:
-            run_phase(url, ws_url, args, 0.0, server.pid)
-        if args.rate > 0:
-            run_phase(url, ws_url, args, args.rate, server.pid)
+    phases = ([0.0] if args.flat_out else []) + ([args.rate] if args.rate > 0 else [])
+
+    def name(rate: float) -> str:
+        return f"at {rate:.0f}/s" if rate > 0 else "flat out"
+
+    ours: dict[str, dict[str, float]] = {}
+    bare: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch, \
+            open(Path(scratch) / "server.log", "w+b") as log:
+        with serving(args.db, scratch, ("--bot-delay-ms", "0"), log) as (url, ws_url, server):
+            if server.poll() is not None:
+                raise SystemExit(f"the server did not start:\n{server_log(log)}")
+            if args.baseline == "bare":
+                with httpx2.Client(base_url=url) as http:
+                    table = open_timo_tables(http, 1)
+                script = asyncio.run(capture_game(ws_url, table, SCRIPT_MOVES))
+                print(f"captured {len(script['moves'])} moves of one table for the bare stack")
+            try:
+                for rate in phases:
+                    ours[name(rate)] = run_phase(url, ws_url, args, rate, server.pid)
+            except Exception:
+                print(f"the server's log ends:\n{server_log(log)}")
+                raise
+        if args.baseline == "bare":
+            with bare_serving(script, scratch) as (url, ws_url, server):
+                for rate in phases:
+                    bare[name(rate)] = run_phase(url, ws_url, args, rate, server.pid, "bare")
+            print_ratios(ours, bare, args.rate, args.tables)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -255,3 +256,33 @@ def test_the_page_policy_never_names_the_host_a_request_gave(sqlite_url: str) ->
                 "content-security-policy"]
             assert "evil" not in policy, policy
             assert "ws://play.example.org:8001 ws://play.example.org:8002" in policy, policy
+
+
+def test_a_log_that_cannot_open_its_database_refuses_moves_and_recovers(
+        sqlite_url: str, tmp_path: Path) -> None:
+    """The SQLite log's writer thread answers every move even when it cannot open the
+    database (the move is refused, never left waiting with its table locked), and the
+    next move, once the database is there, is written."""
+
+    async def scenario() -> None:
+        store = Store(sqlite_url)
+        await store.migrate()
+        async with store.engine.begin() as connection:
+            await connection.exec_driver_sql(
+                "INSERT INTO tables (id, game, name, options, seed, players, status, "
+                "creator_hash, created_ms) VALUES "
+                "('t1', 'timo', 'x', '{}', 1, 2, 'running', 'h', 0)")
+        log = store._sqlite_log
+        assert log is not None
+        path, log.path = log.path, str(tmp_path / "missing" / "twintable.sqlite3")
+        refused = await asyncio.wait_for(asyncio.gather(
+            *(store.append_action("t1", StoredAction(seq, 0, "draw", {}, 1, None))
+              for seq in (1, 2)), return_exceptions=True), 30)
+        assert all(isinstance(answer, Exception) for answer in refused), refused
+        log.path = path
+        await asyncio.wait_for(store.append_action(
+            "t1", StoredAction(1, 0, "draw", {}, 1, "c1")), 30)
+        assert [a.client_id for a in await store.load_actions("t1")] == ["c1"]
+        await store.close()
+
+    asyncio.run(scenario())

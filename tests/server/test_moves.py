@@ -8,12 +8,14 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
 from twintable.core.types import plain
 from twintable.games import default_registry
-from twintable.server.moves import checked_payload
+from twintable.server.moves import _quick_payload, checked_payload, schema_payload
 
 GAMES = list(default_registry())
 OPTIONS = {"timo": {"target": 60}, "twins": {"max_hands": 2}, "twinit": {"sets_to_win": 2},
@@ -54,3 +56,29 @@ def test_the_clock_tick_and_unknown_kinds_are_not_client_moves(game: Game[Any]) 
         with pytest.raises(RuleError) as refused:
             checked_payload(game, kind, {})
         assert refused.value.code == "action.unknown"
+
+
+JSON_SCALARS = (st.none() | st.booleans() | st.integers(-20_000, 20_000)
+                | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=80))
+JSON_VALUES = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=20)
+                           | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+                           max_leaves=30)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_the_quick_check_agrees_with_the_schema(game: Game[Any], data: st.DataObject) -> None:
+    """What passes the quick check is exactly what the schema makes of it, in the same
+    key order; whatever it does not pass goes to the schema."""
+    kind = data.draw(st.sampled_from(sorted(game.payloads)))
+    fields = game.payloads[kind]
+    keys = st.sampled_from([*fields, "extra"]) if fields else st.just("extra")
+    payload = data.draw(st.dictionaries(keys, JSON_VALUES | st.lists(
+        st.integers(-5, 120), max_size=20), max_size=len(fields) + 1))
+    quick = _quick_payload(fields, payload)
+    if quick is None:
+        return
+    reference = schema_payload(game, kind, payload)
+    assert quick == reference and list(quick) == list(reference)
+    assert checked_payload(game, kind, payload) == reference

@@ -1,16 +1,35 @@
-"""Bad input over the WebSocket: a clear error, nothing changed, the connection kept."""
+"""Bad input over the WebSocket: a clear error, nothing changed, the connection kept; and
+the hot path's quick reading and writing of messages agree with the protocol's models."""
 
 from __future__ import annotations
 
 import json
+import random
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from tests.server.client import app_client, create_table, hello, start
+from twintable.core.errors import RuleError
+from twintable.core.game import Game
+from twintable.core.types import events_for
+from twintable.games import default_registry
+from twintable.server.protocol import (
+    Ack,
+    EventFrame,
+    Snapshot,
+    ack_frame,
+    client_message,
+    event_frame,
+    quick_action,
+    snapshot_frame,
+)
 from twintable.server.tables import ANSWERS_KEPT_PER_SEAT
 
 
@@ -174,3 +193,62 @@ def test_actions_after_the_end_are_refused(sqlite_url: str) -> None:
             ws.send_json({"type": "action", "id": "late", "version": 0, "kind": "draw"})
             assert receive_until(ws, "error")["code"] == "game.over"
             assert log_length(client, table_id) == before
+
+
+@pytest.mark.parametrize("game", list(default_registry()), ids=lambda g: g.id)
+def test_frames_written_by_orjson_are_the_models_json(game: Game[Any]) -> None:
+    """The hot path writes event, snapshot and ack frames without pydantic: they must be
+    the protocol models' JSON, for every game's views and events."""
+    rng = random.Random(3)
+    players = max(game.min_players, 3)
+    state = game.new_state({}, players, seed=5)
+    for step in range(120):
+        moves = [move for seat in sorted(game.to_act(state))
+                 for move in game.legal_actions(state, seat)]
+        if game.is_over(state) or not moves:
+            break
+        move = rng.choice(moves)
+        try:
+            events = game.apply(state, move.at(step * 50))
+        except RuleError:
+            continue
+        for viewer in [*range(players), None]:
+            shown = [e.to_json() for e in events_for(events, viewer)]
+            view = game.view(state, viewer).to_json()
+            quick = event_frame(step, state.version, move.seat, move.kind, shown, view)
+            model = EventFrame(seq=step, version=state.version, seat=move.seat,
+                               kind=move.kind, events=shown, view=view).model_dump_json()
+            assert json.loads(quick) == json.loads(model)
+            assert snapshot_frame(step, state.version, view) == Snapshot(
+                seq=step, version=state.version, view=view).model_dump_json()
+    assert ack_frame("é\"x", 3, 4) == Ack(id="é\"x", seq=3, version=4).model_dump_json()
+
+
+ACTION_VALUES = (st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2)
+                 | st.text(max_size=70) | st.dictionaries(st.text(max_size=3), st.integers())
+                 | st.lists(st.integers(), max_size=2))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.sampled_from(["type", "id", "version", "kind", "payload", "seat",
+                                        "table", "other"]), ACTION_VALUES)
+       | st.fixed_dictionaries({"type": st.just("action"), "id": ACTION_VALUES,
+                                "kind": ACTION_VALUES},
+                               optional={"version": ACTION_VALUES, "payload": ACTION_VALUES,
+                                         "seat": ACTION_VALUES, "table": ACTION_VALUES}))
+def test_the_quick_action_check_agrees_with_pydantic(data: dict[str, Any]) -> None:
+    """A move the quick check passes is the very message pydantic reads from it; anything
+    else is left to pydantic, whose refusal the client gets."""
+    quick = quick_action(data)
+    if quick is None:
+        return
+    assert client_message.validate_python(data) == quick
+
+
+def test_frames_write_sets_and_tuples_as_the_models_do() -> None:
+    view = {"seen": frozenset({3}), "pair": (1, 2), "names": {"é"}}
+    assert json.loads(snapshot_frame(1, 2, view)) == json.loads(
+        Snapshot(seq=1, version=2, view=view).model_dump_json())
+    # A read-only mapping, which the models cannot write, is written as an object.
+    assert json.loads(snapshot_frame(1, 2, {"options": MappingProxyType({"a": 1})}))[
+        "view"] == {"options": {"a": 1}}

@@ -20,8 +20,15 @@ def _freeze(payload: Payload) -> tuple[tuple[str, JSONValue], ...]:
     return tuple(sorted((key, _frozen(value)) for key, value in payload.items()))
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: JSONValue) -> JSONValue:
     """The JSON-normal form of a value: tuples become lists, mappings dicts."""
+    # Exact scalar types first: every frame's events and legal moves come through here,
+    # and ``isinstance(value, Mapping)`` is an abstract-class check, ten times dearer.
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
     if isinstance(value, Mapping):

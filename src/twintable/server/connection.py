@@ -53,15 +53,22 @@ class Connection:
                                    self.send_timeout_s)
 
     async def _write(self) -> None:
-        while (frame := await self.queue.get()) is not None:
-            try:
-                await asyncio.wait_for(self.websocket.send_text(frame), self.send_timeout_s)
-            except TimeoutError:
-                self._drop("a send timed out")
-                return
-            except Exception:  # the client went away; the reader notices and unregisters
-                log.debug("send failed; connection writer stops", exc_info=True)
-                return
+        loop = asyncio.get_running_loop()
+        # One deadline for the writer's life, moved for each send: ``wait_for`` made a
+        # task and a timer per frame, five frames a move (issue 28's hot path).
+        deadline = asyncio.timeout(None)
+        try:
+            async with deadline:
+                while (frame := await self.queue.get()) is not None:
+                    deadline.reschedule(loop.time() + self.send_timeout_s)
+                    try:
+                        await self.websocket.send_text(frame)
+                    except Exception:  # the client went away; the reader notices
+                        log.debug("send failed; connection writer stops", exc_info=True)
+                        return
+                    deadline.reschedule(None)
+        except TimeoutError:
+            self._drop("a send timed out")
 
     async def close(self) -> None:
         self.queue.put_nowait(None)

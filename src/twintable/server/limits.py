@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -96,8 +98,57 @@ def check_value(value: Any, limits: JsonLimits = DEFAULT_LIMITS) -> None:
                 stack.extend((child, depth + 1) for child in item)
 
 
+#: Whole numbers of at most ``max_digits`` digits lie strictly between -_WHOLE and _WHOLE.
+_WHOLE = 10 ** DEFAULT_LIMITS.max_digits
+
+
+def _plain(value: Any, limits: JsonLimits) -> bool:
+    """Whether a value orjson read keeps every limit and holds no number it may have read
+    otherwise than ``json.loads`` (orjson reads a whole number past 64 bits as a float;
+    floats are rare in messages, so any float takes the slow path)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > limits.max_string or "\x00" in item:
+                return False  # (orjson refuses unpaired surrogates itself)
+        elif kind is dict or kind is list:
+            if depth > limits.max_depth or len(item) > limits.max_items:
+                return False
+            if kind is dict:
+                for key, child in item.items():
+                    if len(key) > limits.max_string or "\x00" in key:
+                        return False
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in item)
+        elif kind is int:
+            if not -_WHOLE < item < _WHOLE:
+                return False
+        elif kind is float:
+            return False
+    return True
+
+
 def bounded_json(text: str | bytes, limits: JsonLimits = DEFAULT_LIMITS) -> Any:
-    """Parse JSON under the limits, or raise BadJson (``json.invalid`` if it is not JSON)."""
+    """Parse JSON under the limits, or raise BadJson (``json.invalid`` if it is not JSON).
+
+    orjson reads every frame first (a tenth of the standard library's time on a move);
+    what it refuses, or reads in a way the limits cannot judge, is read again by
+    ``json.loads`` with the limits' hooks, whose answer (the value, or the error and its
+    code) is the reference."""
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        if _plain(value, limits):
+            return value
+    return _bounded_json(text, limits)
+
+
+def _bounded_json(text: str | bytes, limits: JsonLimits) -> Any:
     try:
         value = json.loads(text, parse_int=_whole, parse_float=_real,
                            parse_constant=_constant)

@@ -10,9 +10,11 @@ the flow; ``twintable protocol-schema`` prints the JSON Schema of all of it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -121,6 +123,30 @@ class Ping(Strict):
 ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
+_ACTION_KEYS = frozenset(ActionMessage.model_fields)
+
+
+def quick_action(data: dict[str, Any]) -> ActionMessage | None:
+    """A move as :data:`client_message` would read it, checked without pydantic (the
+    path every move takes); None when any field is not plainly right, and then pydantic
+    judges it, so a refusal's code and message are always pydantic's. Only what pydantic
+    would accept unchanged passes here."""
+    if data.get("type") != "action" or not _ACTION_KEYS.issuperset(data):
+        return None
+    ident, kind = data.get("id"), data.get("kind")
+    version, seat = data.get("version"), data.get("seat")
+    payload, table = data.get("payload", {}), data.get("table")
+    if (type(ident) is not str or not 1 <= len(ident) <= 64
+            or type(kind) is not str or not 1 <= len(kind) <= 32
+            or not (version is None or (type(version) is int and version >= 0))
+            or not (seat is None or type(seat) is int)
+            or type(payload) is not dict
+            or not (table is None or type(table) is str)):
+        return None
+    return ActionMessage.model_construct(
+        type="action", id=ident, version=version, kind=kind, payload=payload, seat=seat,
+        table=table)
+
 
 # -- server -> client over the WebSocket ---------------------------------------------
 class SeatInfo(BaseModel):
@@ -201,6 +227,39 @@ class ErrorMessage(BaseModel):
     code: str
     message: str
     details: dict[str, Any] = Field(default_factory=dict)
+
+
+def _plain_json(value: Any) -> Any:
+    """What orjson cannot write itself, as pydantic writes it (a view's read-only mapping,
+    a set)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, set | frozenset):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value, default=_plain_json).decode()
+
+
+def event_frame(seq: int, version: int, seat: int, kind: str,
+                events: list[dict[str, Any]], view: dict[str, Any]) -> str:
+    """:class:`EventFrame`'s JSON, written by orjson: one is made per distinct view of
+    each move, on the hot path (pydantic's validation and writer cost several times
+    more; tests/server/test_protocol.py checks that the two agree)."""
+    return _dumps({"type": "event", "seq": seq, "version": version, "seat": seat,
+                   "kind": kind, "events": events, "view": view})
+
+
+def snapshot_frame(seq: int, version: int, view: dict[str, Any]) -> str:
+    """:class:`Snapshot`'s JSON, written by orjson."""
+    return _dumps({"type": "snapshot", "seq": seq, "version": version, "view": view})
+
+
+def ack_frame(ident: str, seq: int, version: int) -> str:
+    """:class:`Ack`'s JSON, written by orjson."""
+    return _dumps({"type": "ack", "id": ident, "seq": seq, "version": version})
 
 
 class TableUpdate(BaseModel):

@@ -26,6 +26,7 @@ from twintable.server.protocol import (
     Pong,
     Welcome,
     client_message,
+    quick_action,
 )
 from twintable.server.settings import Settings
 from twintable.server.tables import Table
@@ -105,8 +106,10 @@ class SocketSession:
         if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
             return ErrorMessage(code="message.unknown_type",
                                 message="expected a message of type hello, action or ping")
+        message: Any = quick_action(data)
         try:
-            message = client_message.validate_python(data)
+            if message is None:
+                message = client_message.validate_python(data)
         except ValidationError as error:
             first = error.errors()[0]
             return ErrorMessage(id=client_id, code="message.invalid",

@@ -33,7 +33,7 @@ from twintable.server.automation import STORAGE_RETRY_S, Automation
 from twintable.server.errors import LobbyError
 from twintable.server.listing import Listing
 from twintable.server.presence import Connection, Presence
-from twintable.server.protocol import Ack, ErrorMessage, EventFrame, Snapshot
+from twintable.server.protocol import ErrorMessage, ack_frame, event_frame, snapshot_frame
 from twintable.server.ratings import new_ratings
 from twintable.server.seating import Seating
 from twintable.server.storage.models import SeatRow, TableRow
@@ -105,8 +105,8 @@ class Table:
             self.game.apply(self.state, Action(stored.seat, stored.kind, stored.payload,
                                                stored.t_ms))
             if stored.client_id:
-                ack = Ack(id=stored.client_id, seq=stored.seq, version=self.state.version)
-                self._remember(stored.seat, stored.client_id, ack.model_dump_json())
+                self._remember(stored.seat, stored.client_id,
+                               ack_frame(stored.client_id, stored.seq, self.state.version))
         self.seq = len(actions)
 
     # -- play -----------------------------------------------------------------------
@@ -126,10 +126,11 @@ class Table:
                 return answers[client_id]
             answer = await self._submit_locked(seat, kind, payload, client_id, version,
                                                not_before_ms)
-            answer_json = answer.model_dump_json()
-            if client_id is not None and answer.type == "ack":
+            acked = isinstance(answer, str)
+            answer_json = answer if isinstance(answer, str) else answer.model_dump_json()
+            if client_id is not None and acked:
                 self._remember(seat, client_id, answer_json)
-        self.server.metrics.observe_action(time.perf_counter() - started, answer.type == "ack")
+        self.server.metrics.observe_action(time.perf_counter() - started, acked)
         return answer_json
 
     def _remember(self, seat: int, client_id: str, answer_json: str) -> None:
@@ -142,7 +143,8 @@ class Table:
 
     async def _submit_locked(self, seat: int, kind: str, payload: dict[str, Any],
                              client_id: str | None, version: int | None,
-                             not_before_ms: int | None = None) -> Ack | ErrorMessage:
+                             not_before_ms: int | None = None) -> str | ErrorMessage:
+        """The ack's JSON, or the refusal."""
         def refuse(code: str, message: str, details: dict[str, Any] | None = None
                    ) -> ErrorMessage:
             return ErrorMessage(id=client_id, code=code, message=message, details=details or {})
@@ -194,7 +196,7 @@ class Table:
             await self.finish()
         else:
             self.automation.wake()
-        return Ack(id=client_id or "", seq=self.seq, version=self.state.version)
+        return ack_frame(client_id or "", self.seq, self.state.version)
 
     async def _resync(self) -> None:
         """After a write that may or may not have committed: take the log's word for it
@@ -216,19 +218,22 @@ class Table:
                 self.automation.wake()
 
     def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
+        # One frame per distinct view (each seat's, and one that every spectator shares),
+        # encoded once; connections are handed the same string.
         frames: dict[int | None, str] = {}
         for connection in self.presence.connections:
             viewer = connection.seat
-            if viewer not in frames:
-                frames[viewer] = EventFrame(
-                    seq=self.seq, version=self.state.version, seat=seat, kind=kind,
-                    events=[e.to_json() for e in events_for(events, viewer)],
-                    view=self.game.view(self.state, viewer).to_json()).model_dump_json()
-            connection.send(frames[viewer])
+            frame = frames.get(viewer)
+            if frame is None:
+                frame = frames[viewer] = event_frame(
+                    self.seq, self.state.version, seat, kind,
+                    [e.to_json() for e in events_for(events, viewer)],
+                    self.game.view(self.state, viewer).to_json())
+            connection.send(frame)
 
     def snapshot(self, viewer: int | None) -> str:
-        return Snapshot(seq=self.seq, version=self.state.version,
-                        view=self.game.view(self.state, viewer).to_json()).model_dump_json()
+        return snapshot_frame(self.seq, self.state.version,
+                              self.game.view(self.state, viewer).to_json())
 
     def announce(self, skip: Connection | None = None) -> None:
         """Tell everyone at the table, and the lobby, what the table looks like now."""

@@ -1,7 +1,13 @@
-"""Async storage on SQLAlchemy 2: SQLite by default, PostgreSQL by URL.
+"""Async storage: SQLite by default, PostgreSQL by URL; SQLAlchemy 2 and Alembic for the
+schema, the migrations and every path but one.
 
-The action log is append-only and each append is its own committed transaction: the
-server acknowledges an action only after :meth:`Store.append_action` returns.
+The action log is append-only, and the server acknowledges an action only after
+:meth:`Store.append_action` returns, once the move is committed. That one path is the
+hot one (every move), so it goes through the database's driver directly: moves from
+every table are committed together (group commit), by a thread with its own ``sqlite3``
+connection on SQLite (:class:`SqliteLog`), and as one statement per batch on asyncpg on
+PostgreSQL. Through SQLAlchemy and aiosqlite the same group commit cost half the
+server's CPU at 1,000 moves/s (issue 28; bench/server_timo.py).
 
 With several workers a table's writes carry the fencing token its owner got with its
 lease: the write's transaction first raises the table row's ``fence`` to that token,
@@ -14,15 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import queue
+import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import asyncpg
+import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, func, insert, select, text, update
+from sqlalchemy import Connection, event, func, insert, make_url, select, text, update
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -90,6 +100,165 @@ class StoredAction:
     client_id: str | None
 
 
+#: A move waiting for the log: its table, the move, its fencing token, its answer.
+Pending = tuple[str, StoredAction, int | None, "asyncio.Future[None]"]
+
+#: The most moves one transaction commits.
+BATCH_LIMIT = 500
+
+_SQLITE_INSERT = ("INSERT INTO actions (table_id, seq, seat, kind, payload, t_ms, client_id)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?)")
+_SQLITE_FENCE = "UPDATE tables SET fence = ? WHERE id = ? AND fence <= ?"
+
+
+class SqliteLog:
+    """The SQLite action log's writer: a thread with its own ``sqlite3`` connection that
+    commits every move waiting (up to :data:`BATCH_LIMIT`) in one transaction, then
+    answers each move's future on its event loop, once per batch.
+
+    The moves' fences are raised in the same transaction (``BEGIN IMMEDIATE`` takes the
+    write lock first, so the check and the insert see one state). When a batch fails,
+    each of its moves is written again in a transaction of its own, so only a move that
+    fails alone is refused. The connection uses the engine's pragmas (WAL, synchronous
+    NORMAL): a committed move survives a killed process, as through SQLAlchemy."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.moves: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        # Held to start the thread and queue a move, and by a thread that gives up, so
+        # that no move is queued for a thread that has stopped reading.
+        self.lock = threading.Lock()
+
+    def append(self, item: Pending) -> None:
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="twintable-log",
+                                               daemon=True)
+                self.thread.start()
+            self.moves.put(item)
+
+    async def close(self) -> None:
+        """Write what is waiting, then stop the thread."""
+        with self.lock:
+            thread, self.thread = self.thread, None
+            if thread is not None:
+                self.moves.put(None)
+        if thread is not None:
+            await asyncio.to_thread(thread.join)
+
+    def _run(self) -> None:
+        try:
+            # isolation_level=None: the transactions are the explicit BEGIN/COMMIT below.
+            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                         check_same_thread=False)
+            _sqlite_pragmas(connection, None)
+        except Exception as error:
+            # Every move waiting is refused (its table reads the log back later); the
+            # next move starts a new thread, which tries again.
+            with self.lock:
+                self.thread = None
+                while True:
+                    try:
+                        item = self.moves.get_nowait()
+                    except queue.Empty:
+                        return
+                    if item is not None:
+                        _answer_from_thread([item], [error])
+        try:
+            while True:
+                first = self.moves.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < BATCH_LIMIT:
+                    try:
+                        item = self.moves.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is None:
+                        stop = True
+                        break
+                    batch.append(item)
+                try:
+                    self._write(connection, batch)
+                except Exception as error:  # never leave a move unanswered
+                    _answer_from_thread(batch, [error] * len(batch))
+                if stop:
+                    return
+        finally:
+            connection.close()
+
+    def _write(self, connection: sqlite3.Connection, batch: list[Pending]) -> None:
+        outcomes: list[BaseException | None]
+        try:
+            refused = self._commit(connection, batch)
+            outcomes = [FencedOut(table_id, fence or 0) if table_id in refused else None
+                        for table_id, _, fence, _ in batch]
+        except Exception:
+            outcomes = []
+            for item in batch:
+                try:
+                    if self._commit(connection, [item]):
+                        outcomes.append(FencedOut(item[0], item[2] or 0))
+                    else:
+                        outcomes.append(None)
+                except Exception as error:
+                    outcomes.append(error)
+        _answer_from_thread(batch, outcomes)
+
+    @staticmethod
+    def _commit(connection: sqlite3.Connection, batch: list[Pending]) -> set[str]:
+        """Write a batch in one transaction; the tables whose fence was newer (their
+        moves are not written)."""
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            refused = set()
+            fences = {table_id: fence for table_id, _, fence, _ in batch
+                      if fence is not None}
+            for table_id, fence in fences.items():
+                if not connection.execute(_SQLITE_FENCE, (fence, table_id, fence)).rowcount:
+                    refused.add(table_id)
+            connection.executemany(_SQLITE_INSERT, [
+                (table_id, a.seq, a.seat, a.kind, orjson.dumps(a.payload).decode(), a.t_ms,
+                 a.client_id)
+                for table_id, a, _, _ in batch if table_id not in refused])
+            connection.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+            raise
+        return refused
+
+
+def _answer_from_thread(batch: list[Pending], outcomes: list[BaseException | None]) -> None:
+    """Answer a batch's moves on their event loop: one wake-up per batch, not per move."""
+    loop = batch[0][3].get_loop()
+    with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+        loop.call_soon_threadsafe(_answer, [item[3] for item in batch], outcomes)
+
+
+def _answer(futures: list[asyncio.Future[None]],
+            outcomes: list[BaseException | None]) -> None:
+    for done, outcome in zip(futures, outcomes, strict=True):
+        if done.done():
+            continue
+        if outcome is None:
+            done.set_result(None)
+        else:
+            done.set_exception(outcome)
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The database file of a SQLite URL; None for an in-memory database (one connection
+    of its own would see another database)."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return database
+
+
 class Store:
     def __init__(self, url: str):
         self.url = url
@@ -102,9 +271,13 @@ class Store:
         if postgres:
             event.listen(self.engine.sync_engine, "connect", _tcp_gives_up)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._pending: asyncio.Queue[
-            tuple[str, StoredAction, int | None, asyncio.Future[None]]] = asyncio.Queue()
+        path = _sqlite_file(url) if url.startswith("sqlite") else None
+        self._sqlite_log = SqliteLog(path) if path is not None else None
+        self._pending: asyncio.Queue[Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._pg_log: asyncpg.Connection | None = None
+        self._pg_dsn = (make_url(url).set(drivername="postgresql")
+                        .render_as_string(hide_password=False))
 
     async def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision (one worker at a time: workers
@@ -120,10 +293,16 @@ class Store:
             await connection.exec_driver_sql("SELECT 1")
 
     async def close(self) -> None:
+        if self._sqlite_log is not None:
+            await self._sqlite_log.close()
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
+        if self._pg_log is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._pg_log.close(), 5)
+            self._pg_log = None
         await self.engine.dispose()
 
     # -- tables and seats -----------------------------------------------------------
@@ -222,16 +401,21 @@ class Store:
         Moves from every table are committed together by one writer (group commit), so a
         busy server pays for one transaction per batch, not per move.
         """
+        if self._sqlite_log is not None:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._sqlite_log.append((table_id, action, fence, done))
+            await done
+            return
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.put_nowait((table_id, action, fence, done))
-        await done
+        pending: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.put_nowait((table_id, action, fence, pending))
+        await pending
 
     async def _write_batches(self) -> None:
         while True:
             batch = [await self._pending.get()]
-            while not self._pending.empty() and len(batch) < 500:
+            while not self._pending.empty() and len(batch) < BATCH_LIMIT:
                 batch.append(self._pending.get_nowait())
             rows = [{"table_id": table_id, "seq": a.seq, "seat": a.seat, "kind": a.kind,
                      "payload": a.payload, "t_ms": a.t_ms, "client_id": a.client_id}
@@ -273,17 +457,27 @@ class Store:
 
     async def _append_batch(self, rows: list[dict[str, Any]],
                             fences: dict[str, int]) -> set[str]:
-        """:data:`_APPEND_BATCH` on a pooled connection's asyncpg connection, outside any
-        transaction of SQLAlchemy's (the statement is its own); the fenced tables refused."""
+        """:data:`_APPEND_BATCH` on the log's own asyncpg connection (the statement is its
+        own transaction); the fenced tables refused. Its own connection, not the pool's:
+        checking one out and back through SQLAlchemy cost ~0.7 ms of CPU per batch, more
+        than the batch itself (issue 28)."""
         columns = [[row[name] for row in rows]
                    for name in ("table_id", "seq", "seat", "kind", "payload", "t_ms",
                                 "client_id")]
-        columns[4] = [json.dumps(payload) for payload in columns[4]]
-        async with self.engine.connect() as connection:
-            driver = (await connection.get_raw_connection()).driver_connection
-            assert driver is not None
-            written = await driver.fetch(_APPEND_BATCH, list(fences), list(fences.values()),
-                                         *columns)
+        columns[4] = [orjson.dumps(payload).decode() for payload in columns[4]]
+        if self._pg_log is None or self._pg_log.is_closed():
+            self._pg_log = await asyncpg.connect(self._pg_dsn,
+                                                 timeout=POSTGRES_CONNECT_TIMEOUT_S)
+            _give_up_when_silent(self._pg_log)
+        try:
+            written = await self._pg_log.fetch(_APPEND_BATCH, list(fences),
+                                               list(fences.values()), *columns)
+        except BaseException:
+            # A connection that failed mid-statement is not trusted again (the next batch
+            # opens a new one); whether the batch committed, the table reads back.
+            self._pg_log.terminate()
+            self._pg_log = None
+            raise
         return set(fences) - {row[0] for row in written}
 
     async def _raise_fences(self, connection: AsyncConnection,
@@ -390,14 +584,19 @@ POSTGRES_UNREACHABLE_S = 5
 
 
 def _tcp_gives_up(dbapi_connection: Any, _record: Any) -> None:
-    """A PostgreSQL connection that a network partition cut (packets dropped, no reset)
+    """The pool's connections give up on a silent network: :func:`_give_up_when_silent`."""
+    _give_up_when_silent(dbapi_connection.driver_connection)
+
+
+def _give_up_when_silent(connection: Any) -> None:
+    """A PostgreSQL (asyncpg) connection that a network partition cut (packets dropped, no reset)
     fails within :data:`POSTGRES_UNREACHABLE_S` instead of hanging until TCP gives up
     (about 15 minutes), holding a table's lock: the move is answered ``storage.failed``
     and the next connection is tried. A slow query on a reachable server is unaffected
     (its machine acknowledges what it is sent, and answers the keepalive probes)."""
     import socket
 
-    transport = getattr(dbapi_connection.driver_connection, "_transport", None)
+    transport = getattr(connection, "_transport", None)
     sock = transport.get_extra_info("socket") if transport is not None else None
     if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
         return  # a Unix socket: no network between
