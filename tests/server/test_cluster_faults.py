@@ -114,10 +114,12 @@ class Worker:
 
 @contextlib.contextmanager
 def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2,
-            one_machine: bool = True) -> Iterator[list[Worker]]:
+            one_machine: bool = True, extra_args: tuple[str, ...] = ()
+            ) -> Iterator[list[Worker]]:
     """``count`` workers of one platform, each a ``twintable serve`` on its own port.
     ``one_machine``: every scripted person comes from this machine, so the per-address
-    limits (made for one person) are raised to let them stand for many."""
+    limits (made for one person) are raised to let them stand for many; ``extra_args``:
+    more of ``serve``'s options."""
     prefix = f"tt-test-{secrets.token_hex(4)}:"
     started: list[Worker] = []
     try:
@@ -128,7 +130,8 @@ def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2,
                 [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port),
                  "--db", db_url, "--redis", redis_url, "--redis-prefix", prefix,
                  "--lease-ttl-ms", str(LEASE_TTL_MS), "--bot-delay-ms", "15",
-                 "--log-level", "info", *(ONE_MACHINE if one_machine else ())],
+                 "--log-level", "info", *(ONE_MACHINE if one_machine else ()),
+                 *extra_args],
                 stdout=log.open("wb"), stderr=subprocess.STDOUT)
             started.append(Worker(port, log, process))
         deadline = time.monotonic() + 40

@@ -275,9 +275,11 @@ class GameServer:
                      display_name: str, player_id: str | None,
                      turn_limit_s: int | None = None,
                      grace_s: int = DEFAULT_GRACE_S,
-                     invite_hash: str | None = None) -> tuple[Table, int, str]:
+                     invite_hash: str | None = None,
+                     created_by: str | None = None) -> tuple[Table, int, str]:
         """A new open table with its creator in seat 0; ``invite_hash``: the hash of a
-        private table's invite secret (none: a public table)."""
+        private table's invite secret (none: a public table); ``created_by``: the
+        address that asked for it, whose share of unfinished tables it counts in."""
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
@@ -308,7 +310,8 @@ class GameServer:
                        settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s,
                                  # Clients name an unnamed table in their own language.
                                  **({"host_name": display_name} if name is None else {}),
-                                 **({"invite_hash": invite_hash} if invite_hash else {})})
+                                 **({"invite_hash": invite_hash} if invite_hash else {}),
+                                 **({"created_by": created_by} if created_by else {})})
         seats = []
         for seat, (kind, bot) in enumerate(seat_kinds):
             if seat == 0:
@@ -327,16 +330,19 @@ class GameServer:
         log.info("table created", extra={"table": table_id, "game": game_id})
         return table, 0, token
 
-    async def rematch(self, table: Table, seat: int) -> tuple[Table, str]:
+    async def rematch(self, table: Table, seat: int,
+                      client: str | None = None) -> tuple[Table, str]:
         """The rematch of a finished table for the player in ``seat``: the first call makes
         it (same game, options, seats and bots; the other people's seats are kept for
-        them), every later one seats its caller there. Returns the table and a token."""
+        them), every later one seats its caller there. Returns the table and a token.
+        ``client``: the caller's address, whose share of unfinished tables a new
+        rematch counts in."""
         async with table.lock:
             if table.row.status != "finished":
                 raise LobbyError(409, "table.not_finished", "the game is not over yet")
             made = (table.row.settings or {}).get("rematch")
             if made is None:
-                new, token = await self._make_rematch(table, seat)
+                new, token = await self._make_rematch(table, seat, client)
                 table.row.settings = {**(table.row.settings or {}), "rematch": new.id}
                 await self.store.save_settings(table.id, table.row.settings, table.fence)
                 table.announce()
@@ -344,7 +350,8 @@ class GameServer:
         new = await self.load(made)
         return new, await new.seating.claim(seat)
 
-    async def _make_rematch(self, old: Table, seat: int) -> tuple[Table, str]:
+    async def _make_rematch(self, old: Table, seat: int,
+                            client: str | None) -> tuple[Table, str]:
         options = dict(old.row.options)
         result = old.row.result or {}
         if old.entry.rematch_options is not None:
@@ -372,6 +379,9 @@ class GameServer:
         settings = {**(old.row.settings or {}), "creator_seat": seat, "reserved": reserved,
                     "rematch_of": old.id}
         settings.pop("rematch", None)
+        settings.pop("created_by", None)
+        if client is not None:
+            settings["created_by"] = client
         row = TableRow(id=table_id, game=old.row.game, name=old.row.name,
                        options={k: list(v) if isinstance(v, tuple) else v
                                 for k, v in resolved.items()},

@@ -12,7 +12,8 @@
 - :class:`TableQuota` bounds the unfinished tables one address has made, counted
   atomically, across workers where there are several.
 - :class:`AddressBook` bounds what one address holds at once: its WebSockets, and one
-  message allowance shared by all of them (20 sockets get no more than one).
+  message allowance shared by all of them (20 sockets get no more than one), counted
+  across workers where there are several.
 """
 
 from __future__ import annotations
@@ -80,10 +81,20 @@ class Allowance:
         if self.left < 0:
             self.left = self.burst
 
-    def take(self) -> bool:
+    def scale(self, share: float, rate: float, burst: float) -> None:
+        """Allow ``share`` of ``rate`` and ``burst`` from now on (at least one message at
+        once, so that a small share still lets a socket speak)."""
+        self._refill()
+        self.rate, self.burst = rate * share, max(1.0, burst * share)
+        self.left = min(self.left, self.burst)
+
+    def _refill(self) -> None:
         now = time.monotonic()
         self.left = min(self.burst, self.left + (now - self.checked) * self.rate)
         self.checked = now
+
+    def take(self) -> bool:
+        self._refill()
         if self.left < 1:
             return False
         self.left -= 1
@@ -164,41 +175,75 @@ class ForwardGuard:
 
 
 class AddressBook:
-    """What each client address holds at once in this process: its open WebSockets, and
-    one message allowance shared by them."""
+    """What each client address holds at once: its open WebSockets, and one message
+    allowance shared by them.
 
-    def __init__(self, settings: Settings):
+    With several workers (``cluster``) the sockets are counted in Redis across every
+    worker, each in a place that its worker renews with every heartbeat (a dead
+    worker's sockets stop counting a few lease times after it died), and each worker
+    gives an address the share of its message allowance that its sockets here are of
+    all of its sockets (updated when one opens here and at each heartbeat), so that the
+    workers together allow it one allowance. Without Redis (or while it is away) each
+    process counts its own."""
+
+    def __init__(self, settings: Settings, cluster: Cluster | None = None):
         self.settings = settings
-        self.sockets: dict[str, int] = {}
+        self.cluster = cluster
+        self.sockets: dict[str, set[str]] = {}
+        """The ids of each address's sockets open here."""
         self.allowances: dict[str, Allowance] = {}
+        self._opened = 0
+        if cluster is not None:
+            cluster.sockets_by = lambda: self.sockets
+            cluster.on_socket_totals = self.share
 
-    def open(self, address: str) -> bool:
-        """Count one more socket from ``address``; False (nothing counted) past the cap."""
-        held = self.sockets.get(address, 0)
-        if held >= self.settings.max_sockets_per_client:
-            return False
-        self.sockets[address] = held + 1
-        if address not in self.allowances:
-            self.allowances[address] = self._new_allowance()
-        return True
+    async def open(self, address: str) -> str | None:
+        """Count one more socket from ``address``: its id, or None (nothing counted) past
+        the cap."""
+        limit = self.settings.max_sockets_per_client
+        held = self.sockets.get(address, set())
+        self._opened += 1
+        cluster = self.cluster
+        ident = f"{cluster.worker_id if cluster else 'here'}:{self._opened}"
+        total = len(held) + 1
+        if cluster is not None:
+            try:
+                given, total = await cluster.open_socket(address, ident, limit)
+            except (RedisError, OSError):  # Redis is away: this worker's own count
+                cluster = None
+            else:
+                if not given:
+                    return None
+        if cluster is None and len(held) >= limit:
+            return None
+        self.sockets.setdefault(address, set()).add(ident)
+        self.share({address: total})
+        return ident
 
-    def close(self, address: str) -> None:
-        held = self.sockets.get(address, 0) - 1
-        if held > 0:
-            self.sockets[address] = held
-        else:
+    def close(self, address: str, ident: str) -> None:
+        held = self.sockets.get(address, set())
+        held.discard(ident)
+        if self.cluster is not None:
+            self.cluster.close_socket(address, ident)
+        if not held:
             self.sockets.pop(address, None)
             self.allowances.pop(address, None)
 
     def allowance(self, address: str) -> Allowance:
-        """The allowance every socket of ``address`` draws from (opened first)."""
+        """The allowance every socket of ``address`` here draws from (opened first)."""
         if address not in self.allowances:
-            self.allowances[address] = self._new_allowance()
+            self.allowances[address] = Allowance(self.settings.client_messages_per_second,
+                                                 self.settings.client_message_burst)
         return self.allowances[address]
 
-    def _new_allowance(self) -> Allowance:
-        return Allowance(self.settings.client_messages_per_second,
-                         self.settings.client_message_burst)
+    def share(self, totals: dict[str, int]) -> None:
+        """Each address's allowance here, for how many sockets it holds everywhere."""
+        for address, total in totals.items():
+            here = len(self.sockets.get(address, ()))
+            if here:
+                self.allowance(address).scale(min(1.0, here / max(total, here)),
+                                              self.settings.client_messages_per_second,
+                                              self.settings.client_message_burst)
 
 
 def unfinished_by(tables: Mapping[str, Any], address: str) -> list[str]:

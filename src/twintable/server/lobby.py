@@ -55,7 +55,7 @@ class Lobby:
         self.settings = settings
         self.store: Store = server.store
         self.registry: GameRegistry = server.registry
-        self.addresses = AddressBook(settings)
+        self.addresses = AddressBook(settings, server.cluster)
         """The WebSockets and the message allowance of each client address."""
         self.quota = TableQuota(settings.max_open_tables_per_client,
                                 lambda address: len(unfinished_by(server.tables, address)),
@@ -136,8 +136,7 @@ class Lobby:
         table, seat, token = await server.create(
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
-            invite_hash=hash_token(key) if key else None)
-        table.created_by = client
+            invite_hash=hash_token(key) if key else None, created_by=client)
         return self.joined(table, seat, token, key)
 
     # -- tables to look at --------------------------------------------------------------

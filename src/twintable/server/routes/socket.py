@@ -44,13 +44,14 @@ async def finished_hello_admits(websocket: WebSocket, table: Table,
 async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> None:
     address = websocket.client.host if websocket.client else "unknown"
     addresses = lobby.addresses
-    if not addresses.open(address):
+    ident = await addresses.open(address)
+    if ident is None:
         await websocket.close(code=1008, reason="too many connections")
         return
     try:
         await counted_socket(websocket, table_id, lobby, addresses.allowance(address))
     finally:
-        addresses.close(address)
+        addresses.close(address, ident)
 
 
 async def counted_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
