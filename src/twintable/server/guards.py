@@ -5,7 +5,8 @@
 - :class:`ForwardGuard` stands at a worker that serves a client through the worker that
   runs its table (``server/cluster.py``): nothing crosses Redis that the table's worker
   would refuse on sight. Only a well-formed message goes, re-encoded from its parsed form
-  (so at most a few hundred bytes of it, never the client's raw text); an action only
+  (so at most a few hundred bytes of it, never the client's raw text; a hello's token
+  and key as their hashes, :class:`~twintable.server.bus.RelayedHello`); an action only
   once the table's worker welcomed the client into a seat; one hello at a time; pings are
   answered here; the rate limit applies here too.
 - :class:`Allowance` is a token bucket: messages per second, with a burst.
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 
+from twintable.server.bus import RelayedHello
 from twintable.server.limits import BadJson, bounded_json, readable_id
 from twintable.server.protocol import (
     ActionMessage,
@@ -38,6 +40,7 @@ from twintable.server.protocol import (
     Pong,
     client_message,
 )
+from twintable.server.seating import digest
 from twintable.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -133,7 +136,11 @@ class ForwardGuard:
                 return self._refuse(ErrorMessage(code="hello.repeated",
                                                  message="already greeted"))
             self.hello_pending, self.seated = True, message.token is not None
-            return message.model_dump_json(exclude_defaults=True), None
+            # The token and the key go on as their hashes: no secret crosses Redis.
+            return RelayedHello(type="hello", protocol=message.protocol,
+                                token_hash=digest(message.token),
+                                key_hash=digest(message.key)
+                                ).model_dump_json(exclude_none=True), None
         # An action may follow its hello before the answer comes back (a client resending
         # its last move after a reconnect): the table's worker takes both in order.
         if not (self.welcomed or self.hello_pending):

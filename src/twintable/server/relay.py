@@ -195,7 +195,7 @@ class Relay:
 
     # -- a table here, its client elsewhere ---------------------------------------------
     async def serve_remote(self, socket: RemoteSocket, table: Table) -> None:
-        session = SocketSession(cast(WebSocket, socket), table, self.settings)
+        session = SocketSession(cast(WebSocket, socket), table, self.settings, relayed=True)
         try:
             await session.run()
         finally:

@@ -40,6 +40,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def digest(secret: str | None) -> str | None:
+    """A secret's hash, or None for none."""
+    return hash_token(secret) if secret else None
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
@@ -65,10 +70,14 @@ class Seating:
     def admits(self, key: str | None) -> bool:
         """Whether ``key`` opens this table: any key for a public one, the invite link's
         secret for a private one (compared by hash: the server keeps only that)."""
+        return self.admits_hash(digest(key))
+
+    def admits_hash(self, key_hash: str | None) -> bool:
+        """:meth:`admits` for a key's hash (another worker sends only that)."""
         expected = (self.table.row.settings or {}).get("invite_hash")
         if not expected:
             return True
-        return bool(key) and secrets.compare_digest(str(expected), hash_token(key or ""))
+        return bool(key_hash) and secrets.compare_digest(str(expected), key_hash or "")
 
     @property
     def reserved(self) -> set[int]:
@@ -86,18 +95,22 @@ class Seating:
         return bot_name(self.table.id, seat, taken)
 
     def seat_for_token(self, token: str | None) -> int | None:
-        if not token:
+        return self.seat_for_hash(digest(token))
+
+    def seat_for_hash(self, token_hash: str | None) -> int | None:
+        """The seat a token holds, from the token's hash (another worker sends only that)."""
+        if not token_hash:
             return None
-        digest = hash_token(token)
         for seat in self.table.seats:
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash,
+                                                                      token_hash):
                 return seat.seat
         return None
 
-    def is_creator(self, token: str | None) -> bool:
+    def is_creator(self, token_hash: str | None) -> bool:
         """The table's powers (start, seats, bots) belong to whoever sits in the creator's
         seat, not to a token: a creator who leaves leaves them to the next person."""
-        seat = self.seat_for_token(token)
+        seat = self.seat_for_hash(token_hash)
         return seat is not None and seat == self.creator_seat
 
     def require_open(self) -> None:
@@ -106,7 +119,8 @@ class Seating:
 
     # -- lobby changes (before the start) -----------------------------------------------
     async def join(self, display_name: str, player_id: str | None,
-                   seat: int | None) -> tuple[int, str]:
+                   seat: int | None, token_hash: str) -> int:
+        """Seat a person (held by the token whose hash is ``token_hash``): the seat."""
         table = self.table
         async with table.lock:
             self.require_open()
@@ -116,32 +130,30 @@ class Seating:
             if not free:
                 raise LobbyError(409, "table.full" if seat is None else "seat.taken",
                                  "no free seat" if seat is None else "that seat is taken")
-            token = new_token()
             chosen = free[0]
             chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
-            chosen.token_hash, chosen.bot = hash_token(token), None
+            chosen.token_hash, chosen.bot = token_hash, None
             await table.server.store.save_seat(chosen, table.fence)
             if self.creator_seat == NO_CREATOR:  # everyone had left: this person leads now
                 table.row.settings = {**(table.row.settings or {}), "creator_seat": chosen.seat}
                 await table.server.store.save_settings(table.id, table.row.settings,
                                                        table.fence)
             table.announce()
-            return chosen.seat, token
+            return chosen.seat
 
-    async def claim(self, seat: int) -> str:
-        """The person this rematch keeps ``seat`` for takes it; returns their new token."""
+    async def claim(self, seat: int, token_hash: str) -> None:
+        """The person this rematch keeps ``seat`` for takes it, held by the token whose
+        hash is ``token_hash``."""
         table = self.table
         async with table.lock:
             self.require_open()
             row = table.seats[seat]
             if row.kind != "empty" or seat not in self.reserved:
                 raise LobbyError(409, "seat.taken", "that seat is no longer kept for you")
-            token = new_token()
-            row.kind, row.token_hash, row.bot = "human", hash_token(token), None
+            row.kind, row.token_hash, row.bot = "human", token_hash, None
             await table.server.store.save_seat(row, table.fence)
             await self._set_reserved(self.reserved - {seat})
             table.announce()
-            return token
 
     async def leave(self, seat: int) -> None:
         async with self.table.lock:
