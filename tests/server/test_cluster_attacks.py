@@ -234,9 +234,9 @@ def test_no_secret_crosses_redis(database: str, tmp_path: Path) -> None:  # noqa
         process.kill()
         process.wait()
     text = "\n".join(seen)
-    assert all(digest in text for digest in hashes), "the monitor missed the calls"
     leaked = [name for name, secret in secrets_seen.items() if secret in text]
     assert not leaked, f"{leaked} crossed Redis in plain text"
+    assert all(digest in text for digest in hashes), "the monitor missed the calls"
 
 
 def _play_across_workers(pair: list[Worker]) -> tuple[dict[str, str], list[str]]:
