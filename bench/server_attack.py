@@ -23,11 +23,14 @@ Each mode runs once without attackers, then once per attack, each on fresh table
 - ``forged-xff``: creates with a forged X-Forwarded-For each (Medium 6).
 
 For each it prints the honest acknowledged moves against the run without attackers
-(target: >= 95%), stalled honest tables (no ack in the last 5 s; target 0), honest moves
-never answered (target 0), honest reconnects, the servers' memory (RSS of every server
-process, the peak during the run over the figure before it; target <= 300 MB) and what
-the attackers got. Attackers run in processes of their own on the same machine: on a
-small shared machine their CPU is taken from the servers too, which the ratios include.
+(target: >= 95%), stalled honest tables (5 s or more without an ack at any time; target
+0), honest moves never answered (target 0), honest reconnects, the servers' memory (RSS
+of every server process, the peak during the run over the figure before it; target <=
+300 MB), the servers' CPU seconds, the machine's load average and what the attackers
+got. Attackers run in processes of their own on the same machine, at a lower priority
+(nice +8), standing for machines of their own: what they cost the servers shows in the
+servers' CPU and the honest figures; on a small shared machine what other work takes
+shows in the load average (compare with the run without attackers).
 
 Usage: python bench/server_attack.py [--seconds 10] [--rate 40] [--modes single,workers]
        [--attacks hostile-frames,...] [--db postgresql+asyncpg://postgres@127.0.0.1/test]
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -63,6 +67,9 @@ from server_workers import drop_redis_keys, scratch_database
 HONEST_TABLES = 4
 TARGET_RATIO, TARGET_MEMORY_MB = 0.95, 300.0
 STALL_S = 5.0
+TICKS = os.sysconf("SC_CLK_TCK")
+#: How much lower the attackers' processes run than the rest (see attack_process).
+ATTACKER_NICE = 8
 ATTACKS = ("hostile-frames", "huge-frames", "table-flood", "socket-flood", "message-flood",
            "big-headers", "forged-xff")
 
@@ -129,6 +136,17 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
+def cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2:].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
 # -- honest people ----------------------------------------------------------------------
 def open_honest_tables(bases: list[str], run: int) -> list[tuple[str, str, str]]:
     """Started Timo tables of four people, each seat made from an address of its own:
@@ -188,7 +206,8 @@ async def honest_seat(ws_url: str, table_id: str, token: str, address: str, star
                                 and frame.get("id") == pending["id"]:
                             if kind == "ack":
                                 out["acks"] += 1
-                                out["last_ack"][table_id] = time.monotonic()
+                                out["ack_times"].setdefault(table_id, []).append(
+                                    time.monotonic())
                             else:
                                 out["refused"][frame["code"]] += 1
                             pending = None
@@ -430,6 +449,10 @@ class Attacker:
 
 def attack_process(attack: str, address: str, bases: list[str], targets: list[str],
                    start: float, seconds: float, results: Any) -> None:
+    # Attackers stand for machines of their own: on this one they yield the CPU to the
+    # servers and the honest people first (their cost to the servers is still measured).
+    os.nice(ATTACKER_NICE)
+
     async def run() -> Counter[str]:
         out: Counter[str] = Counter()
         await asyncio.sleep(max(0.0, start - time.monotonic()))
@@ -446,15 +469,18 @@ def honest_process(ws_bases: list[str], seats: list[tuple[str, str, str]], start
                    seconds: float, interval: float, results: Any) -> None:
     async def run() -> dict[str, Any]:
         out: dict[str, Any] = {"acks": 0, "refused": Counter(), "reconnects": 0,
-                               "unanswered": 0, "last_ack": {}}
+                               "unanswered": 0, "ack_times": {}}
         await asyncio.gather(*(
             honest_seat(ws_bases[n % len(ws_bases)], table_id, token, address, start,
                         start + seconds, interval, out)
             for n, (table_id, token, address) in enumerate(seats)))
-        out["stalled"] = sum(
-            1 for table_id in {seat[0] for seat in seats}
-            if out["last_ack"].get(table_id, 0.0) < start + seconds - STALL_S)
-        del out["last_ack"]
+        # Stalled: a table that went STALL_S without an acknowledged move at any time.
+        gaps = [max(b - a for a, b in itertools.pairwise(times))
+                for times in ([start, *out["ack_times"].get(table_id, []), start + seconds]
+                              for table_id in {seat[0] for seat in seats})]
+        out["stalled"] = sum(1 for gap in gaps if gap > STALL_S)
+        out["longest_gap_s"] = max(gaps)
+        del out["ack_times"]
         return out
 
     results.put(("honest", asyncio.run(run())))
@@ -477,7 +503,7 @@ def run_once(servers: list[tuple[str, subprocess.Popen[bytes]]], args: argparse.
         processes += [multiprocessing.Process(target=attack_process, args=(
             attack, f"127.2.{run}.{n + 1}", bases, targets, start, args.seconds,
             results)) for n in range(2)]
-    before = rss_mb(pids)
+    before, cpu_before = rss_mb(pids), cpu_s(pids)
     peak = before
     stopped = threading.Event()
 
@@ -495,13 +521,15 @@ def run_once(servers: list[tuple[str, subprocess.Popen[bytes]]], args: argparse.
         process.join()
     stopped.set()
     sampler.join()
+    server_cpu = cpu_s(pids) - cpu_before
     honest = next(out for role, out in outs if role == "honest")
     attacked: Counter[str] = Counter()
     for role, out in outs:
         if role == "attack":
             attacked.update(out)
     return {"attack": attack or "none", **honest, "memory_mb": peak - before,
-            "rss_mb": peak, "attackers": attacked}
+            "rss_mb": peak, "attackers": attacked, "server_cpu_s": server_cpu,
+            "load": os.getloadavg()[0]}
 
 
 def main() -> None:
@@ -538,6 +566,9 @@ def main() -> None:
                 report(mode, rows[0], rows[-1])
             logs = b"".join(Path(p).read_bytes() for p in sorted(Path(scratch).glob("*.log")))
         print(f"  {mode} server logs: {logs.count(b'Traceback')} tracebacks")
+        if b"Traceback" in logs:
+            first = logs.index(b"Traceback")
+            print(logs[first:first + 3000].decode(errors="replace"))
     missed = summary(figures)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, default=dict))
@@ -548,8 +579,10 @@ def report(mode: str, base: dict[str, Any], row: dict[str, Any]) -> None:
     ratio = row["acks"] / base["acks"] if base["acks"] else float("nan")
     print(f"{mode:8s} {row['attack']:15s} honest acks {row['acks']:5d} ({ratio:6.1%}), "
           f"stalled {row['stalled']}, unanswered {row['unanswered']}, reconnects "
-          f"{row['reconnects']}, memory +{row['memory_mb']:.0f} MB "
-          f"(peak {row['rss_mb']:.0f} MB), refused {dict(row['refused']) or 0}")
+          f"{row['reconnects']}, longest wait for an ack {row['longest_gap_s']:.1f} s, "
+          f"memory +{row['memory_mb']:.0f} MB (peak {row['rss_mb']:.0f} MB), server CPU "
+          f"{row['server_cpu_s']:.1f} s, load {row['load']:.1f}, "
+          f"refused {dict(row['refused']) or 0}")
     if row["attackers"]:
         print(f"{'':24s} attackers got: {dict(row['attackers'].most_common(6))}")
 

@@ -71,14 +71,31 @@ def screen(text: str, settings: Settings) -> Hello | ActionMessage | Ping | Erro
     return message
 
 
+#: How long a socket of a flooding address is not read after each refusal.
+FLOOD_PAUSE_S = 1.0
+#: How long an address counts as flooding after its last refusal while it was.
+FLOOD_MEMORY_S = 5.0
+
+
 @dataclass
 class Allowance:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.
+
+    An address refused more than twice its burst (at least 20) within a second is
+    *flooding* until it has had no refusal for :data:`FLOOD_MEMORY_S`: its sockets are
+    then read again only :data:`FLOOD_PAUSE_S` after each refusal, so that a flood costs
+    the server about one refusal a second per socket (the sender's buffers fill instead)
+    rather than one per frame it sends. A person never comes near it."""
 
     rate: float
     burst: float
     left: float = -1.0
     checked: float = field(default_factory=time.monotonic)
+    window: float = field(default_factory=time.monotonic)
+    """When the current second of refusals began."""
+    refused: int = 0
+    """Refusals in the current second."""
+    flooded_until: float = 0.0
 
     def __post_init__(self) -> None:
         if self.left < 0:
@@ -99,9 +116,22 @@ class Allowance:
     def take(self) -> bool:
         self._refill()
         if self.left < 1:
+            self._refusal()
             return False
         self.left -= 1
         return True
+
+    def _refusal(self) -> None:
+        now = self.checked
+        if now - self.window >= 1.0:
+            self.window, self.refused = now, 0
+        self.refused += 1
+        if self.refused > max(2 * self.burst, 20) or now < self.flooded_until:
+            self.flooded_until = now + FLOOD_MEMORY_S
+
+    @property
+    def flooded(self) -> bool:
+        return time.monotonic() < self.flooded_until
 
 
 class ForwardGuard:
@@ -158,6 +188,11 @@ class ForwardGuard:
     @property
     def abusive(self) -> bool:
         return self.refused_in_a_row >= self.settings.abuse_limit
+
+    @property
+    def flooded(self) -> bool:
+        """Its address floods (see :class:`Allowance`): read it slowly."""
+        return self.shared is not None and self.shared.flooded
 
     def answered(self, frame: str) -> None:
         """A frame from the table's worker to this client: its welcome (and seat), or the

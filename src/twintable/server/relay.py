@@ -32,10 +32,10 @@ from twintable.server.bus import (
     SocketOpened,
 )
 from twintable.server.cluster import Cluster, RemoteSocket
-from twintable.server.guards import Allowance, ForwardGuard, hello_deadline
+from twintable.server.guards import FLOOD_PAUSE_S, Allowance, ForwardGuard, hello_deadline
 from twintable.server.limits import BadJson, bounded_json, request_host
 from twintable.server.lobby import Lobby
-from twintable.server.protocol import Hello, Moved
+from twintable.server.protocol import ErrorMessage, Hello, Moved
 from twintable.server.session import SocketSession
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
 
@@ -148,6 +148,9 @@ class Relay:
                 cluster.send(owner, SocketFrame(ident, onward))
             if answer is not None:
                 await websocket.send_text(answer.model_dump_json())
+                if isinstance(answer, ErrorMessage) and answer.code == "rate.limited" \
+                        and guard.flooded:
+                    await asyncio.sleep(FLOOD_PAUSE_S)  # see Allowance: a flood waits
             if guard.abusive:
                 await websocket.close(code=1008, reason="too many bad messages")
                 return False

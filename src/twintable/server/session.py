@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from twintable.core.errors import RuleError
 from twintable.server.bus import RelayedHello
-from twintable.server.guards import Allowance
+from twintable.server.guards import FLOOD_PAUSE_S, Allowance
 from twintable.server.limits import BadJson, bounded_json, readable_id
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.presence import Connection
@@ -66,6 +66,9 @@ class SocketSession:
                 else:
                     self.refused_in_a_row = 0
                 await self.send(answer)
+                if (isinstance(answer, ErrorMessage) and answer.code == "rate.limited"
+                        and self.shared is not None and self.shared.flooded):
+                    await asyncio.sleep(FLOOD_PAUSE_S)  # see Allowance: a flood waits
             if self.refused_in_a_row >= self.settings.abuse_limit:
                 await self.websocket.close(code=1008, reason="too many bad messages")
                 return
