@@ -156,3 +156,22 @@ def test_a_taken_over_table_still_counts_toward_its_address(
             "game": "timo", "players": 3, "display_name": "Ann"})
         assert again.status_code == 429, again.text
         assert again.json()["code"] == "tables.too_many"
+
+
+def test_a_socket_leaving_the_other_worker_before_its_hello_leaves_no_traceback(
+        database: str, tmp_path: Path) -> None:  # noqa: F811
+    with workers(database, REDIS, tmp_path, one_machine=False) as pair:
+        table_id = open_table(pair[0])["table"]["id"]
+        other = next(w for w in pair if running_on(pair)[w.port] == 0)
+
+        async def leave_early() -> None:
+            for _ in range(5):
+                ws = await websockets.connect(
+                    f"ws://127.0.0.1:{other.port}/ws/tables/{table_id}")
+                await ws.close()
+            await asyncio.sleep(0.5)
+
+        asyncio.run(leave_early())
+        assert httpx2.get(f"{other.base}/readyz").status_code == 200
+    text = other.log.read_text()
+    assert "Traceback" not in text, text[text.find("Traceback"):][:6000]

@@ -90,7 +90,8 @@ class Relay:
             first = await asyncio.wait_for(websocket.receive_text(),
                                            timeout=settings.send_timeout_s)
         except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
-            with contextlib.suppress(RuntimeError):
+            # Gone already: closing says so (WebSocketDisconnect, from uvicorn's OSError).
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                 await websocket.close(code=1000)
             return
         if self.follows_redirects(first[:settings.max_frame_bytes]):
