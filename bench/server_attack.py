@@ -1,25 +1,40 @@
-"""Benchmark: honest tables while other tables attack the server (issue #16).
+"""Benchmark: honest tables while two attackers try each attack of issues #16 and #29, on
+one server and on two workers (PostgreSQL + Redis), in one run.
 
-One server process. Four honest Timo tables of 4 WebSocket clients play at a set pace
-(open loop, as in ``bench/server_timo.py``); in the attacked phase, 10 more tables each
-have a client sending hostile frames as fast as the rate limit lets it: its legal move
-with an extra ``"x": NaN`` (the attack that used to fail other tables' moves on
-PostgreSQL), with a lone surrogate, 450-deep nesting or a 15 KB string in an extra key,
-a legal move whose id holds a NUL, a 5,000-digit number, 5,000-deep nesting, binary
-garbage; every fifth frame is the attacker's clean legal move, so attackers' rows share
-the log's group commits with the honest ones.
+Honest people: four Timo tables of four, every seat a WebSocket of its own from an
+address of its own (127.1.<run>.<n>: loopback answers the whole 127/8), playing at a set
+pace (open loop: the move at version v is due at start + v x interval) and, like the
+browser, reconnecting after a drop and resending an unanswered move with its id. On two
+workers half the seats connect to each worker without following redirects, so they are
+served through the table's worker over Redis. The servers keep their default
+per-address limits: every attacker is an address of its own (127.2.<run>.<n>).
 
-Phases, each on fresh tables: without attackers, with attackers, without attackers
-again. It prints the honest tables' acknowledged moves per second with attackers against
-the mean of the two runs without (target: within 10%), their action-to-ack latency, and
-their refused moves by code (target: 0; ``action.stale`` is a race between honest
-players at the same table, in every phase alike, and is shown apart).
+Each mode runs once without attackers, then once per attack, each on fresh tables:
 
-Usage: python bench/server_attack.py [--seconds 10] [--honest-rate 100,0]
-       [--attackers 10] [--attack-rate 18] [--db postgresql://127.0.0.1/test] [--log FILE]
+- ``hostile-frames``: hostile JSON on the attacker's own table (NaN, lone surrogates, deep
+  nesting, 15 KB strings, NUL ids, 5,000-digit numbers, binary), a clean move every fifth;
+- ``huge-frames``: at the honest tables' sockets, on the worker that does not run them
+  where there are two (#29 High 1): frames over the protocol's 16 KiB, then 16 MiB ones;
+- ``table-flood``: create, join and start tables with an hour's grace, as fast as answered
+  (#29 High 2);
+- ``socket-flood``: idle sockets that never say hello, reopened as they close (Medium 5);
+- ``message-flood``: 60 spectator sockets each pinging 20 times a second (Medium 5);
+- ``big-headers``: requests with a 1 MiB header, four at a time (Medium 4);
+- ``forged-xff``: creates with a forged X-Forwarded-For each (Medium 6).
 
-On PostgreSQL, use a database no test run resets meanwhile: the tests' ``db_url`` fixture
-drops the ``test`` schema, and the moves of a server running there then fail.
+For each it prints the honest acknowledged moves against the run without attackers
+(target: >= 95%), stalled honest tables (5 s or more without an ack at any time; target
+0), honest moves never answered (target 0), honest reconnects, the servers' memory (RSS
+of every server process, the peak during the run over the figure before it; target <=
+300 MB), the servers' CPU seconds, the machine's load average and what the attackers
+got. Attackers run in processes of their own on the same machine, at a lower priority
+(nice +8), standing for machines of their own: what they cost the servers shows in the
+servers' CPU and the honest figures; on a small shared machine what other work takes
+shows in the load average (compare with the run without attackers).
+
+Usage: python bench/server_attack.py [--seconds 10] [--rate 40] [--modes single,workers]
+       [--attacks hostile-frames,...] [--db postgresql+asyncpg://postgres@127.0.0.1/test]
+       [--redis redis://127.0.0.1:6379/0]
 """
 
 from __future__ import annotations
@@ -27,27 +42,201 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
-import statistics
+import secrets
+import socket
+import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from serving import open_timo_tables, serving
+from server_workers import drop_redis_keys, scratch_database
 
 HONEST_TABLES = 4
-TARGET_RATIO, TARGET_REFUSED = 0.90, 0
+TARGET_RATIO, TARGET_MEMORY_MB = 0.95, 300.0
+STALL_S = 5.0
+TICKS = os.sysconf("SC_CLK_TCK")
+#: How much lower the attackers' processes run than the rest (see attack_process).
+ATTACKER_NICE = 8
+ATTACKS = ("hostile-frames", "huge-frames", "table-flood", "socket-flood", "message-flood",
+           "big-headers", "forged-xff")
 
 
+# -- servers ----------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def platform(mode: str, args: argparse.Namespace, scratch: str
+             ) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
+    """(base URL, process) of each server: one on SQLite (or --db), or two workers on a
+    scratch PostgreSQL database and a Redis prefix of their own. Default limits."""
+    common = ["--bot-delay-ms", "0", "--log-level", "warning"]
+    with contextlib.ExitStack() as stack:
+        if mode == "single":
+            commands = [["--db", args.db_single or f"sqlite:///{scratch}/attack.sqlite3"]]
+        else:
+            db = stack.enter_context(scratch_database(
+                args.db, f"tt_attack_{secrets.token_hex(4)}", True))
+            prefix = f"tt-attack-{secrets.token_hex(4)}:"
+            stack.callback(drop_redis_keys, args.redis, prefix)
+            commands = [["--db", db, "--redis", args.redis, "--redis-prefix", prefix]] * 2
+        servers = []
+        for n, command in enumerate(commands):
+            port = free_port()
+            log = open(f"{scratch}/{mode}{n}.log", "wb")  # noqa: SIM115 (closed below)
+            stack.callback(log.close)
+            process = subprocess.Popen(
+                [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port),
+                 *command, *common], stdout=log, stderr=subprocess.STDOUT)
+            stack.callback(stop, process)
+            servers.append((f"http://127.0.0.1:{port}", process))
+        deadline = time.monotonic() + 60
+        for base, _ in servers:
+            while True:
+                with contextlib.suppress(httpx2.HTTPError):
+                    if httpx2.get(f"{base}/readyz").status_code == 200:
+                        break
+                assert time.monotonic() < deadline, "a server did not start"
+                time.sleep(0.2)
+        yield servers
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2:].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+# -- honest people ----------------------------------------------------------------------
+def open_honest_tables(bases: list[str], run: int) -> list[tuple[str, str, str]]:
+    """Started Timo tables of four people, each seat made from an address of its own:
+    (table, seat token, address) of every seat."""
+    seats = []
+
+    def post(base: str, path: str, address: str, **kwargs: Any) -> Any:
+        with httpx2.Client(base_url=base, timeout=30, transport=httpx2.HTTPTransport(
+                local_address=address)) as http:
+            answer = http.post(path, **kwargs)
+        assert answer.status_code < 300, answer.text
+        return answer.json()
+
+    for table in range(HONEST_TABLES):
+        base = bases[table % len(bases)]
+        address = f"127.1.{run}.{4 * table + 1}"
+        made = post(base, "/api/tables", address, json={
+            "game": "timo", "players": 4, "display_name": "P0", "grace_s": 3600,
+            "options": {"target": 100_000}, "seats": [{"kind": "human"}] * 4})
+        table_id = made["table"]["id"]
+        seats.append((table_id, made["token"], address))
+        for n in range(1, 4):
+            address = f"127.1.{run}.{4 * table + 1 + n}"
+            other = post(base, f"/api/tables/{table_id}/join", address,
+                         json={"display_name": f"P{n}"})
+            seats.append((table_id, other["token"], address))
+        post(base, f"/api/tables/{table_id}/start", f"127.1.{run}.{4 * table + 1}",
+             headers={"Authorization": f"Bearer {made['token']}"})
+    return seats
+
+
+async def honest_seat(ws_url: str, table_id: str, token: str, address: str, start: float,
+                      until: float, interval: float, out: dict[str, Any]) -> None:
+    """Play one seat to ``until``, reconnecting after a drop and resending a move left
+    unanswered (same id): what the browser client does."""
+    latest: dict[str, Any] | None = None
+    pending: dict[str, Any] | None = None
+    sent_at = 0.0
+    counter = 0
+    while time.monotonic() < until:
+        try:
+            async with connect(f"{ws_url}/ws/tables/{table_id}", max_size=2**22,
+                               local_addr=(address, 0), open_timeout=5) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                if pending is not None:
+                    await ws.send(json.dumps(pending))
+                while True:
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        break
+                    with contextlib.suppress(TimeoutError):
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), left))
+                        kind = frame["type"]
+                        if kind in ("snapshot", "event"):
+                            latest = frame
+                        elif kind in ("ack", "error") and pending is not None \
+                                and frame.get("id") == pending["id"]:
+                            if kind == "ack":
+                                out["acks"] += 1
+                                out["ack_times"].setdefault(table_id, []).append(
+                                    time.monotonic())
+                            else:
+                                out["refused"][frame["code"]] += 1
+                            pending = None
+                        elif kind == "error":
+                            out["refused"][frame["code"]] += 1
+                    if pending is None and latest is not None and latest["view"]["legal"]:
+                        due = max(start + latest["version"] * interval, sent_at + 1 / 19)
+                        if due > time.monotonic():
+                            await asyncio.sleep(min(due, until) - time.monotonic())
+                        if time.monotonic() >= until:
+                            break
+                        action = latest["view"]["legal"][0]
+                        counter += 1
+                        pending = {"type": "action", "id": f"h{counter}",
+                                   "version": latest["version"], "kind": action["kind"],
+                                   "payload": action["payload"]}
+                        sent_at = time.monotonic()
+                        await ws.send(json.dumps(pending))
+                        latest = None
+        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
+            out["reconnects"] += 1
+            await asyncio.sleep(0.2)
+    if pending is not None and time.monotonic() - sent_at > STALL_S:
+        out["unanswered"] += 1
+
+
+# -- attackers --------------------------------------------------------------------------
 def hostile_frames(move: dict[str, Any], version: int, n: int) -> list[str | bytes]:
-    """One cycle of the attack, made from the attacker's current legal move."""
+    """One cycle of hostile frames, made from the attacker's current legal move."""
     legal = json.dumps({"type": "action", "id": f"x{n}", "version": version,
                         "kind": move["kind"], "payload": move["payload"]})
 
@@ -64,211 +253,357 @@ def hostile_frames(move: dict[str, Any], version: int, n: int) -> list[str | byt
             os.urandom(64)]
 
 
-async def honest_seat(url: str, table_id: str, token: str, start: float, until: float,
-                      interval: float, out: dict[str, Any]) -> None:
-    """Play one seat; the move at version v is due at ``start + v * interval``."""
-    latest: dict[str, Any] | None = None
-    in_flight: str | None = None
-    sent_at = 0.0
-    counter = 0
-    loop = asyncio.get_running_loop()
-    with contextlib.suppress(TimeoutError):
-        async with connect(f"{url}/ws/tables/{table_id}", max_size=2**22) as ws, \
-                asyncio.timeout_at(loop.time() + until - time.monotonic()):
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            while True:
-                frame = json.loads(await ws.recv())
-                kind = frame["type"]
-                if kind in ("snapshot", "event"):
-                    latest = frame
-                elif kind in ("ack", "error") and frame.get("id") == in_flight:
-                    if kind == "ack":
-                        out["acks"] += 1
-                        out["latencies"].append(time.monotonic() - sent_at)
-                    else:
-                        out["refused"][frame["code"]] += 1
-                    in_flight = None
-                elif kind == "error":
-                    out["refused"][frame["code"]] += 1
-                if in_flight is None and latest is not None and latest["view"]["legal"]:
-                    # Never past the server's 20 messages a second per connection: a
-                    # refusal here would be the client's own doing, not the attack's.
-                    due = max(start + latest["version"] * interval, sent_at + 1 / 19)
-                    if due > time.monotonic():
-                        await asyncio.sleep(due - time.monotonic())
-                    action = latest["view"]["legal"][0]
-                    counter += 1
-                    in_flight = f"h{counter}"
-                    sent_at = time.monotonic()
-                    await ws.send(json.dumps({
-                        "type": "action", "id": in_flight, "version": latest["version"],
-                        "kind": action["kind"], "payload": action["payload"]}))
-                    latest = None
+class Attacker:
+    """One attacker: an address of its own, the servers, the honest tables' ids."""
 
+    def __init__(self, address: str, bases: list[str], targets: list[str], until: float,
+                 out: Counter[str]):
+        self.address, self.bases, self.targets = address, bases, targets
+        self.until, self.out = until, out
+        self.ws_bases = [base.replace("http", "ws", 1) for base in bases]
 
-async def attacker(url: str, table_id: str, token: str, start: float, until: float,
-                   rate: float, out: dict[str, Any]) -> None:
-    """Send the attack cycle at ``rate`` frames a second; read every answer."""
-    latest: dict[str, Any] = {"version": 0, "view": {"legal": []}}
-    loop = asyncio.get_running_loop()
-    try:
-        async with connect(f"{url}/ws/tables/{table_id}", max_size=2**22) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+    def live(self) -> bool:
+        return time.monotonic() < self.until
 
-            async def read() -> None:
-                nonlocal latest
-                async for text in ws:
-                    frame = json.loads(text)
-                    if frame["type"] in ("snapshot", "event"):
-                        latest = frame
-                    elif frame["type"] in ("ack", "error", "pong"):
-                        out["answers"][frame.get("code") or frame["type"]] += 1
+    def http(self, n: int = 0) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(
+            base_url=self.bases[n % len(self.bases)], timeout=10,
+            transport=httpx2.AsyncHTTPTransport(local_address=self.address))
 
-            reader = asyncio.create_task(read())
-            await asyncio.sleep(max(0.0, start - time.monotonic()))
-            n = 0
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout_at(loop.time() + until - time.monotonic()):
-                    while True:
+    async def socket(self, n: int, table_id: str) -> Any:
+        """A socket to ``table_id`` at server ``n`` (modulo their number)."""
+        return await connect(f"{self.ws_bases[n % len(self.ws_bases)]}/ws/tables/{table_id}",
+                             local_addr=(self.address, 0), max_size=2**22, open_timeout=5)
+
+    async def hostile_frames(self) -> None:
+        async with self.http() as http:
+            made = (await http.post("/api/tables", json={
+                "game": "timo", "players": 2, "display_name": "Mallory", "grace_s": 3600,
+                "options": {"target": 100_000}})).json()
+            await http.post(f"/api/tables/{made['table']['id']}/start",
+                            headers={"Authorization": f"Bearer {made['token']}"})
+        await asyncio.gather(*(self._hostile(n, made["table"]["id"], made["token"])
+                               for n in range(2)))
+
+    async def _hostile(self, n: int, table_id: str, token: str) -> None:
+        latest: dict[str, Any] = {"version": 0, "view": {"legal": []}}
+        while self.live():
+            try:
+                async with await self.socket(n, table_id) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": token}))
+
+                    async def read() -> None:
+                        nonlocal latest
+                        async for text in ws:
+                            frame = json.loads(text)
+                            if frame["type"] in ("snapshot", "event"):
+                                latest = frame
+                            elif frame["type"] in ("ack", "error", "pong"):
+                                self.out[frame.get("code") or frame["type"]] += 1
+
+                    reader = asyncio.create_task(read())
+                    sent = 0
+                    while self.live():
                         legal = latest["view"]["legal"]
                         move = legal[0] if legal else {"kind": "draw", "payload": {}}
-                        cycle = hostile_frames(move, latest["version"], n)
-                        frame = cycle[n % len(cycle)]
-                        if n % 5 == 4:  # a clean move, or a ping when it is not our turn
-                            frame = (json.dumps({"type": "action", "id": f"c{n}",
-                                                 "version": latest["version"],
-                                                 "kind": move["kind"],
-                                                 "payload": move["payload"]})
-                                     if legal else '{"type": "ping"}')
-                        else:
-                            out["hostile"] += 1
-                        n += 1
+                        cycle = hostile_frames(move, latest["version"], sent)
+                        frame = cycle[sent % len(cycle)]
+                        if sent % 5 == 4:
+                            frame = json.dumps({"type": "action", "id": f"c{sent}",
+                                                "version": latest["version"],
+                                                "kind": move["kind"],
+                                                "payload": move["payload"]})
+                        sent += 1
                         await ws.send(frame)
-                        await asyncio.sleep(1 / rate)
-            await asyncio.sleep(0.5)  # the last answers
-            reader.cancel()
-    except ConnectionClosed as closed:
-        out["closed"] += 1
-        out["answers"][f"closed {closed.rcvd.code if closed.rcvd else '?'}"] += 1
+                        await asyncio.sleep(1 / 18)
+                    reader.cancel()
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                self.out[f"closed: {type(error).__name__}"] += 1
+                await asyncio.sleep(0.1)
+
+    async def huge_frames(self) -> None:
+        await asyncio.gather(*(self._huge(n) for n in range(4)))
+
+    async def _huge(self, n: int) -> None:
+        tries = 0
+        while self.live():
+            # Every table at every worker: on two, half of it at the one not running it.
+            tries += 1
+            table_id = self.targets[(n + tries // 2) % len(self.targets)]
+            try:
+                async with await self.socket(n + tries, table_id) as ws:
+                    for _ in range(3):
+                        await ws.send(json.dumps({"type": "hello", "key": "x" * 19_000}))
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                        self.out[frame.get("code") or frame["type"]] += 1
+                    await ws.send("x" * (16 * 2**20))
+                    await asyncio.wait_for(ws.recv(), 5)
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                code = getattr(getattr(error, "rcvd", None), "code", None)
+                self.out[f"closed {code or type(error).__name__}"] += 1
+
+    async def table_flood(self) -> None:
+        n = 0
+        while self.live():
+            n += 1
+            async with self.http(n) as http:
+                try:
+                    made = await http.post("/api/tables", json={
+                        "game": "timo", "players": 2, "display_name": "Mallory",
+                        "grace_s": 3600, "seats": [{"kind": "human"}] * 2})
+                    self.out[f"create {made.status_code}"] += 1
+                    if made.status_code != 201:
+                        await asyncio.sleep(0.05)
+                        continue
+                    table_id, token = made.json()["table"]["id"], made.json()["token"]
+                    await http.post(f"/api/tables/{table_id}/join",
+                                    json={"display_name": "Mallet"})
+                    started = await http.post(f"/api/tables/{table_id}/start",
+                                              headers={"Authorization": f"Bearer {token}"})
+                    self.out[f"start {started.status_code}"] += 1
+                except httpx2.HTTPError as error:
+                    self.out[type(error).__name__] += 1
+
+    async def socket_flood(self) -> None:
+        held: list[Any] = []
+        try:
+            await asyncio.gather(*(self._idle_sockets(n, held) for n in range(20)))
+        finally:
+            for ws in held:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def _idle_sockets(self, n: int, held: list[Any]) -> None:
+        while self.live():
+            try:
+                ws = await self.socket(n, self.targets[n // 2 % len(self.targets)])
+            except (OSError, TimeoutError, InvalidHandshake) as error:
+                self.out[f"refused {type(error).__name__}"] += 1
+                await asyncio.sleep(0.05)
+                continue
+            self.out["opened"] += 1
+            held.append(ws)
+            if len(held) > 1000:
+                await asyncio.sleep(0.5)
+
+    async def message_flood(self) -> None:
+        await asyncio.gather(*(self._pings(n) for n in range(60)))
+
+    async def _pings(self, n: int) -> None:
+        while self.live():
+            try:
+                async with await self.socket(
+                        n, self.targets[n // 2 % len(self.targets)]) as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+
+                    async def read() -> None:
+                        async for text in ws:
+                            frame = json.loads(text)
+                            if frame["type"] in ("pong", "error"):
+                                self.out[frame.get("code") or "pong"] += 1
+
+                    reader = asyncio.create_task(read())
+                    while self.live():
+                        await ws.send('{"type": "ping"}')
+                        await asyncio.sleep(1 / 20)
+                    reader.cancel()
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                self.out[f"closed {type(error).__name__}"] += 1
+                await asyncio.sleep(0.2)
+
+    async def big_headers(self) -> None:
+        await asyncio.gather(*(self._big_header(n) for n in range(4)))
+
+    async def _big_header(self, n: int) -> None:
+        base = self.bases[n % len(self.bases)]
+        port = int(base.rsplit(":", 1)[1])
+        while self.live():
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(self.address, 0))
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ")
+                for _ in range(16):
+                    writer.write(b"a" * 65_536)
+                    await writer.drain()
+                writer.write(b"\r\n\r\n")
+                await writer.drain()
+                status = (await asyncio.wait_for(reader.readline(), 5)).split(b" ")[1:2]
+                self.out[f"status {status[0].decode() if status else '?'}"] += 1
+                writer.close()
+            except (OSError, TimeoutError) as error:
+                self.out[f"cut {type(error).__name__}"] += 1
+
+    async def forged_xff(self) -> None:
+        n = 0
+        async with self.http() as http:
+            while self.live():
+                n += 1
+                try:
+                    made = await http.post("/api/tables", headers={
+                        "X-Forwarded-For": f"10.{n % 250}.{n // 250 % 250}.7"}, json={
+                        "game": "timo", "players": 2, "display_name": "Mallory"})
+                    self.out[f"create {made.status_code}"] += 1
+                except httpx2.HTTPError as error:
+                    self.out[type(error).__name__] += 1
 
 
-def client_process(role: str, url: str, seats: list[tuple[str, str]], start: float,
-                   seconds: float, pace: float, results: Any) -> None:
-    async def run() -> dict[str, Any]:
-        out: dict[str, Any] = {"acks": 0, "latencies": [], "refused": Counter(),
-                               "hostile": 0, "answers": Counter(), "closed": 0}
-        if role == "honest":
-            await asyncio.gather(*(honest_seat(url, table_id, token, start, start + seconds,
-                                               pace, out) for table_id, token in seats))
-        else:
-            await asyncio.gather(*(attacker(url, table_id, token, start, start + seconds,
-                                            pace, out) for table_id, token in seats))
+def attack_process(attack: str, address: str, bases: list[str], targets: list[str],
+                   start: float, seconds: float, results: Any) -> None:
+    # Attackers stand for machines of their own: on this one they yield the CPU to the
+    # servers and the honest people first (their cost to the servers is still measured).
+    os.nice(ATTACKER_NICE)
+
+    async def run() -> Counter[str]:
+        out: Counter[str] = Counter()
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        attacker = Attacker(address, bases, targets, start + seconds, out)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds + 5):
+                await getattr(attacker, attack.replace("-", "_"))()
         return out
 
-    try:
-        import uvloop
-    except ImportError:
-        results.put((role, asyncio.run(run())))
-    else:
-        results.put((role, uvloop.run(run())))
+    results.put(("attack", asyncio.run(run())))
 
 
-def attacking_tables(http: httpx2.Client, count: int) -> list[tuple[str, str]]:
-    seats = []
-    for _ in range(count):  # the attacker and a bot
-        joined = http.post("/api/tables", json={
-            "game": "timo", "players": 2, "display_name": "Mallory",
-            "options": {"target": 100_000}}).json()
-        http.post(f"/api/tables/{joined['table']['id']}/start",
-                  headers={"Authorization": f"Bearer {joined['token']}"})
-        seats.append((joined["table"]["id"], joined["token"]))
-    return seats
+def honest_process(ws_bases: list[str], seats: list[tuple[str, str, str]], start: float,
+                   seconds: float, interval: float, results: Any) -> None:
+    async def run() -> dict[str, Any]:
+        out: dict[str, Any] = {"acks": 0, "refused": Counter(), "reconnects": 0,
+                               "unanswered": 0, "ack_times": {}}
+        await asyncio.gather(*(
+            honest_seat(ws_bases[n % len(ws_bases)], table_id, token, address, start,
+                        start + seconds, interval, out)
+            for n, (table_id, token, address) in enumerate(seats)))
+        # Stalled: a table that went STALL_S without an acknowledged move at any time.
+        gaps = [max(b - a for a, b in itertools.pairwise(times))
+                for times in ([start, *out["ack_times"].get(table_id, []), start + seconds]
+                              for table_id in {seat[0] for seat in seats})]
+        out["stalled"] = sum(1 for gap in gaps if gap > STALL_S)
+        out["longest_gap_s"] = max(gaps)
+        del out["ack_times"]
+        return out
+
+    results.put(("honest", asyncio.run(run())))
 
 
-def run_phase(url: str, ws_url: str, args: argparse.Namespace, rate: float,
-              attackers: int) -> dict[str, Any]:
-    with httpx2.Client(base_url=url) as http:
-        honest = open_timo_tables(http, HONEST_TABLES)
-        attacking = attacking_tables(http, attackers)
+# -- one run ----------------------------------------------------------------------------
+def run_once(servers: list[tuple[str, subprocess.Popen[bytes]]], args: argparse.Namespace,
+             attack: str | None, run: int) -> dict[str, Any]:
+    bases = [base for base, _ in servers]
+    ws_bases = [base.replace("http", "ws", 1) for base in bases]
+    pids = [process.pid for _, process in servers]
+    seats = open_honest_tables(bases, run)
+    targets = sorted({seat[0] for seat in seats})
     results: Any = multiprocessing.Queue()
-    start = time.monotonic() + 3.0  # everyone connects first
-    interval = HONEST_TABLES / rate if rate > 0 else 0.0
-    roles = [("honest", honest, interval)]
-    if attacking:
-        roles.append(("attack", attacking, args.attack_rate))
-    processes = [multiprocessing.Process(target=client_process, args=(
-        role, ws_url, seats, start, args.seconds, pace, results))
-        for role, seats, pace in roles]
+    start = time.monotonic() + 3.0
+    interval = HONEST_TABLES / args.rate
+    processes = [multiprocessing.Process(target=honest_process, args=(
+        ws_bases, seats, start, args.seconds, interval, results))]
+    if attack is not None:
+        processes += [multiprocessing.Process(target=attack_process, args=(
+            attack, f"127.2.{run}.{n + 1}", bases, targets, start, args.seconds,
+            results)) for n in range(2)]
+    before, cpu_before = rss_mb(pids), cpu_s(pids)
+    peak = before
+    stopped = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stopped.wait(0.25):
+            peak = max(peak, rss_mb(pids))
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
     for process in processes:
         process.start()
-    outs = dict(results.get() for _ in processes)
+    outs: list[tuple[str, Any]] = [results.get() for _ in processes]
     for process in processes:
         process.join()
-    honest_out = outs["honest"]
-    latencies = sorted(honest_out["latencies"])
-    refused: Counter[str] = honest_out["refused"]
-    phase = {"acks_s": honest_out["acks"] / args.seconds,
-             "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
-             "p99": (latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000
-                     if latencies else float("nan")),
-             "refused": refused, "attack": outs.get("attack")}
-    title = f"with {attackers} attacking tables" if attackers else "without attackers"
-    pace = f"{rate:.0f} moves/s offered" if rate > 0 else "flat out"
-    print(f"{HONEST_TABLES} honest tables x 4 clients, {pace}, {title}:")
-    print(f"  honest acks/s            : {phase['acks_s']:8.1f}")
-    print(f"  honest action to ack p50 : {phase['p50']:8.1f} ms, p99 {phase['p99']:.1f} ms")
-    print(f"  honest moves refused     : {dict(refused) or 0}")
-    if phase["attack"] is not None:
-        attack = phase["attack"]
-        print(f"  hostile frames sent      : {attack['hostile']} "
-              f"({attack['hostile'] / args.seconds:.0f}/s), sockets closed by the server: "
-              f"{attack['closed']}")
-        print(f"  attackers' answers       : {dict(attack['answers'].most_common())}")
-    return phase
+    stopped.set()
+    sampler.join()
+    server_cpu = cpu_s(pids) - cpu_before
+    honest = next(out for role, out in outs if role == "honest")
+    attacked: Counter[str] = Counter()
+    for role, out in outs:
+        if role == "attack":
+            attacked.update(out)
+    return {"attack": attack or "none", **honest, "memory_mb": peak - before,
+            "rss_mb": peak, "attackers": attacked, "server_cpu_s": server_cpu,
+            "load": os.getloadavg()[0]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--honest-rate", default="100,0",
-                        help="honest moves a second offered over the 4 honest tables, one "
-                             "run per comma-separated value (0: as fast as they can)")
-    parser.add_argument("--attackers", type=int, default=10)
-    parser.add_argument("--attack-rate", type=float, default=18.0,
-                        help="frames a second per attacker (the server allows 20)")
-    parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
-    parser.add_argument("--log", help="keep the server's log in this file")
+    parser.add_argument("--rate", type=float, default=40.0,
+                        help="honest moves a second offered over the 4 honest tables")
+    parser.add_argument("--modes", default="single,workers")
+    parser.add_argument("--attacks", default=",".join(ATTACKS))
+    parser.add_argument("--db", default="postgresql+asyncpg://postgres@127.0.0.1:5432/test",
+                        help="PostgreSQL server for the two workers (a scratch database "
+                             "is made on it)")
+    parser.add_argument("--db-single", help="database of the single server (default: a "
+                                            "fresh SQLite file)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--json", help="write the figures here too")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        log_path = args.log or f"{scratch}/server.log"
-        with open(log_path, "wb") as log, serving(
-                args.db, scratch, ("--bot-delay-ms", "0"), log) as (url, ws_url, _):
-            print(f"{args.db.split(':')[0] if args.db else 'SQLite'}, {args.seconds:.0f} s "
-                  f"a phase; load average before: {os.getloadavg()[0]:.1f} on "
-                  f"{os.cpu_count()} cores")
-            runs = []
-            for rate in (float(value) for value in args.honest_rate.split(",")):
-                before = run_phase(url, ws_url, args, rate, 0)
-                attacked = run_phase(url, ws_url, args, rate, args.attackers)
-                after = run_phase(url, ws_url, args, rate, 0)
-                runs.append((rate, before, attacked, after))
-        with open(log_path, "rb") as written:
-            server_log = written.read()
-    print("Summary (with attackers against the mean of the runs before and after)")
-    for rate, before, attacked, after in runs:
-        baseline = (before["acks_s"] + after["acks_s"]) / 2
-        ratio = attacked["acks_s"] / baseline if baseline else float("nan")
-        p99 = attacked["p99"] / ((before["p99"] + after["p99"]) / 2)
-        refused = sum(n for code, n in attacked["refused"].items() if code != "action.stale")
-        print(f"  {f'{rate:.0f} moves/s offered' if rate > 0 else 'flat out'}: honest "
-              f"throughput ratio {ratio:.3f} (target >= {TARGET_RATIO:.2f}: "
-              f"{'met' if ratio >= TARGET_RATIO else 'MISSED'}), ack p99 ratio {p99:.2f}, "
-              f"honest moves refused (action.stale races apart) {refused} "
-              f"(target {TARGET_REFUSED}: {'met' if refused <= TARGET_REFUSED else 'MISSED'})")
-    print(f"  server log: {len(server_log):,} bytes, "
-          f"{server_log.count(b'Traceback'):,} tracebacks, "
-          f"{server_log.count(b'storage.failed') + server_log.count(b'could not append'):,} "
-          "failed appends")
+    attacks = [a for a in args.attacks.split(",") if a]
+    unknown = set(attacks) - set(ATTACKS)
+    if unknown:
+        parser.error(f"unknown attacks {sorted(unknown)}; known: {', '.join(ATTACKS)}")
+    print(f"{args.seconds:.0f} s a run, honest {args.rate:.0f} moves/s offered over "
+          f"{HONEST_TABLES} tables of 4; load average before: {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores")
+    figures: dict[str, list[dict[str, Any]]] = {}
+    run = 0
+    for mode in args.modes.split(","):
+        with tempfile.TemporaryDirectory() as scratch, \
+                platform(mode, args, scratch) as servers:
+            rows = figures[mode] = []
+            for attack in [None, *attacks]:
+                run += 1
+                rows.append(run_once(servers, args, attack, run))
+                report(mode, rows[0], rows[-1])
+            logs = b"".join(Path(p).read_bytes() for p in sorted(Path(scratch).glob("*.log")))
+        print(f"  {mode} server logs: {logs.count(b'Traceback')} tracebacks")
+        if b"Traceback" in logs:
+            first = logs.index(b"Traceback")
+            print(logs[first:first + 3000].decode(errors="replace"))
+    missed = summary(figures)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1, default=dict))
+    print("every target met" if not missed else f"MISSED: {', '.join(missed)}")
+
+
+def report(mode: str, base: dict[str, Any], row: dict[str, Any]) -> None:
+    ratio = row["acks"] / base["acks"] if base["acks"] else float("nan")
+    print(f"{mode:8s} {row['attack']:15s} honest acks {row['acks']:5d} ({ratio:6.1%}), "
+          f"stalled {row['stalled']}, unanswered {row['unanswered']}, reconnects "
+          f"{row['reconnects']}, longest wait for an ack {row['longest_gap_s']:.1f} s, "
+          f"memory +{row['memory_mb']:.0f} MB (peak {row['rss_mb']:.0f} MB), server CPU "
+          f"{row['server_cpu_s']:.1f} s, load {row['load']:.1f}, "
+          f"refused {dict(row['refused']) or 0}")
+    if row["attackers"]:
+        print(f"{'':24s} attackers got: {dict(row['attackers'].most_common(6))}")
+
+
+def summary(figures: dict[str, list[dict[str, Any]]]) -> list[str]:
+    print("Summary (targets: acks >= 95% of the run without attackers, no stalled table, "
+          f"no unanswered move, memory <= {TARGET_MEMORY_MB:.0f} MB over the run's start)")
+    missed = []
+    for mode, rows in figures.items():
+        base = rows[0]
+        for row in rows[1:]:
+            ratio = row["acks"] / base["acks"] if base["acks"] else 0.0
+            misses = [what for what, bad in (
+                (f"acks {ratio:.0%}", ratio < TARGET_RATIO),
+                (f"{row['stalled']} stalled", row["stalled"] > 0),
+                (f"{row['unanswered']} unanswered", row["unanswered"] > 0),
+                (f"+{row['memory_mb']:.0f} MB", row["memory_mb"] > TARGET_MEMORY_MB)) if bad]
+            print(f"  {mode:8s} {row['attack']:15s} {ratio:6.1%}  "
+                  f"{'met' if not misses else 'MISSED: ' + ', '.join(misses)}")
+            missed += [f"{mode} {row['attack']} ({', '.join(misses)})"] if misses else []
+    return missed
 
 
 if __name__ == "__main__":

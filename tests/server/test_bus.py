@@ -23,23 +23,25 @@ from twintable.server.bus import (
     decode,
     encode,
 )
-from twintable.server.protocol import CreateTable, JoinTable
+from twintable.server.protocol import CreateTable
 
 MESSAGES: list[BusMessage] = [
     SocketOpened("c0ffee", "t1", "w1", "10.0.0.7"),
     SocketFrame("c0ffee", '{"type":"hello","token":"a:b:c"}'),
     SocketFrame("c0ffee", ""),
     SocketClosed("c0ffee", 1012),
-    LobbyCall("ca11", "w2", JoinCall(table="t1", request=JoinTable(
-        display_name="Ada", seat=2, key="k"))),
-    LobbyCall("ca11", "w2", LeaveCall(table="t1", token="tok")),
-    LobbyCall("ca11", "w2", StartCall(table="t1", token=None)),
-    LobbyCall("ca11", "w2", SeatBotCall(table="t1", token="tok", seat=1, bot="heuristic")),
-    LobbyCall("ca11", "w2", SeatBotCall(table="t1", token="tok", seat=1, bot=None)),
-    LobbyCall("ca11", "w2", RematchCall(table="t1", token="tok")),
+    LobbyCall("ca11", "w2", JoinCall(table="t1", display_name="Ada", seat=2,
+                                     key_hash="k" * 64, token_hash="t" * 64)),
+    LobbyCall("ca11", "w2", LeaveCall(table="t1", token_hash="tok")),
+    LobbyCall("ca11", "w2", StartCall(table="t1", token_hash=None)),
+    LobbyCall("ca11", "w2", SeatBotCall(table="t1", token_hash="tok", seat=1,
+                                        bot="heuristic")),
+    LobbyCall("ca11", "w2", SeatBotCall(table="t1", token_hash="tok", seat=1, bot=None)),
+    LobbyCall("ca11", "w2", RematchCall(table="t1", token_hash="tok", new_token_hash="n",
+                                        client="10.0.0.8")),
     LobbyCall("ca11", "w2", CreateCall(request=CreateTable(
         game="timo", players=2, display_name="Bo", options={"target": 1}),
-        client="10.0.0.8", reservation="r1")),
+        client="10.0.0.8", reservation="r1", token_hash="t" * 64, invite_hash="i" * 64)),
     LobbyAnswer("ca11", CallAnswer(ok={"seat": 1})),
     LobbyAnswer("ca11", CallAnswer(error=CallError(status=409, code="table.full",
                                                    message="no free seat"))),

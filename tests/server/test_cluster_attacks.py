@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,7 @@ from tests.server.test_cluster_faults import (  # noqa: F401 (fixtures)
     workers,
 )
 from twintable.server.cluster import Cluster
+from twintable.server.seating import hash_token
 
 pytestmark = [pytest.mark.services,
               pytest.mark.skipif(not Path(REDIS_SERVER).exists(),
@@ -187,3 +189,104 @@ def test_a_gap_in_a_workers_messages_is_noticed(services: None) -> None:  # noqa
         return resets
 
     assert asyncio.run(run()) == ["gap"]
+
+
+@contextlib.contextmanager
+def monitored(port: int) -> Iterator[list[str]]:
+    """Every command the Redis at ``port`` runs while this is open (MONITOR), as text:
+    what anyone reading Redis could see."""
+    seen: list[str] = []
+    ready = threading.Event()
+
+    def listen() -> None:
+        with redis.Redis(port=port, decode_responses=True) as client, \
+                client.monitor() as monitor:
+            ready.set()
+            for command in monitor.listen():
+                seen.append(str(command["command"]))
+                if "stop-monitoring" in command["command"]:
+                    return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    assert ready.wait(5)
+    time.sleep(0.2)
+    try:
+        yield seen
+    finally:
+        with redis.Redis(port=port) as client:
+            client.echo("stop-monitoring")
+        thread.join(10)
+
+
+def test_no_secret_crosses_redis(database: str, tmp_path: Path) -> None:  # noqa: F811
+    port = free_port()
+    process = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    try:
+        while not _reachable(port):
+            time.sleep(0.05)
+        with workers(database, f"redis://127.0.0.1:{port}/0", tmp_path) as pair, \
+                monitored(port) as seen:
+            secrets_seen, hashes = _play_across_workers(pair)
+    finally:
+        process.kill()
+        process.wait()
+    text = "\n".join(seen)
+    leaked = [name for name, secret in secrets_seen.items() if secret in text]
+    assert not leaked, f"{leaked} crossed Redis in plain text"
+    assert all(digest in text for digest in hashes), "the monitor missed the calls"
+
+
+def _play_across_workers(pair: list[Worker]) -> tuple[dict[str, str], list[str]]:
+    """Make a private table on one worker and do everything else through the other:
+    a profile's create and join, a join, a leave, a bot, the start, forwarded hellos
+    with a seat token and with the invite key. The secrets used, and hashes that must
+    have crossed."""
+    first = pair[0]
+
+    def counts() -> list[int]:
+        return [httpx2.get(f"{w.base}/readyz").json()["tables"] for w in pair]
+
+    def profile(name: str) -> dict[str, str]:
+        made = httpx2.post(f"{first.base}/api/profiles", json={"display_name": name}).json()
+        return {"player_id": made["player_id"], "player_secret": made["secret"]}
+
+    ann, bob = profile("Ann"), profile("Bob")
+    httpx2.post(f"{first.base}/api/tables", json={"game": "timo", "players": 2,
+                                                   "display_name": "Cy"})
+    before = counts()
+    made = httpx2.post(f"{first.base}/api/tables", json={
+        "game": "timo", "players": 3, "display_name": "Ann", "private": True,
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], **ann})
+    assert made.status_code == 201, made.text
+    after = counts()
+    owner = next(n for n in range(2) if after[n] > before[n])
+    via = pair[1 - owner]  # every request below crosses to the owner
+    assert via is first, "placement made the table on the worker that took the request"
+    created = made.json()
+    table_id, key, token = created["table"]["id"], created["key"], created["token"]
+    creator = {"Authorization": f"Bearer {token}"}
+    base = f"{via.base}/api/tables/{table_id}"
+    left = httpx2.post(f"{base}/join", json={"display_name": "Bob", "key": key, **bob})
+    assert left.status_code == 200, left.text
+    assert httpx2.post(f"{base}/leave", headers={
+        "Authorization": f"Bearer {left.json()['token']}"}).status_code == 204
+    joined = httpx2.post(f"{base}/join", json={"display_name": "Bob", "key": key, **bob})
+    assert joined.status_code == 200, joined.text
+    assert httpx2.put(f"{base}/seats/2/bot", json={"bot": "random"},
+                      headers=creator).status_code == 200
+    assert httpx2.post(f"{base}/start", headers=creator).status_code == 200
+
+    async def forwarded() -> None:
+        for hello in ({"type": "hello", "token": token},
+                      {"type": "hello", "key": key}):
+            ws = await welcomed(via.port, table_id, hello)
+            await ws.close()
+
+    asyncio.run(forwarded())
+    used = {"Ann's secret": ann["player_secret"], "Bob's secret": bob["player_secret"],
+            "the invite key": key, "the creator's token": token,
+            "Bob's first token": left.json()["token"], "Bob's token": joined.json()["token"]}
+    return used, [hash_token(key), hash_token(token)]

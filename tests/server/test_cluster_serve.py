@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 
 from tests.server.client import free_port_run
 from tests.server.test_cluster_faults import (
+    ONE_MACHINE,
     Worker,
     check_logs,
     database,  # noqa: F401 (a fixture)
@@ -75,7 +76,10 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
         [sys.executable, "-m", "twintable.cli", "serve", "--workers", "2", "--port",
          str(port), "--db", database, "--redis", "redis://127.0.0.1:6379/13",
          "--redis-prefix", f"tt-test-{secrets.token_hex(4)}:", "--lease-ttl-ms", "1500",
-         "--bot-delay-ms", "15", "--log-level", "info"],
+         "--bot-delay-ms", "15", "--log-level", "info",
+         # Every scripted person is this machine: one address's allowance, now shared by
+         # both workers, would stand for the whole crowd.
+         *ONE_MACHINE],
         stdout=log.open("wb"), stderr=subprocess.STDOUT)
     server = Worker(port, log, process)
     try:

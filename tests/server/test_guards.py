@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.server.client import app_client, auth, create_table, free_port, running_server
 from tests.server.test_cluster_faults import database, services, workers  # noqa: F401
+from twintable.server import guards
 
 TWO_PEOPLE = [{"kind": "human"}, {"kind": "human"}]
 
@@ -128,3 +129,21 @@ def test_an_address_sockets_share_one_message_allowance(sqlite_url: str) -> None
                 ws.send_json({"type": "ping"})
                 answers.append(ws.receive_json().get("code", "pong"))
         assert answers == ["pong"] * 6 + ["rate.limited"] * 3
+
+
+def test_an_address_that_floods_is_read_slowly_until_it_stops(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(guards.time, "monotonic", lambda: now[0])
+    allowance = guards.Allowance(rate=1.0, burst=2.0, checked=now[0], window=now[0])
+    assert allowance.take() and allowance.take()
+    for _ in range(20):  # refused, as a person sending too fast is: answered at once
+        assert not allowance.take()
+    assert not allowance.flooded
+    assert not allowance.take()  # the 21st refusal within a second: a flood
+    assert allowance.flooded
+    now[0] += 0.5
+    assert allowance.flooded  # for a while after its last refusal
+    now[0] += guards.FLOOD_MEMORY_S + 0.1
+    assert not allowance.flooded
+    assert allowance.take()

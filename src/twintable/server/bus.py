@@ -10,6 +10,11 @@ Two conversations cross workers:
   request (:data:`TableCall`, told apart by its ``op``), answered by a
   :class:`LobbyAnswer`.
 
+No secret crosses: a profile's secret is checked by the worker that took the request,
+and seat tokens and invite keys travel as their SHA-256 (what the database keeps, and
+what the table's worker compares), so reading Redis (MONITOR, a replica, a dump) gives
+nobody a way in.
+
 On the wire each message is one line ``kind:ident:body`` (``ident``: the forwarded
 connection's or the call's id), which the cluster sends behind its sender and number
 (``server/cluster.py``). A frame's body is the client's text as it is, so the
@@ -24,7 +29,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from twintable.server.protocol import CreateTable, JoinTable
+from twintable.server.protocol import CreateTable, TableInfo
 
 
 class Call(BaseModel):
@@ -39,41 +44,77 @@ class TableCall(Call):
 
 class JoinCall(TableCall):
     op: Literal["join"] = "join"
-    request: JoinTable
+    display_name: str
+    player_id: str | None = None
+    """Checked against its secret by the worker that took the request."""
+    seat: int | None = None
+    key_hash: str | None = None
+    """The hash of the invite key the client gave (a private table needs it)."""
+    token_hash: str
+    """The hash of the new seat's token, made by the worker that answers the client."""
 
 
 class LeaveCall(TableCall):
     op: Literal["leave"] = "leave"
-    token: str | None
+    token_hash: str | None
 
 
 class StartCall(TableCall):
     op: Literal["start"] = "start"
-    token: str | None
+    token_hash: str | None
 
 
 class SeatBotCall(TableCall):
     """A bot in a seat, or the seat emptied (``bot`` None)."""
 
     op: Literal["bot"] = "bot"
-    token: str | None
+    token_hash: str | None
     seat: int
     bot: str | None
 
 
 class RematchCall(TableCall):
     op: Literal["rematch"] = "rematch"
-    token: str | None
+    token_hash: str | None
+    """The hash of the caller's token at the finished table."""
+    new_token_hash: str
+    """The hash of the caller's token at the rematch."""
+    client: str
+    """The caller's address, whose share of unfinished tables a new rematch counts in."""
 
 
 class CreateCall(Call):
     """A new table, made on the worker placement chose (``reservation`` counts it there
-    until it is made)."""
+    until it is made). The request carries no profile secret (the worker that took it
+    checked the profile), and the creator's token and a private table's invite key
+    travel as hashes: the worker that answers the client made them."""
 
     op: Literal["create"] = "create"
     request: CreateTable
     client: str
     reservation: str | None
+    token_hash: str
+    invite_hash: str | None = None
+
+
+class Seated(BaseModel):
+    """The answer to a create, a join or a rematch: the table and the caller's seat (the
+    caller's token and key never leave the worker that made them)."""
+
+    table: TableInfo
+    seat: int
+
+
+class RelayedHello(BaseModel):
+    """A forwarded client's hello as the worker it reached sends it on to the table's
+    worker: its seat token and invite key as their hashes (what the table keeps)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["hello"]
+    protocol: int
+    token_hash: str | None = None
+    key_hash: str | None = None
 
 
 OwnerCall = JoinCall | LeaveCall | StartCall | SeatBotCall | RematchCall

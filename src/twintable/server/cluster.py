@@ -36,6 +36,10 @@
   not both pick the same one; a reservation counts as a table until the heartbeat that
   reports the table made removes it, in the same transaction (a count written before the
   table was made can never erase it), or until it expires (the create never happened).
+- **Per-address counts.** An address's unfinished tables and its open WebSockets are
+  sorted sets of places (``places:``, ``sockets:``) added by one script that checks the
+  limit (``claim_table``, ``open_socket``) and renewed by their worker's heartbeat, so
+  a dead worker's places expire (three lease times) and a live one's never do.
 
 No consensus of our own: leases are Redis keys, safety is PostgreSQL's row lock.
 """
@@ -145,6 +149,19 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return -1
 """
 
+# KEYS: an address's open WebSockets; ARGV: the limit, the socket's id, how long it
+# holds unless renewed (ms). {1, how many now} when it was added, {0, how many} when not.
+_OPEN_SOCKET = """
+local clock = redis.call('TIME')
+local now = clock[1] * 1000 + math.floor(clock[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[1]) then return {0, held} end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {1, held + 1}
+"""
+
 #: The statuses the lobby lists public tables under (a sorted set each).
 LISTED_STATUSES = ("open", "running", "finished", "abandoned")
 #: A live worker's heartbeat value when it has no address of its own.
@@ -197,6 +214,13 @@ class Cluster:
         """The unfinished tables made here, by the address that made them: each
         heartbeat renews their places in the per-address counts (``claim_table``)."""
         self._counted: dict[str, set[str]] = {}
+        self.sockets_by: Callable[[], dict[str, set[str]]] = dict
+        """The WebSockets open here, by client address (their ids): each heartbeat
+        renews their places in the per-address counts (``open_socket``)."""
+        self.on_socket_totals: Callable[[dict[str, int]], None] = lambda _: None
+        """Called after each heartbeat with how many WebSockets each address that has
+        some here holds across every worker."""
+        self._sockets_counted: dict[str, set[str]] = {}
         self._settled: list[tuple[str, str, str | None]] = []
         self.load: Callable[[], int] = lambda: len(self.held)
         """How many tables this worker runs, reported with each heartbeat."""
@@ -210,6 +234,7 @@ class Cluster:
         self._release = self.redis.register_script(_RELEASE)
         self._place = self.redis.register_script(_PLACE)
         self._claim = self.redis.register_script(_CLAIM)
+        self._open_socket = self.redis.register_script(_OPEN_SOCKET)
         self._made: list[str] = []
         """Reservations of tables made here, to remove with the next reported count."""
 
@@ -239,6 +264,9 @@ class Cluster:
 
     def _places_key(self, address: str) -> str:
         return f"{self.prefix}places:{address}"
+
+    def _sockets_key(self, address: str) -> str:
+        return f"{self.prefix}sockets:{address}"
 
     # -- life -----------------------------------------------------------------------
     async def ping(self) -> None:
@@ -315,6 +343,7 @@ class Cluster:
         made, self._made = self._made, []
         settled, self._settled = self._settled, []
         counted = {address: set(ids) for address, ids in self.made_by().items()}
+        sockets = {address: set(ids) for address, ids in self.sockets_by().items() if ids}
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
@@ -323,12 +352,16 @@ class Cluster:
                 if made:
                     pipe.zrem(self._placing_key(self.worker_id), *made)
                 self._count_places(pipe, counted, settled)
-                await pipe.execute()
+                self._count_sockets(pipe, sockets)
+                results = await pipe.execute()
         except BaseException:
             self._made[:0] = made
             self._settled[:0] = settled
             raise
-        self._counted = counted
+        self._counted, self._sockets_counted = counted, sockets
+        # The pipeline ends with each address's count of sockets, in ``sockets``' order.
+        totals = results[len(results) - len(sockets):] if sockets else []
+        self.on_socket_totals(dict(zip(sockets, map(int, totals), strict=True)))
 
     @property
     def _place_ms(self) -> int:
@@ -347,6 +380,34 @@ class Cluster:
                 pipe.zrem(self._places_key(address), *gone)
         for address, reservation, _ in settled:
             pipe.zrem(self._places_key(address), reservation)
+
+    def _count_sockets(self, pipe: Any, sockets: dict[str, set[str]]) -> None:
+        """Renew the places of the sockets open here (a dead worker's expire), drop
+        those closed since the last heartbeat (a close racing a renewal may have put
+        one back), then read each address's count across workers (last, in order)."""
+        now = int(time.time() * 1000)
+        expiry = now + self._place_ms
+        for address, ids in sockets.items():
+            pipe.zadd(self._sockets_key(address), dict.fromkeys(ids, expiry))
+            pipe.pexpire(self._sockets_key(address), self._place_ms)
+        for address, ids in self._sockets_counted.items():
+            if gone := ids - sockets.get(address, set()):
+                pipe.zrem(self._sockets_key(address), *gone)
+        for address in sockets:
+            pipe.zremrangebyscore(self._sockets_key(address), "-inf", now)
+        for address in sockets:
+            pipe.zcard(self._sockets_key(address))
+
+    async def open_socket(self, address: str, ident: str, limit: int) -> tuple[bool, int]:
+        """A place for one more WebSocket from ``address`` (``ident``: the socket's id),
+        across every worker: whether it was given, and how many the address holds now."""
+        given, held = await self._open_socket(keys=[self._sockets_key(address)],
+                                              args=[limit, ident, self._place_ms])
+        return bool(given), int(held)
+
+    def close_socket(self, address: str, ident: str) -> None:
+        """A socket of ``address`` closed here: its place goes."""
+        self._outbox.put_nowait(("zrem", self._sockets_key(address), ident))
 
     async def claim_table(self, address: str, reservation: str, limit: int) -> int:
         """A place for a new table from ``address``, across every worker: -1 when it was

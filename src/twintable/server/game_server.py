@@ -282,9 +282,12 @@ class GameServer:
                      display_name: str, player_id: str | None,
                      turn_limit_s: int | None = None,
                      grace_s: int = DEFAULT_GRACE_S,
-                     invite_hash: str | None = None) -> tuple[Table, int, str]:
-        """A new open table with its creator in seat 0; ``invite_hash``: the hash of a
-        private table's invite secret (none: a public table)."""
+                     invite_hash: str | None = None,
+                     created_by: str | None = None, *, token_hash: str) -> Table:
+        """A new open table with its creator in seat 0, held by the token whose hash is
+        ``token_hash``; ``invite_hash``: the hash of a private table's invite secret
+        (none: a public table); ``created_by``: the address that asked for it, whose
+        share of unfinished tables it counts in."""
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
@@ -305,23 +308,23 @@ class GameServer:
         for kind, bot in seat_kinds:
             if kind == "bot" and bot not in known:
                 raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {game_id}")
-        token = new_token()
         table_id = secrets.token_hex(8)
         row = TableRow(id=table_id, game=game_id, name=name or f"{display_name}'s table",
                        options={k: list(v) if isinstance(v, tuple) else v
                                 for k, v in resolved.items()},
                        seed=secrets.randbits(62), players=players, status="open",
-                       creator_hash=hash_token(token), created_ms=now_ms(), result=None,
+                       creator_hash=token_hash, created_ms=now_ms(), result=None,
                        settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s,
                                  # Clients name an unnamed table in their own language.
                                  **({"host_name": display_name} if name is None else {}),
-                                 **({"invite_hash": invite_hash} if invite_hash else {})})
+                                 **({"invite_hash": invite_hash} if invite_hash else {}),
+                                 **({"created_by": created_by} if created_by else {})})
         seats = []
         for seat, (kind, bot) in enumerate(seat_kinds):
             if seat == 0:
                 seats.append(SeatRow(table_id=table_id, seat=0, kind="human",
                                      display_name=display_name, player_id=player_id,
-                                     token_hash=hash_token(token)))
+                                     token_hash=token_hash))
             else:
                 seats.append(SeatRow(table_id=table_id, seat=seat,
                                      kind="bot" if kind == "bot" else "empty",
@@ -332,26 +335,31 @@ class GameServer:
                                      if kind == "bot" else None))
         table = await self._store_new(row, seats)
         log.info("table created", extra={"table": table_id, "game": game_id})
-        return table, 0, token
+        return table
 
-    async def rematch(self, table: Table, seat: int) -> tuple[Table, str]:
+    async def rematch(self, table: Table, seat: int, token_hash: str,
+                      client: str | None = None) -> Table:
         """The rematch of a finished table for the player in ``seat``: the first call makes
         it (same game, options, seats and bots; the other people's seats are kept for
-        them), every later one seats its caller there. Returns the table and a token."""
+        them), every later one seats its caller there, held by the token whose hash is
+        ``token_hash``. ``client``: the caller's address, whose share of unfinished
+        tables a new rematch counts in."""
         async with table.lock:
             if table.row.status != "finished":
                 raise LobbyError(409, "table.not_finished", "the game is not over yet")
             made = (table.row.settings or {}).get("rematch")
             if made is None:
-                new, token = await self._make_rematch(table, seat)
+                new = await self._make_rematch(table, seat, token_hash, client)
                 table.row.settings = {**(table.row.settings or {}), "rematch": new.id}
                 await self.store.save_settings(table.id, table.row.settings, table.fence)
                 table.announce()
-                return new, token
+                return new
         new = await self.load(made)
-        return new, await new.seating.claim(seat)
+        await new.seating.claim(seat, token_hash)
+        return new
 
-    async def _make_rematch(self, old: Table, seat: int) -> tuple[Table, str]:
+    async def _make_rematch(self, old: Table, seat: int, token_hash: str,
+                            client: str | None) -> Table:
         options = dict(old.row.options)
         result = old.row.result or {}
         if old.entry.rematch_options is not None:
@@ -362,7 +370,6 @@ class GameServer:
             old.game.check_players(old.row.players, resolved)
         except OptionError as error:
             raise LobbyError(422, error.code, error.message) from None
-        token = new_token()
         table_id = secrets.token_hex(8)
         seats: list[SeatRow] = []
         reserved: list[int] = []
@@ -371,7 +378,7 @@ class GameServer:
                            bot=previous.bot, display_name=previous.display_name,
                            player_id=previous.player_id)
             if previous.kind == "human" and previous.seat == seat:
-                kept.token_hash = hash_token(token)
+                kept.token_hash = token_hash
             elif previous.kind == "human":
                 kept.kind = "empty"
                 reserved.append(previous.seat)
@@ -379,15 +386,18 @@ class GameServer:
         settings = {**(old.row.settings or {}), "creator_seat": seat, "reserved": reserved,
                     "rematch_of": old.id}
         settings.pop("rematch", None)
+        settings.pop("created_by", None)
+        if client is not None:
+            settings["created_by"] = client
         row = TableRow(id=table_id, game=old.row.game, name=old.row.name,
                        options={k: list(v) if isinstance(v, tuple) else v
                                 for k, v in resolved.items()},
                        seed=secrets.randbits(62), players=old.row.players, status="open",
-                       creator_hash=hash_token(token), created_ms=now_ms(), result=None,
+                       creator_hash=token_hash, created_ms=now_ms(), result=None,
                        settings=settings)
         table = await self._store_new(row, seats)
         log.info("rematch created", extra={"table": table_id, "rematch_of": old.id})
-        return table, token
+        return table
 
     async def load(self, table_id: str) -> Table:
         """A table in memory, or a finished one read back from the store."""

@@ -5,14 +5,16 @@
 - :class:`ForwardGuard` stands at a worker that serves a client through the worker that
   runs its table (``server/cluster.py``): nothing crosses Redis that the table's worker
   would refuse on sight. Only a well-formed message goes, re-encoded from its parsed form
-  (so at most a few hundred bytes of it, never the client's raw text); an action only
+  (so at most a few hundred bytes of it, never the client's raw text; a hello's token
+  and key as their hashes, :class:`~twintable.server.bus.RelayedHello`); an action only
   once the table's worker welcomed the client into a seat; one hello at a time; pings are
   answered here; the rate limit applies here too.
 - :class:`Allowance` is a token bucket: messages per second, with a burst.
 - :class:`TableQuota` bounds the unfinished tables one address has made, counted
   atomically, across workers where there are several.
 - :class:`AddressBook` bounds what one address holds at once: its WebSockets, and one
-  message allowance shared by all of them (20 sockets get no more than one).
+  message allowance shared by all of them (20 sockets get no more than one), counted
+  across workers where there are several.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from redis.exceptions import RedisError
 
+from twintable.server.bus import RelayedHello
 from twintable.server.limits import BadJson, bounded_json, readable_id
 from twintable.server.protocol import (
     ActionMessage,
@@ -37,6 +40,7 @@ from twintable.server.protocol import (
     Pong,
     client_message,
 )
+from twintable.server.seating import digest
 from twintable.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -67,27 +71,67 @@ def screen(text: str, settings: Settings) -> Hello | ActionMessage | Ping | Erro
     return message
 
 
+#: How long a socket of a flooding address is not read after each refusal.
+FLOOD_PAUSE_S = 1.0
+#: How long an address counts as flooding after its last refusal while it was.
+FLOOD_MEMORY_S = 5.0
+
+
 @dataclass
 class Allowance:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.
+
+    An address refused more than twice its burst (at least 20) within a second is
+    *flooding* until it has had no refusal for :data:`FLOOD_MEMORY_S`: its sockets are
+    then read again only :data:`FLOOD_PAUSE_S` after each refusal, so that a flood costs
+    the server about one refusal a second per socket (the sender's buffers fill instead)
+    rather than one per frame it sends. A person never comes near it."""
 
     rate: float
     burst: float
     left: float = -1.0
     checked: float = field(default_factory=time.monotonic)
+    window: float = field(default_factory=time.monotonic)
+    """When the current second of refusals began."""
+    refused: int = 0
+    """Refusals in the current second."""
+    flooded_until: float = 0.0
 
     def __post_init__(self) -> None:
         if self.left < 0:
             self.left = self.burst
 
-    def take(self) -> bool:
+    def scale(self, share: float, rate: float, burst: float) -> None:
+        """Allow ``share`` of ``rate`` and ``burst`` from now on (at least one message at
+        once, so that a small share still lets a socket speak)."""
+        self._refill()
+        self.rate, self.burst = rate * share, max(1.0, burst * share)
+        self.left = min(self.left, self.burst)
+
+    def _refill(self) -> None:
         now = time.monotonic()
         self.left = min(self.burst, self.left + (now - self.checked) * self.rate)
         self.checked = now
+
+    def take(self) -> bool:
+        self._refill()
         if self.left < 1:
+            self._refusal()
             return False
         self.left -= 1
         return True
+
+    def _refusal(self) -> None:
+        now = self.checked
+        if now - self.window >= 1.0:
+            self.window, self.refused = now, 0
+        self.refused += 1
+        if self.refused > max(2 * self.burst, 20) or now < self.flooded_until:
+            self.flooded_until = now + FLOOD_MEMORY_S
+
+    @property
+    def flooded(self) -> bool:
+        return time.monotonic() < self.flooded_until
 
 
 class ForwardGuard:
@@ -122,7 +166,11 @@ class ForwardGuard:
                 return self._refuse(ErrorMessage(code="hello.repeated",
                                                  message="already greeted"))
             self.hello_pending, self.seated = True, message.token is not None
-            return message.model_dump_json(exclude_defaults=True), None
+            # The token and the key go on as their hashes: no secret crosses Redis.
+            return RelayedHello(type="hello", protocol=message.protocol,
+                                token_hash=digest(message.token),
+                                key_hash=digest(message.key)
+                                ).model_dump_json(exclude_none=True), None
         # An action may follow its hello before the answer comes back (a client resending
         # its last move after a reconnect): the table's worker takes both in order.
         if not (self.welcomed or self.hello_pending):
@@ -140,6 +188,11 @@ class ForwardGuard:
     @property
     def abusive(self) -> bool:
         return self.refused_in_a_row >= self.settings.abuse_limit
+
+    @property
+    def flooded(self) -> bool:
+        """Its address floods (see :class:`Allowance`): read it slowly."""
+        return self.shared is not None and self.shared.flooded
 
     def answered(self, frame: str) -> None:
         """A frame from the table's worker to this client: its welcome (and seat), or the
@@ -164,41 +217,75 @@ class ForwardGuard:
 
 
 class AddressBook:
-    """What each client address holds at once in this process: its open WebSockets, and
-    one message allowance shared by them."""
+    """What each client address holds at once: its open WebSockets, and one message
+    allowance shared by them.
 
-    def __init__(self, settings: Settings):
+    With several workers (``cluster``) the sockets are counted in Redis across every
+    worker, each in a place that its worker renews with every heartbeat (a dead
+    worker's sockets stop counting a few lease times after it died), and each worker
+    gives an address the share of its message allowance that its sockets here are of
+    all of its sockets (updated when one opens here and at each heartbeat), so that the
+    workers together allow it one allowance. Without Redis (or while it is away) each
+    process counts its own."""
+
+    def __init__(self, settings: Settings, cluster: Cluster | None = None):
         self.settings = settings
-        self.sockets: dict[str, int] = {}
+        self.cluster = cluster
+        self.sockets: dict[str, set[str]] = {}
+        """The ids of each address's sockets open here."""
         self.allowances: dict[str, Allowance] = {}
+        self._opened = 0
+        if cluster is not None:
+            cluster.sockets_by = lambda: self.sockets
+            cluster.on_socket_totals = self.share
 
-    def open(self, address: str) -> bool:
-        """Count one more socket from ``address``; False (nothing counted) past the cap."""
-        held = self.sockets.get(address, 0)
-        if held >= self.settings.max_sockets_per_client:
-            return False
-        self.sockets[address] = held + 1
-        if address not in self.allowances:
-            self.allowances[address] = self._new_allowance()
-        return True
+    async def open(self, address: str) -> str | None:
+        """Count one more socket from ``address``: its id, or None (nothing counted) past
+        the cap."""
+        limit = self.settings.max_sockets_per_client
+        held = self.sockets.get(address, set())
+        self._opened += 1
+        cluster = self.cluster
+        ident = f"{cluster.worker_id if cluster else 'here'}:{self._opened}"
+        total = len(held) + 1
+        if cluster is not None:
+            try:
+                given, total = await cluster.open_socket(address, ident, limit)
+            except (RedisError, OSError):  # Redis is away: this worker's own count
+                cluster = None
+            else:
+                if not given:
+                    return None
+        if cluster is None and len(held) >= limit:
+            return None
+        self.sockets.setdefault(address, set()).add(ident)
+        self.share({address: total})
+        return ident
 
-    def close(self, address: str) -> None:
-        held = self.sockets.get(address, 0) - 1
-        if held > 0:
-            self.sockets[address] = held
-        else:
+    def close(self, address: str, ident: str) -> None:
+        held = self.sockets.get(address, set())
+        held.discard(ident)
+        if self.cluster is not None:
+            self.cluster.close_socket(address, ident)
+        if not held:
             self.sockets.pop(address, None)
             self.allowances.pop(address, None)
 
     def allowance(self, address: str) -> Allowance:
-        """The allowance every socket of ``address`` draws from (opened first)."""
+        """The allowance every socket of ``address`` here draws from (opened first)."""
         if address not in self.allowances:
-            self.allowances[address] = self._new_allowance()
+            self.allowances[address] = Allowance(self.settings.client_messages_per_second,
+                                                 self.settings.client_message_burst)
         return self.allowances[address]
 
-    def _new_allowance(self) -> Allowance:
-        return Allowance(self.settings.client_messages_per_second,
-                         self.settings.client_message_burst)
+    def share(self, totals: dict[str, int]) -> None:
+        """Each address's allowance here, for how many sockets it holds everywhere."""
+        for address, total in totals.items():
+            here = len(self.sockets.get(address, ()))
+            if here:
+                self.allowance(address).scale(min(1.0, here / max(total, here)),
+                                              self.settings.client_messages_per_second,
+                                              self.settings.client_message_burst)
 
 
 def unfinished_by(tables: Mapping[str, Any], address: str) -> list[str]:

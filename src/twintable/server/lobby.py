@@ -27,13 +27,14 @@ from twintable.server.bus import (
     LeaveCall,
     OwnerCall,
     RematchCall,
+    Seated,
     StartCall,
 )
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import AddressBook, TableQuota, TooManyTables, unfinished_by
-from twintable.server.protocol import CreateTable, Joined
-from twintable.server.seating import hash_token, new_token
+from twintable.server.protocol import CreateTable, Joined, JoinTable
+from twintable.server.seating import digest, hash_token, new_token
 from twintable.server.settings import Settings
 from twintable.server.storage.store import Store
 from twintable.server.tables import Table
@@ -55,7 +56,7 @@ class Lobby:
         self.settings = settings
         self.store: Store = server.store
         self.registry: GameRegistry = server.registry
-        self.addresses = AddressBook(settings)
+        self.addresses = AddressBook(settings, server.cluster)
         """The WebSockets and the message allowance of each client address."""
         self.quota = TableQuota(settings.max_open_tables_per_client,
                                 lambda address: len(unfinished_by(server.tables, address)),
@@ -63,13 +64,15 @@ class Lobby:
         """Each address's share of unfinished tables, across workers."""
 
     # -- answers ------------------------------------------------------------------------
-    def joined(self, table: Table, seat: int, token: str, key: str | None = None) -> Joined:
-        """The answer to a create or join; a private table's link carries its secret."""
-        key = key if table.seating.private else None
-        invite = (f"{self.settings.public_url or ''}/?table={table.id}"
+    def joined(self, seated: Seated, token: str, key: str | None = None) -> Joined:
+        """The answer to a create, join or rematch, made by the worker the client reached
+        (its token and a private table's key were made or given here: they never cross
+        workers); a private table's link carries its secret."""
+        info = seated.table
+        key = key if info.private else None
+        invite = (f"{self.settings.public_url or ''}/?table={info.id}"
                   + (f"&key={key}" if key else ""))
-        return Joined(table=table.listing.info(), seat=seat, token=token, invite=invite,
-                      key=key)
+        return Joined(table=info, seat=seated.seat, token=token, invite=invite, key=key)
 
     def default_bot(self, game_id: str) -> str:
         if game_id not in self.registry:
@@ -80,6 +83,12 @@ class Lobby:
     async def create(self, request: CreateTable, client: str) -> Joined:
         """A new table, made on the worker that runs the fewest (here with one)."""
         server = self.server
+        await server.check_profile(request.player_id, request.player_secret)
+        token = new_token()
+        key = new_token() if request.private else None  # 192 random bits
+        # What goes on: no profile secret (checked here), the token and key as hashes.
+        sealed = request.model_copy(update={"player_secret": None})
+        token_hash, invite_hash = hash_token(token), digest(key)
         reservation = None
         if server.cluster is not None and server.accepting:
             # Several workers: the table is made on the one running the fewest.
@@ -89,56 +98,82 @@ class Lobby:
                     reservation = placed.reservation
                 else:
                     answer = await server.cluster.call(placed.worker, CreateCall(
-                        request=request, client=client, reservation=placed.reservation))
-                    return Joined.model_validate(self._result(answer))
+                        request=sealed, client=client, reservation=placed.reservation,
+                        token_hash=token_hash, invite_hash=invite_hash))
+                    return self.joined(Seated.model_validate(self._result(answer)),
+                                       token, key)
             except (RedisError, OSError, TimeoutError):
                 pass  # that worker cannot be asked now: the table is made here
-        return await self.create_placed(request, client, reservation)
+        seated = await self.create_placed(sealed, client, reservation, token_hash,
+                                          invite_hash)
+        return self.joined(seated, token, key)
 
     async def create_placed(self, request: CreateTable, client: str,
-                            reservation: str | None) -> Joined:
+                            reservation: str | None, token_hash: str,
+                            invite_hash: str | None) -> Seated:
         """A table made here, its placement's reservation turned into this worker's count
         (or dropped, when it could not be made)."""
         cluster = self.server.cluster
         if reservation is None or cluster is None:
-            return await self.create_here(request, client)
+            return await self.create_here(request, client, token_hash, invite_hash)
         try:
-            made = await self.create_here(request, client)
+            made = await self.create_here(request, client, token_hash, invite_hash)
         except BaseException:
             cluster.not_made(reservation)
             raise
         cluster.made(reservation)
         return made
 
-    async def create_here(self, request: CreateTable, client: str) -> Joined:
+    async def create_here(self, request: CreateTable, client: str, token_hash: str,
+                          invite_hash: str | None) -> Seated:
         server = self.server
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         server.check_capacity(client)
         try:
             async with self.quota.place(client) as made:
-                joined = await self.create_counted(request, client)
-                made(joined.table.id)
-                return joined
+                seated = await self.create_counted(request, client, token_hash,
+                                                   invite_hash)
+                made(seated.table.id)
+                return seated
         except TooManyTables as refused:
             raise LobbyError(429, "tables.too_many",
                              f"you already have {refused.held} unfinished tables") from None
 
-    async def create_counted(self, request: CreateTable, client: str) -> Joined:
-        """A table made here once its address's place is held."""
+    async def create_counted(self, request: CreateTable, client: str, token_hash: str,
+                             invite_hash: str | None) -> Seated:
+        """A table made here once its address's place is held (its creator's profile
+        was checked by the worker the request reached)."""
         server = self.server
-        await server.check_profile(request.player_id, request.player_secret)
         kinds: list[tuple[str, str | None]] = (
             [(s.kind, s.bot) for s in request.seats] if request.seats is not None
             else [("human", None)]
             + [("bot", self.default_bot(request.game))] * (request.players - 1))
-        key = new_token() if request.private else None  # 192 random bits
-        table, seat, token = await server.create(
+        table = await server.create(
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
-            invite_hash=hash_token(key) if key else None)
-        table.created_by = client
-        return self.joined(table, seat, token, key)
+            invite_hash=invite_hash, created_by=client, token_hash=token_hash)
+        return Seated(table=table.listing.info(), seat=0)
+
+    # -- joining and playing again -------------------------------------------------------
+    async def join(self, table_id: str, request: JoinTable) -> Joined:
+        """A seat at a table for the person asking (its token made here)."""
+        await self.server.check_profile(request.player_id, request.player_secret)
+        token = new_token()
+        seated = Seated.model_validate(await self.on_owner(JoinCall(
+            table=table_id, display_name=request.display_name, player_id=request.player_id,
+            seat=request.seat, key_hash=digest(request.key), token_hash=hash_token(token))))
+        return self.joined(seated, token, request.key)
+
+    async def rematch(self, table_id: str, authorization: str | None,
+                      client: str) -> Joined:
+        """A seat at a finished table's rematch for one of its players (made by the first
+        to ask)."""
+        token = new_token()
+        seated = Seated.model_validate(await self.on_owner(RematchCall(
+            table=table_id, token_hash=digest(bearer(authorization)),
+            new_token_hash=hash_token(token), client=client)))
+        return self.joined(seated, token)
 
     # -- tables to look at --------------------------------------------------------------
     async def opened_table(self, table_id: str, key: str | None,
@@ -189,27 +224,25 @@ class Lobby:
         server = self.server
         seating = table.seating
         if isinstance(call, JoinCall):
-            request = call.request
-            if not seating.admits(request.key):
+            if not seating.admits_hash(call.key_hash):
                 raise LobbyError(403, "table.private",
                                  "this table is private: use its invite link")
-            await server.check_profile(request.player_id, request.player_secret)
-            seat, token = await seating.join(request.display_name, request.player_id,
-                                             request.seat)
-            return self.joined(table, seat, token, request.key).model_dump(mode="json")
+            seat = await seating.join(call.display_name, call.player_id, call.seat,
+                                      call.token_hash)
+            return Seated(table=table.listing.info(), seat=seat).model_dump(mode="json")
         if isinstance(call, LeaveCall):
-            leaving = seating.seat_for_token(call.token)
+            leaving = seating.seat_for_hash(call.token_hash)
             if leaving is None:
                 raise LobbyError(401, "auth.invalid", "a seat token is needed")
             await seating.leave(leaving)
             return {}
         if isinstance(call, RematchCall):
-            player = seating.seat_for_token(call.token)
+            player = seating.seat_for_hash(call.token_hash)
             if player is None:
                 raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
-            new, token = await server.rematch(table, player)
-            return self.joined(new, player, token).model_dump(mode="json")
-        if not seating.is_creator(call.token):
+            new = await server.rematch(table, player, call.new_token_hash, call.client)
+            return Seated(table=new.listing.info(), seat=player).model_dump(mode="json")
+        if not seating.is_creator(call.token_hash):
             raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
         if isinstance(call, StartCall):
             await table.start()
@@ -223,7 +256,8 @@ class Lobby:
         """A call from another worker, run here: its answer (a refusal included)."""
         try:
             if isinstance(call, CreateCall):
-                made = await self.create_placed(call.request, call.client, call.reservation)
+                made = await self.create_placed(call.request, call.client, call.reservation,
+                                                call.token_hash, call.invite_hash)
                 return CallAnswer(ok=made.model_dump(mode="json"))
             table = self.server.tables.get(call.table)
             if table is None:

@@ -35,10 +35,10 @@ from twintable.server.bus import (
     SocketOpened,
 )
 from twintable.server.cluster import Cluster, RemoteSocket
-from twintable.server.guards import Allowance, ForwardGuard, hello_deadline
+from twintable.server.guards import FLOOD_PAUSE_S, Allowance, ForwardGuard, hello_deadline
 from twintable.server.limits import BadJson, bounded_json
 from twintable.server.lobby import Lobby
-from twintable.server.protocol import Hello, Moved
+from twintable.server.protocol import ErrorMessage, Hello, Moved
 from twintable.server.seating import key_opens, token_seat
 from twintable.server.session import SocketSession
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
@@ -94,7 +94,8 @@ class Relay:
             first = await asyncio.wait_for(websocket.receive_text(),
                                            timeout=settings.send_timeout_s)
         except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
-            with contextlib.suppress(RuntimeError):
+            # Gone already: closing says so (WebSocketDisconnect, from uvicorn's OSError).
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                 await websocket.close(code=1000)
             return
         hello = self.redirected_hello(first[:settings.max_frame_bytes])
@@ -165,6 +166,9 @@ class Relay:
                 cluster.send(owner, SocketFrame(ident, onward))
             if answer is not None:
                 await websocket.send_text(answer.model_dump_json())
+                if isinstance(answer, ErrorMessage) and answer.code == "rate.limited" \
+                        and guard.flooded:
+                    await asyncio.sleep(FLOOD_PAUSE_S)  # see Allowance: a flood waits
             if guard.abusive:
                 await websocket.close(code=1008, reason="too many bad messages")
                 return False
@@ -212,7 +216,7 @@ class Relay:
 
     # -- a table here, its client elsewhere ---------------------------------------------
     async def serve_remote(self, socket: RemoteSocket, table: Table) -> None:
-        session = SocketSession(cast(WebSocket, socket), table, self.settings)
+        session = SocketSession(cast(WebSocket, socket), table, self.settings, relayed=True)
         try:
             await session.run()
         finally:

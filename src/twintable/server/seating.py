@@ -42,6 +42,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def digest(secret: str | None) -> str | None:
+    """A secret's hash, or None for none."""
+    return hash_token(secret) if secret else None
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
@@ -49,18 +54,28 @@ def new_token() -> str:
 def key_opens(invite_hash: object, key: str | None) -> bool:
     """Whether ``key`` opens a table whose invite secret hashes to ``invite_hash``: any
     key when there is none (a public table)."""
+    return key_hash_opens(invite_hash, digest(key))
+
+
+def key_hash_opens(invite_hash: object, key_hash: str | None) -> bool:
+    """:func:`key_opens` for a key's hash (another worker sends only that)."""
     if not invite_hash:
         return True
-    return bool(key) and secrets.compare_digest(str(invite_hash), hash_token(key or ""))
+    return bool(key_hash) and secrets.compare_digest(str(invite_hash), key_hash or "")
 
 
 def token_seat(seats: Sequence[SeatRow], token: str | None) -> int | None:
     """The seat ``token`` holds among ``seats``, compared by hash."""
-    if not token:
+    return token_hash_seat(seats, digest(token))
+
+
+def token_hash_seat(seats: Sequence[SeatRow], token_hash: str | None) -> int | None:
+    """:func:`token_seat` for a token's hash (another worker sends only that)."""
+    if not token_hash:
         return None
-    digest = hash_token(token)
     for seat in seats:
-        if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+        if seat.token_hash is not None and secrets.compare_digest(seat.token_hash,
+                                                                  token_hash):
             return seat.seat
     return None
 
@@ -88,6 +103,10 @@ class Seating:
         secret for a private one (compared by hash: the server keeps only that)."""
         return key_opens((self.table.row.settings or {}).get("invite_hash"), key)
 
+    def admits_hash(self, key_hash: str | None) -> bool:
+        """:meth:`admits` for a key's hash (another worker sends only that)."""
+        return key_hash_opens((self.table.row.settings or {}).get("invite_hash"), key_hash)
+
     @property
     def reserved(self) -> set[int]:
         """Empty seats a rematch keeps for the people of the previous game."""
@@ -106,10 +125,14 @@ class Seating:
     def seat_for_token(self, token: str | None) -> int | None:
         return token_seat(self.table.seats, token)
 
-    def is_creator(self, token: str | None) -> bool:
+    def seat_for_hash(self, token_hash: str | None) -> int | None:
+        """The seat a token holds, from the token's hash (another worker sends only that)."""
+        return token_hash_seat(self.table.seats, token_hash)
+
+    def is_creator(self, token_hash: str | None) -> bool:
         """The table's powers (start, seats, bots) belong to whoever sits in the creator's
         seat, not to a token: a creator who leaves leaves them to the next person."""
-        seat = self.seat_for_token(token)
+        seat = self.seat_for_hash(token_hash)
         return seat is not None and seat == self.creator_seat
 
     def require_open(self) -> None:
@@ -118,7 +141,8 @@ class Seating:
 
     # -- lobby changes (before the start) -----------------------------------------------
     async def join(self, display_name: str, player_id: str | None,
-                   seat: int | None) -> tuple[int, str]:
+                   seat: int | None, token_hash: str) -> int:
+        """Seat a person (held by the token whose hash is ``token_hash``): the seat."""
         table = self.table
         async with table.lock:
             self.require_open()
@@ -128,32 +152,30 @@ class Seating:
             if not free:
                 raise LobbyError(409, "table.full" if seat is None else "seat.taken",
                                  "no free seat" if seat is None else "that seat is taken")
-            token = new_token()
             chosen = free[0]
             chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
-            chosen.token_hash, chosen.bot = hash_token(token), None
+            chosen.token_hash, chosen.bot = token_hash, None
             await table.server.store.save_seat(chosen, table.fence)
             if self.creator_seat == NO_CREATOR:  # everyone had left: this person leads now
                 table.row.settings = {**(table.row.settings or {}), "creator_seat": chosen.seat}
                 await table.server.store.save_settings(table.id, table.row.settings,
                                                        table.fence)
             table.announce()
-            return chosen.seat, token
+            return chosen.seat
 
-    async def claim(self, seat: int) -> str:
-        """The person this rematch keeps ``seat`` for takes it; returns their new token."""
+    async def claim(self, seat: int, token_hash: str) -> None:
+        """The person this rematch keeps ``seat`` for takes it, held by the token whose
+        hash is ``token_hash``."""
         table = self.table
         async with table.lock:
             self.require_open()
             row = table.seats[seat]
             if row.kind != "empty" or seat not in self.reserved:
                 raise LobbyError(409, "seat.taken", "that seat is no longer kept for you")
-            token = new_token()
-            row.kind, row.token_hash, row.bot = "human", hash_token(token), None
+            row.kind, row.token_hash, row.bot = "human", token_hash, None
             await table.server.store.save_seat(row, table.fence)
             await self._set_reserved(self.reserved - {seat})
             table.announce()
-            return token
 
     async def leave(self, seat: int) -> None:
         async with self.table.lock:

@@ -13,7 +13,8 @@ from fastapi import WebSocket
 from pydantic import ValidationError
 
 from twintable.core.errors import RuleError
-from twintable.server.guards import Allowance
+from twintable.server.bus import RelayedHello
+from twintable.server.guards import FLOOD_PAUSE_S, Allowance
 from twintable.server.limits import BadJson, bounded_json, readable_id
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.presence import Connection
@@ -28,6 +29,7 @@ from twintable.server.protocol import (
     client_message,
     quick_action,
 )
+from twintable.server.seating import digest
 from twintable.server.settings import Settings
 from twintable.server.tables import Table
 
@@ -36,8 +38,11 @@ class SocketSession:
     """One client's conversation: hello first, then actions, each answered."""
 
     def __init__(self, websocket: WebSocket, table: Table, settings: Settings,
-                 shared: Allowance | None = None):
+                 shared: Allowance | None = None, relayed: bool = False):
         self.websocket = websocket
+        self.relayed = relayed
+        """A client of another worker, whose hello comes as a
+        :class:`~twintable.server.bus.RelayedHello` (hashes, never the secrets)."""
         self.shared = shared
         """The allowance every socket of this client's address draws from too."""
         self.table = table
@@ -62,6 +67,9 @@ class SocketSession:
                 else:
                     self.refused_in_a_row = 0
                 await self.send(answer)
+                if (isinstance(answer, ErrorMessage) and answer.code == "rate.limited"
+                        and self.shared is not None and self.shared.flooded):
+                    await asyncio.sleep(FLOOD_PAUSE_S)  # see Allowance: a flood waits
             if self.refused_in_a_row >= self.settings.abuse_limit:
                 await self.websocket.close(code=1008, reason="too many bad messages")
                 return
@@ -108,6 +116,9 @@ class SocketSession:
                                 message="expected a message of type hello, action or ping")
         message: Any = quick_action(data)
         try:
+            if self.relayed and data["type"] == "hello":
+                relayed = RelayedHello.model_validate(data)
+                return self.hello(relayed.protocol, relayed.token_hash, relayed.key_hash)
             if message is None:
                 message = client_message.validate_python(data)
         except ValidationError as error:
@@ -117,20 +128,23 @@ class SocketSession:
         if isinstance(message, Ping):
             return Pong()
         if isinstance(message, Hello):
-            return self.hello(message)
+            if self.relayed:  # another worker sends hellos only as RelayedHello
+                return ErrorMessage(code="message.invalid", message="a relayed hello")
+            return self.hello(message.protocol, digest(message.token), digest(message.key))
         return await self.act(message)
 
-    def hello(self, message: Hello) -> Any:
+    def hello(self, protocol: int, token_hash: str | None, key_hash: str | None) -> Any:
+        """Greet a client by its seat token's and invite key's hashes."""
         if self.connection is not None:
             return ErrorMessage(code="hello.repeated", message="already greeted")
-        if message.protocol != PROTOCOL_VERSION:
+        if protocol != PROTOCOL_VERSION:
             return ErrorMessage(code="protocol.unsupported",
                                 message=f"this server speaks protocol {PROTOCOL_VERSION}",
                                 details={"protocol": PROTOCOL_VERSION})
-        seat = self.table.seating.seat_for_token(message.token)
-        if message.token is not None and seat is None:
+        seat = self.table.seating.seat_for_hash(token_hash)
+        if token_hash is not None and seat is None:
             return ErrorMessage(code="auth.invalid", message="that token holds no seat here")
-        if seat is None and not self.table.seating.admits(message.key):
+        if seat is None and not self.table.seating.admits_hash(key_hash):
             return ErrorMessage(code="table.private",
                                 message="this table is private: use its invite link")
         self.connection = self.table.presence.connect(self.websocket, seat)

@@ -73,8 +73,6 @@ class Table:
         """A write was refused for a newer owner's fencing token: this worker no longer
         runs the table, and nothing more of it is written from here (its bots, timers and
         people get ``table.moved`` until the table is dropped)."""
-        self.created_by: str | None = None
-        """The address that made the table (in memory only: it bounds open tables)."""
         self.seating = Seating(self)
         self.presence = Presence(self)
         self.listing = Listing(self)
@@ -83,6 +81,13 @@ class Table:
     @property
     def status(self) -> str:
         return self.row.status
+
+    @property
+    def created_by(self) -> str | None:
+        """The address that made the table, kept with it (so it still counts toward
+        that address's share of unfinished tables after another worker takes it over)."""
+        made_by = (self.row.settings or {}).get("created_by")
+        return made_by if isinstance(made_by, str) else None
 
     async def start(self) -> None:
         async with self.lock:

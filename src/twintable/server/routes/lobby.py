@@ -9,11 +9,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from redis.exceptions import RedisError
 
-from twintable.server.bus import JoinCall, LeaveCall, RematchCall, SeatBotCall, StartCall
+from twintable.server.bus import LeaveCall, SeatBotCall, StartCall
 from twintable.server.errors import LobbyError
 from twintable.server.lobby import bearer
 from twintable.server.protocol import CreateTable, Joined, JoinTable, SeatBot, TableInfo
 from twintable.server.routes import ERRORS, Authorization, LobbyDep, TableKey
+from twintable.server.seating import digest
 
 router = APIRouter()
 
@@ -59,14 +60,13 @@ async def table_info(table_id: str, lobby: LobbyDep, key: TableKey = None,
 
 @router.post("/api/tables/{table_id}/join", responses=ERRORS)
 async def join(table_id: str, request: JoinTable, lobby: LobbyDep) -> Joined:
-    return Joined.model_validate(await lobby.on_owner(JoinCall(table=table_id,
-                                                               request=request)))
+    return await lobby.join(table_id, request)
 
 
 @router.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
 async def leave(table_id: str, lobby: LobbyDep,
                 authorization: Authorization = None) -> Response:
-    await lobby.on_owner(LeaveCall(table=table_id, token=bearer(authorization)))
+    await lobby.on_owner(LeaveCall(table=table_id, token_hash=digest(bearer(authorization))))
     return Response(status_code=204)
 
 
@@ -74,27 +74,28 @@ async def leave(table_id: str, lobby: LobbyDep,
 async def start(table_id: str, lobby: LobbyDep,
                 authorization: Authorization = None) -> TableInfo:
     return TableInfo.model_validate(
-        await lobby.on_owner(StartCall(table=table_id, token=bearer(authorization))))
+        await lobby.on_owner(StartCall(table=table_id,
+                                       token_hash=digest(bearer(authorization)))))
 
 
 @router.put("/api/tables/{table_id}/seats/{seat}/bot", responses=ERRORS)
 async def put_bot(table_id: str, seat: int, request: SeatBot, lobby: LobbyDep,
                   authorization: Authorization = None) -> TableInfo:
     return TableInfo.model_validate(await lobby.on_owner(SeatBotCall(
-        table=table_id, token=bearer(authorization), seat=seat, bot=request.bot)))
+        table=table_id, token_hash=digest(bearer(authorization)), seat=seat, bot=request.bot)))
 
 
 @router.delete("/api/tables/{table_id}/seats/{seat}", responses=ERRORS)
 async def clear_seat(table_id: str, seat: int, lobby: LobbyDep,
                      authorization: Authorization = None) -> TableInfo:
     return TableInfo.model_validate(await lobby.on_owner(SeatBotCall(
-        table=table_id, token=bearer(authorization), seat=seat, bot=None)))
+        table=table_id, token_hash=digest(bearer(authorization)), seat=seat, bot=None)))
 
 
 @router.post("/api/tables/{table_id}/rematch", responses=ERRORS)
-async def rematch(table_id: str, lobby: LobbyDep,
+async def rematch(table_id: str, http: Request, lobby: LobbyDep,
                   authorization: Authorization = None) -> Joined:
     """Play again: a player of this finished table gets a seat at its rematch (the same
     seats, options and bots); the first call makes the table, the others join it."""
-    return Joined.model_validate(
-        await lobby.on_owner(RematchCall(table=table_id, token=bearer(authorization))))
+    client = http.client.host if http.client else "unknown"
+    return await lobby.rematch(table_id, authorization, client)

@@ -44,7 +44,8 @@ async def finished_hello_admits(websocket: WebSocket, table: Table,
 async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> None:
     address = websocket.client.host if websocket.client else "unknown"
     addresses = lobby.addresses
-    if not addresses.open(address):
+    ident = await addresses.open(address)
+    if ident is None:
         await websocket.close(code=1008, reason="too many connections")
         return
     try:
@@ -52,7 +53,7 @@ async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> 
     except WebSocketDisconnect:
         pass  # the client left before an answer (a refusal, a finished table's welcome)
     finally:
-        addresses.close(address)
+        addresses.close(address, ident)
 
 
 async def counted_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
