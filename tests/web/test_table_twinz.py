@@ -344,6 +344,8 @@ def test_no_key_typed_through_a_rounds_end_reaches_the_next_box(
     for _ in range(5):
         page.keyboard.press(next(keys), delay=0)
         time.sleep(0.08)
+    # Fay acts on the view with the clues (one sent on an older view would be stale).
+    fay.wait(lambda: any(a["kind"] == "guess" for a in fay.view["legal"]), what="Fay's turn")
     fay.act("guess", word=word)
     typed_into_box_since = None
     deadline = time.monotonic() + 30
@@ -374,8 +376,11 @@ def test_the_vote_panel_goes_when_the_round_ends(
     page, dee, fay = tab.page, remotes[0], remotes[3]
     dee.wait(lambda: dee.view["phase"] == "guesses", what="the guessing")
     # Fay has guessed (wrong) already; she contests Dee's clue, and Ann sees the vote.
-    fay.wait(lambda: any(a["kind"] == "contest" for a in fay.view["legal"]),
-             what="Fay may contest")
+    # Her wrong guess is in first (an action sent on an older view would be refused as
+    # stale), so nothing else moves the table while she contests.
+    fay.wait(lambda: any(g["seat"] == 3 for g in fay.view["guesses"])
+             and any(a["kind"] == "contest" for a in fay.view["legal"]),
+             what="Fay's guess in, and Fay may contest")
     fay.act("contest", member=0)
     page.locator("#twinz-tally").wait_for()
     assert "1 of 2" in page.locator("#twinz-tally").inner_text()
