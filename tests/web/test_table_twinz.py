@@ -224,7 +224,9 @@ def test_a_duo_member_gets_one_instruction_at_a_time(
 def test_after_the_game_ends_nothing_says_it_is_anyones_move(
         tab: Tab, people: list[dict[int, Remote]]) -> None:
     # Bug 2: the board kept the last round's duo, clock and prompts after the end.
-    _, remotes = seat_people(tab, 1, {"countdown_s": 1, "grace_ms": 200},
+    # A quick table: no reading time, no pause between rounds (their own tests are below).
+    _, remotes = seat_people(tab, 1, {"countdown_s": 1, "grace_ms": 200, "read_ms": 0,
+                                      "result_pause_ms": 0},
                              {0: autoplay("dee"), 2: autoplay("eve"), 3: autoplay("fay")})
     people.append(remotes)
     page = tab.page
@@ -298,3 +300,94 @@ def test_on_a_phone_the_guess_box_and_the_clues_fit_without_scrolling(
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, box)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_the_countdown_starts_after_the_reading_time_on_the_persons_screen(
+        tab: Tab, people: list[dict[int, Remote]]) -> None:
+    # Issue 25: the clue box came up with 2-3 s of the countdown left. The box must be
+    # usable for the whole countdown, counted from when it is on Ann's screen.
+    _, remotes = seat_people(tab, 1, {}, {})
+    people.append(remotes)
+    dee, page = remotes[0], tab.page
+    # Wall-clock time (the server's clock is the same machine's) the box is usable.
+    page.evaluate("""() => { window.tzBoxAt = null;
+        const seen = () => { const box = document.getElementById('clue-word');
+          if (box && !box.disabled && box.isConnected && window.tzBoxAt === null) {
+            window.tzBoxAt = Date.now();
+            window.tzTimerAtBox = document.getElementById('twinz-timer')?.textContent; } };
+        new MutationObserver(seen).observe(document.body, { childList: true, subtree: true }); }""")
+    page.click("#draw-card")
+    page.wait_for_selector("#clue-word")
+    # While Ann reads, the clock shows the whole countdown, not yet running.
+    assert page.evaluate("window.tzTimerAtBox") == "5"
+    ends = dee.wait(lambda: dee.view["phase"] == "clues" and dee.view["countdown_ends"],
+                    what="the countdown")
+    usable = ends - page.evaluate("window.tzBoxAt")
+    assert usable >= 5000, usable
+
+
+def test_no_key_typed_through_a_rounds_end_reaches_the_next_box(
+        tab: Tab, people: list[dict[int, Remote]]) -> None:
+    # Issue 25: Ann was typing a guess when someone else won the round; the rest of her
+    # keys and her Enter went in as her clue for the next round ("NAIRE", contested, -1).
+    _, remotes = seat_people(tab, 2, {"countdown_s": 8, "guess_timeout_s": 60},
+                             {0: autoplay("dee"), 1: autoplay("eve")})
+    people.append(remotes)
+    page, dee, fay = tab.page, remotes[0], remotes[3]
+    word = dee.wait(lambda: dee.view.get("mystery"), what="the mystery word")
+    page.wait_for_selector("#guess-word", timeout=20_000)
+    dee.wait(lambda: focused_id(tab) == "guess-word", what="the guess box focus")
+    # Ann types on, a key every 80 ms: Fay wins the round under her fingers, the result
+    # pause runs, Eve takes the next card (Ann is in the next duo) and Ann's clue box
+    # comes up; she goes on typing 1.5 s into it, then presses Enter.
+    keys = itertools.cycle("naire")
+    for _ in range(5):
+        page.keyboard.press(next(keys), delay=0)
+        time.sleep(0.08)
+    # Fay acts on the view with the clues (one sent on an older view would be stale).
+    fay.wait(lambda: any(a["kind"] == "guess" for a in fay.view["legal"]), what="Fay's turn")
+    fay.act("guess", word=word)
+    typed_into_box_since = None
+    deadline = time.monotonic() + 30
+    while typed_into_box_since is None or time.monotonic() - typed_into_box_since < 1.5:
+        assert time.monotonic() < deadline, "the next clue box never came"
+        page.keyboard.press(next(keys))
+        if typed_into_box_since is None and page.locator("#clue-word").count():
+            typed_into_box_since = time.monotonic()
+        time.sleep(0.08)
+    page.keyboard.press("Enter")
+    time.sleep(0.3)
+    assert dee.view["round"] == 2 and dee.view["duo"] == [1, 2]
+    assert dee.view["clue_given"][1] is False, "a carried key sent Ann's clue"
+    assert page.input_value("#clue-word") == ""
+    # Once Ann stops typing the box takes the focus, and her own word goes in whole.
+    dee.wait(lambda: focused_id(tab) == "clue-word", what="the clue box to take the focus")
+    page.keyboard.type("potager", delay=40)
+    page.keyboard.press("Enter")
+    revealed = dee.wait(lambda: [e for e in dee.events("clues_revealed")
+                                 if "2" in e["data"]["clues"]], timeout=20, what="the reveal")
+    assert revealed[0]["data"]["clues"]["2"] == "potager"
+
+
+def test_the_vote_panel_goes_when_the_round_ends(
+        tab: Tab, people: list[dict[int, Remote]]) -> None:
+    # Issue 25: "Votes: 1 of 2" stayed on screen into the next round.
+    remotes, word = guessing_table(tab, people)
+    page, dee, fay = tab.page, remotes[0], remotes[3]
+    dee.wait(lambda: dee.view["phase"] == "guesses", what="the guessing")
+    # Fay has guessed (wrong) already; she contests Dee's clue, and Ann sees the vote.
+    # Her wrong guess is in first (an action sent on an older view would be refused as
+    # stale), so nothing else moves the table while she contests.
+    fay.wait(lambda: any(g["seat"] == 3 for g in fay.view["guesses"])
+             and any(a["kind"] == "contest" for a in fay.view["legal"]),
+             what="Fay's guess in, and Fay may contest")
+    fay.act("contest", member=0)
+    page.locator("#twinz-tally").wait_for()
+    assert "1 of 2" in page.locator("#twinz-tally").inner_text()
+    # Ann finds the word: the round ends with the vote still open.
+    page.fill("#guess-word", word)
+    page.press("#guess-word", "Enter")
+    dee.wait(lambda: dee.events("round_over"), what="the round's end")
+    page.locator("#twinz-phase", has_text="Next card in a moment").wait_for()
+    assert page.locator(".tz-vote").count() == 0
+    assert page.locator("#twinz-tally").count() == 0

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.games.twinz.scenario import GAME, act, new, tick
+from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
 from twintable.core.types import Action, events_for
 from twintable.games.twinz import TwinzGame, TwinzState
@@ -66,9 +67,13 @@ def test_levels_differ_in_speed_and_a_person_has_seconds_to_answer() -> None:
 
 
 @needs_words
-def test_every_level_is_a_bot_to_choose_and_words_is_the_default_level() -> None:
-    factories = {bot.name: bot.make for bot in entry().available_bots()}
-    assert set(factories) == {"words", *LEVELS}
+def test_every_level_is_one_bot_to_choose_and_words_is_the_default_level() -> None:
+    bots = entry().available_bots()
+    assert {bot.name for bot in bots} == set(LEVELS)
+    # One bot a level (issue 25: the lobby offered "words" and "sharp", the same bot).
+    assert len({bot.level for bot in bots}) == len(bots)
+    assert entry().default_bot == DEFAULT_LEVEL
+    factories = bot_factories(entry())  # former names included
     assert factories["words"]().pace == LEVELS[DEFAULT_LEVEL]
     assert factories["casual"]().name == "casual"
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.games.twinz.scenario import GAME, act, new, tick
+from tests.games.twinz.scenario import GAME, TIMELINE, act, new, tick
 from twintable.core.errors import RuleError
 from twintable.core.types import Event
 from twintable.games.twinz import TwinzState
@@ -265,7 +265,7 @@ def test_a_tie_on_points_goes_to_the_player_with_more_cards() -> None:
 
 
 def test_the_countdown_starts_when_the_duo_draws_the_card() -> None:
-    state = GAME.new_state(None, 4, seed=2)
+    state = GAME.new_state({"read_ms": 0}, 4, seed=2)
     assert state.phase == "draw" and GAME.deadline(state) is None
     assert GAME.view(state, 0).mystery is None  # not seen before it is drawn
     with pytest.raises(RuleError) as refused:
@@ -275,3 +275,80 @@ def test_the_countdown_starts_when_the_duo_draws_the_card() -> None:
     assert state.countdown_ends == 12_000 and GAME.deadline(state) == 12_000 + 2 * GRACE
     mystery = next(e for e in events if e.kind == "mystery")
     assert mystery.audience == {0, 1}
+
+
+def test_the_countdown_starts_after_the_reading_time() -> None:
+    # RULES.md §4: the duo reads the word for read_ms (default 1.5 s) before the 5 s run.
+    state = GAME.new_state(None, 4, seed=2)
+    act(state, 7000, 1, "draw")
+    assert GAME.view(state, 0).mystery  # on the duo's screens from the draw
+    assert state.countdown_ends == 7000 + 1500 + COUNTDOWN
+    assert GAME.deadline(state) == state.countdown_ends + 2 * GRACE
+    # A clue while reading is on time; one up to the countdown's end plus grace too.
+    act(state, 7500, 0, "clue", word="bateau")
+    events = act(state, 7000 + 1500 + COUNTDOWN + GRACE, 1, "clue", word="ciel")
+    revealed = next(e for e in events if e.kind == "clues_revealed").data
+    assert revealed["penalties"] == {"0": [], "1": []}
+
+
+def end_first_round(state: TwinzState, t: int) -> list[Event]:
+    """The duo's first clue is the mystery word: the round ends at ``t``."""
+    a, b = state.duo
+    act(state, t - 10, a, "clue", word=GAME.mystery(state))
+    return act(state, t, b, "clue", word="ciel")
+
+
+def test_nobody_takes_the_next_card_before_the_result_pause() -> None:
+    # RULES.md §4: the last result stays on screen result_pause_ms (default 3 s); the
+    # engine holds the card, so a bot partner cannot take it sooner either.
+    state = GAME.new_state({"read_ms": 0}, 4, seed=2)
+    act(state, 0, 0, "draw")
+    events = end_first_round(state, 2000)
+    started = next(e for e in events if e.kind == "round_started").data
+    assert started["pause_until"] == 5000 and state.duo == (1, 2)
+    assert GAME.legal_actions(state, 1) == [] and GAME.to_act(state) == frozenset()
+    assert GAME.view(state, 1).pause_until == 5000 and GAME.deadline(state) == 5000
+    before = GAME.snapshot(state)
+    with pytest.raises(RuleError) as refused:
+        act(state, 4999, 1, "draw")
+    assert refused.value.code == "draw.too_soon" and refused.value.details == {"until_ms": 5000}
+    assert GAME.snapshot(state) == before
+    with pytest.raises(RuleError):
+        tick(state, 4999)
+    assert kinds(tick(state, 5000)) == ["card_ready"]
+    assert GAME.view(state, 1).pause_until is None
+    assert [a.kind for a in GAME.legal_actions(state, 2)] == ["draw"]
+    assert "countdown" in kinds(act(state, 5200, 2, "draw"))
+
+
+def test_a_draw_after_the_pause_needs_no_tick_first() -> None:
+    # The table may not have fired the pause's timer yet: the draw runs it first.
+    state = GAME.new_state({"read_ms": 0, "result_pause_ms": 1000}, 4, seed=2)
+    act(state, 0, 0, "draw")
+    end_first_round(state, 2000)
+    events = act(state, 3000, 1, "draw")
+    assert kinds(events)[:2] == ["card_ready", "countdown"]
+    assert state.countdown_ends == 3000 + COUNTDOWN
+
+
+def test_no_pause_before_the_first_card_nor_when_the_option_is_zero() -> None:
+    state = GAME.new_state(None, 4, seed=2)
+    assert state.pause_until is None and GAME.deadline(state) is None
+    state = GAME.new_state(TIMELINE, 4, seed=2)
+    act(state, 0, 0, "draw")
+    end_first_round(state, 2000)
+    assert state.pause_until is None and GAME.legal_actions(state, 1)
+
+
+def test_a_contest_still_open_when_the_round_ends_ends_with_it() -> None:
+    # Seen at a table: "Votes: 1 of 2" stayed on screen into the next round.
+    state = new()
+    clues(state)
+    act(state, 2000, 2, "contest", member=0)
+    assert GAME.view(state, 3).contest == 0
+    act(state, 2100, 3, "guess", word=GAME.mystery(state))
+    tick(state, 2100 + 300)  # the tie window closes: the round is won
+    assert state.round_no == 2 and state.phase == "draw"
+    for viewer in (None, 0, 1, 2, 3, 4):
+        view = GAME.view(state, viewer)
+        assert view.contest is None and view.votes == 0

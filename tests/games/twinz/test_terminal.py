@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+import pytest
 from rich.console import Console
 
-from twintable.core.types import Action
+from twintable.core.types import SYSTEM_SEAT, Action, Event
+from twintable.games.twinz import terminal as terminal_module
+from twintable.games.twinz.lines import CATALOGUES, language, say
 from twintable.games.twinz.rules import TwinzGame
 from twintable.games.twinz.state import TwinzState
-from twintable.games.twinz.terminal import TwinzTerminal
+from twintable.games.twinz.terminal import TwinzTerminal, describe_event
 from twintable.games.twinz.views import TwinzView
 from twintable.terminal.keyboard import ScriptedKeyboard
 
@@ -77,10 +81,16 @@ def typed(*lines: tuple[float, str]) -> ScriptedKeyboard:
     return ScriptedKeyboard(lines, on_prompt=True)
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal speaks the environment's language: these tests read English."""
+    monkeypatch.setenv("TWINTABLE_LANG", "en")
+
+
 def make(state: TwinzState, keyboard: ScriptedKeyboard, bots: list[Any],
-         console: Console | None = None) -> TwinzTerminal:
+         console: Console | None = None, lang: str | None = None) -> TwinzTerminal:
     return TwinzTerminal(GAME, [None, *bots], 0, NAMES, random.Random(0),
-                         console or Console(record=True, width=120), keyboard)
+                         console or Console(record=True, width=120), keyboard, lang=lang)
 
 
 def test_the_person_guesses_before_the_bots() -> None:
@@ -163,3 +173,78 @@ def test_a_clue_typed_after_the_deadline_is_missing() -> None:
     played = play_round(seat, state)
     assert [a.kind for a in played if a.seat == 0] == ["draw"]
     assert state.history[0]["clues"][0] is None  # the timer revealed without it
+
+
+# -- the player's language (issue 25: the terminal game was English only) ------------------
+
+def test_the_language_comes_from_the_environment() -> None:
+    assert language({"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert language({"LC_ALL": "ko_KR.UTF-8", "LANG": "fr_FR.UTF-8"}) == "ko"
+    assert language({"TWINTABLE_LANG": "nl", "LANG": "fr_FR.UTF-8"}) == "nl"
+    assert language({"LANG": "C.UTF-8"}) == "en" and language({}) == "en"
+    assert language({"LANG": "de_DE.UTF-8"}) == "en"
+
+
+def test_every_language_says_everything_english_says() -> None:
+    english = {key.split("#")[0] for key in CATALOGUES["en"]}
+    for lang, catalogue in CATALOGUES.items():
+        assert {key.split("#")[0] for key in catalogue} == english, lang
+        for key, text in catalogue.items():
+            # The same placeholders as the English sentence.
+            stem = key.split("#")[0]
+            base = CATALOGUES["en"].get(key) or CATALOGUES["en"][f"{stem}#other"]
+            assert set(re.findall(r"{(\w+)}", text)) | {"n"} == \
+                set(re.findall(r"{(\w+)}", base)) | {"n"}, (lang, key)
+
+
+def test_french_counts_points_as_a_french_player_does() -> None:
+    assert say("fr", "penalised", name="Ève", n=1, reasons="en retard") == \
+        "Ève perd 1 point : en retard"
+    assert say("fr", "penalised", name="Ève", n=3, reasons="x") == "Ève perd 3 points : x"
+    assert say("fr", "state", round=1, attempt=1, n=1).endswith("1 carte dans la pioche")
+    assert say("fr", "state", round=1, attempt=1, n=0).endswith("0 carte dans la pioche")
+    assert say("en", "state", round=1, attempt=1, n=0).endswith("0 cards in the pile")
+    # French never writes "de Ève": the clue is "donné par" its giver.
+    assert "donné par Ève" in say("fr", "contested", name="Luc", member="Ève", clue="LUNE")
+
+
+def test_the_terminal_plays_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TWINTABLE_LANG", "fr")
+    state = guessing_round()
+    console = Console(record=True, width=120)
+    keyboard = typed((1.5, "vote peut-être"), (0.5, "vote non"), (0.5, GAME.mystery(state)))
+    bots = [TimedBot(state, "soleil"), TimedBot(state, "lune"),
+            TimedBot(state, contest_ms=1000)]
+    seat = make(state, keyboard, bots, console)
+    played = play_round(seat, state)
+    assert [a.kind for a in played if a.seat == 0] == ["vote", "guess"]
+    text = console.export_text()
+    assert "Votez : « vote oui » soutient la contestation" in text
+    assert "vote oui (l'indice enfreint les règles) ou vote non" in text
+    assert "Votre proposition, un seul mot (30 s" in text
+    events = [describe_event(GAME.view(state, None), Event("contest_upheld", {"member": 1}),
+                             NAMES, 0)]
+    assert events == ["contestation retenue : bot (1) perd 1 point, le duo s'arrête"]
+    assert "Faites trouver votre mot mystère" in terminal_module.INTRO
+
+
+def test_the_person_waits_out_the_result_pause_in_their_language() -> None:
+    # The last round's result stays on screen 3 s: Enter before then takes no card, and
+    # the terminal says why, in French here.
+    state = GAME.new_state({"read_ms": 0}, 4, 5)
+    state.duo = (3, 0)
+    GAME.apply(state, Action(3, "draw", {}, 0))
+    GAME.apply(state, Action(3, "clue", {"word": GAME.mystery(state)}, 100))
+    GAME.apply(state, Action(0, "clue", {"word": "soleil"}, 200))  # the round ends
+    assert state.duo == (0, 1) and state.pause_until == 3200
+    console = Console(record=True, width=120)
+    seat = make(state, typed(), [None, None, None], console, lang="fr")
+    seat._show(state)
+    assert seat.parse("", state) is None
+    GAME.apply(state, Action(SYSTEM_SEAT, "tick", {}, 3200))
+    seat._show(state)
+    assert seat.parse("", state) == Action(0, "draw", {}, 3200)
+    text = console.export_text()
+    assert "la carte suivante arrive dans un instant" in text
+    assert "le résultat de la manche est encore affiché : un instant" in text
+    assert "À votre duo : appuyez sur Entrée pour prendre la carte" in text

@@ -18,9 +18,11 @@ first, share the win. Moves take effect at once, in turn order, so every agent s
 table as it is when its turn comes and a move its mask allows is never refused. A seat
 with nothing to do gets no turn; a tick in which nobody may act passes by itself. With
 ``dt`` <= ``tie_ms`` (the defaults: 100 and 300) a right guess one tick after the first
-still ties, as at a table. The engine has no timer for taking the card (``draw``), so a
-duo that only waits would stall the game: ``max_ticks`` (default 100,000, about 2.8
-virtual hours; a game whose every timer runs out lasts under 30 minutes) truncates it.
+still ties, as at a table. Between rounds the engine's result pause (``result_pause_ms``)
+is a timer like the others: nobody may take the card before it fires. The engine has no
+timer for taking the card (``draw``) itself, so a duo that only waits would stall the
+game: ``max_ticks`` (default 100,000, about 2.8 virtual hours; a game whose every timer
+runs out lasts under 30 minutes) truncates it.
 
 Vocabulary (``VOCABULARY``, 9,477 words for v1): every word of both decks
 (``data/decks.json``) and every word of the association lexicon

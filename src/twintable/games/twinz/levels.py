@@ -78,6 +78,6 @@ class Knowledge:
 KNOWLEDGE = {
     "casual": Knowledge(knows_decks=False, lexicon=0.3, min_zipf=3.3, depth=12,
                         clue_zipf=3.8),
-    "sharp": Knowledge(knows_decks=True, lexicon=0.6, min_zipf=3.0, depth=24, clue_zipf=3.0),
+    "sharp": Knowledge(knows_decks=True, lexicon=0.8, min_zipf=3.0, depth=24, clue_zipf=3.0),
     "expert": Knowledge(knows_decks=True, lexicon=1.0, min_zipf=3.0, depth=40, clue_zipf=3.0),
 }

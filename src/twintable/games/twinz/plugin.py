@@ -14,16 +14,19 @@ from twintable.core.plugin import BotLevel, GameEntry
 from twintable.games.twinz.rules import TwinzGame
 from twintable.games.twinz.state import TwinzState
 
-#: Bot names and their level on the shared scale; ``words`` is the default level
-#: (``sharp``) under the name it had first.
-LEVELS = {"words": "medium", "casual": "easy", "sharp": "medium", "expert": "expert"}
+#: Bot names and their level on the shared scale, one level each (issue 25: the lobby
+#: offered "words" and "sharp", the same bot, as two levels). ``words``, the name the
+#: default level had first, is still accepted for ``sharp``.
+LEVELS = {"casual": "easy", "sharp": "medium", "expert": "expert"}
+ALIASES = {"sharp": ("words",)}
+DEFAULT_BOT = "sharp"
 
 
 def _word_bot(name: str) -> Callable[..., Any]:
     def make(records: Iterable[Mapping[str, Any]] = ()) -> Any:
         from twintable.games.twinz.bots import WordBot
 
-        return WordBot(records=records, level=None if name == "words" else name)
+        return WordBot(records=records, level=name)
 
     return make
 
@@ -43,9 +46,10 @@ def round_records(state: TwinzState) -> list[dict[str, Any]]:
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinzGame(), package="twintable.games.twinz",
-        bots=tuple(BotLevel(name, level, _word_bot(name), available=_has_word_vectors)
+        bots=tuple(BotLevel(name, level, _word_bot(name), aliases=ALIASES.get(name, ()),
+                            available=_has_word_vectors)
                    for name, level in LEVELS.items()),
-        default_bot="words", round_records=round_records,
+        default_bot=DEFAULT_BOT, round_records=round_records,
         terminal="twintable.games.twinz.terminal",
         commands="twintable.games.twinz.commands:app",
         env="twintable.games.twinz.env", gym_id="twintable/Twinz-v1",

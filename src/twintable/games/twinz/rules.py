@@ -56,7 +56,9 @@ OPTIONS = OptionSchema([
            minimum=0, maximum=5000, unit="ms"),
     Option("accept_plural", "bool", True, "A plain plural of the mystery word counts as right."),
     Option("result_pause_ms", "int", 3000, "A round's result stays on screen at least this long: "
-           "no bot takes the next card sooner.", minimum=0, maximum=10_000, unit="ms"),
+           "nobody takes the next card sooner.", minimum=0, maximum=10_000, unit="ms"),
+    Option("read_ms", "int", 1500, "Time the duo has to read the word before the countdown "
+           "starts.", minimum=0, maximum=10_000, unit="ms"),
 ])
 
 
@@ -78,7 +80,9 @@ class TwinzGame(Game[TwinzState]):
     min_players = 4
     max_players = 10
     options_schema = OPTIONS
-    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 2.2)}
+    # Measured: sim.durations.typical_minutes (12 games, seed 0) with the reading time and
+    # the result pause in the engine (2.2 before them).
+    table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 3.1)}
     # A word longer than MAX_WORD gets the rules' own clue/guess.too_long refusal.
     payloads: ClassVar[ActionPayloads] = {
         DRAW_KIND: {}, CLUE: {"word": PayloadField("str", max_length=64)},
@@ -118,6 +122,10 @@ class TwinzGame(Game[TwinzState]):
             state.duo = (second, (second + 1) % state.players)
         state.round_no += 1
         state.opened_ms = t
+        # The last round's result stays on screen (RULES.md §4): the next card waits for
+        # the pause, a timer the table fires, so a bot cannot take it sooner either.
+        pause = 0 if first else state.options["result_pause_ms"]
+        state.pause_until = t + pause if pause > 0 else None
         state.card = state.pile.pop()
         state.orientation = state.rng.randrange(2)
         state.line = self.deck(state)[state.pile[-1]].back
@@ -125,14 +133,19 @@ class TwinzGame(Game[TwinzState]):
         state.phase = DRAW  # the countdown starts when the duo has the card in hand
         state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
         state.hidden, state.dismissed = [], []
+        # A contest still open when the round ended (a right guess came first) ends with it.
+        state.tie_due, state.contest, state.votes = None, None, {}
         return [Event("round_started", {"round": state.round_no, "duo": list(state.duo),
-                                        "line": state.line})]
+                                        "line": state.line, "pause_until": state.pause_until})]
 
     def _draw(self, state: TwinzState, action: Action) -> list[Event]:
         if state.phase != DRAW:
             raise RuleError("draw.not_now", "the card is already drawn")
         if action.seat not in state.duo:
             raise RuleError("draw.not_duo", "the duo draws the card")
+        if state.pause_until is not None:
+            raise RuleError("draw.too_soon", "the last round's result is still on show",
+                            {"until_ms": state.pause_until})
         return self._open_clues(state, action.t_ms)
 
     def _open_clues(self, state: TwinzState, t: int) -> list[Event]:
@@ -140,7 +153,10 @@ class TwinzGame(Game[TwinzState]):
         state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
         state.hidden, state.tie_due, state.contest, state.votes = [], None, None, {}
         state.dismissed = []
-        state.countdown_ends = t + state.options["countdown_s"] * 1000
+        # The countdown starts once the duo has had read_ms to read the word on its
+        # screens (RULES.md §4); a clue may come sooner.
+        state.countdown_ends = (t + state.options["read_ms"]
+                                + state.options["countdown_s"] * 1000)
         state.clue_due = state.countdown_ends + 2 * state.options["grace_ms"]
         word = self.mystery(state)
         return [Event("countdown", {"attempt": state.attempt, "ends_ms": state.countdown_ends}),
@@ -158,7 +174,8 @@ class TwinzGame(Game[TwinzState]):
         if state.phase == OVER or not 0 <= seat < state.players:
             return []
         if state.phase == DRAW:
-            return [Action(seat, DRAW_KIND)] if seat in state.duo else []
+            ready = seat in state.duo and state.pause_until is None
+            return [Action(seat, DRAW_KIND)] if ready else []
         if state.phase == CLUES:
             if seat in state.duo and seat not in state.clues:
                 return [Action(seat, CLUE, {"word": w}) for w in self._samples(state)]
@@ -187,6 +204,8 @@ class TwinzGame(Game[TwinzState]):
         return events
 
     def deadline(self, state: TwinzState) -> int | None:
+        if state.phase == DRAW:
+            return state.pause_until
         if state.phase == CLUES:
             return state.clue_due
         if state.phase == GUESSES:
@@ -197,6 +216,10 @@ class TwinzGame(Game[TwinzState]):
         return self.tick_when_due(state, now_ms)
 
     def _run_timers(self, state: TwinzState, t: int) -> list[Event]:
+        if state.phase == DRAW:
+            # The result pause is over: the duo may take the card.
+            state.pause_until = None
+            return [Event("card_ready", {"duo": list(state.duo)})]
         if state.phase == CLUES:
             return self._reveal(state, t)
         if state.tie_due is not None:
@@ -408,6 +431,7 @@ class TwinzGame(Game[TwinzState]):
         return TwinzView(
             viewer=viewer, options=state.options, players=state.players, phase=state.phase,
             now_ms=state.clock, opened_ms=state.opened_ms,
+            pause_until=state.pause_until if state.phase == DRAW else None,
             round_no=state.round_no, attempt=state.attempt, duo=state.duo, line=state.line,
             pile=len(state.pile), mystery=self.mystery(state) if in_duo and
             state.phase in (CLUES, GUESSES) else None,

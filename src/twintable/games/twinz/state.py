@@ -37,6 +37,7 @@ class TwinzState:
         "opened_ms",
         "options",
         "orientation",
+        "pause_until",
         "phase",
         "pile",
         "players",
@@ -68,6 +69,9 @@ class TwinzState:
         self.duo = (0, 1)
         self.round_no = 0
         self.opened_ms = 0  # server time the round opened (the last one's result shown)
+        # Until then the last round's result stays on screen and nobody may take the next
+        # card (option result_pause_ms); None once the card may be taken.
+        self.pause_until: int | None = None
         self.attempt = 1
         self.points = [START_POINTS] * players
         self.cards_won = [0] * players

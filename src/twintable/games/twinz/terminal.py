@@ -6,6 +6,10 @@ clue typed too slowly is late (or missing), and the bots plan *when* they act
 (``plan(view, rng)``, a human reaction time) and act at that moment unless you typed
 first. Lines and the clock come from a :class:`~twintable.terminal.keyboard.Keyboard`, so
 tests run the race on a virtual clock.
+
+Every sentence is in the player's language (:mod:`.lines`: English, French, Korean or
+Dutch, from ``TWINTABLE_LANG`` or the locale, ``LANG=fr_FR.UTF-8``), commands too
+("conteste 1", "vote oui").
 """
 
 from __future__ import annotations
@@ -22,86 +26,102 @@ from twintable.core.errors import RuleError
 from twintable.core.plugin import default_plan
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz.decks import fold
+from twintable.games.twinz.lines import (
+    CATALOGUES,
+    CONTEST_WORDS,
+    NO,
+    VOTE_WORDS,
+    YES,
+    language,
+    say,
+)
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES
 from twintable.games.twinz.views import TwinzView
 from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 
-INTRO = ("Get the others to find your mystery word with one clue word, given at the same "
-         "time as your partner's; guess the others' words before the bots do. While "
-         "people guess, 'contest 1' or 'contest 2' disputes a clue (no real word, the "
-         "mystery word's root...), and 'vote yes' or 'vote no' settles a contest. "
-         "Most points wins.")
-_REASONS = {"found": "found", "timeout": "time ran out", "all_wrong": "every guess was wrong",
-            "mystery_word": "a clue was on the mystery word's root",
-            "contest": "a contested clue was upheld"}
-_YES, _NO = ("yes", "y", "oui", "uphold"), ("no", "n", "non", "dismiss")
+#: What each penalty costs (rules.py: one point each, two for the same clue).
+_COST = {"same_clue": 2}
 
 
-def render(view: TwinzView, names: list[str]) -> Panel:
+def __getattr__(name: str) -> str:
+    # INTRO is read when the game starts, in the language the environment asks for then.
+    if name == "INTRO":
+        return say(language(), "intro")
+    raise AttributeError(name)
+
+
+def render(view: TwinzView, names: list[str], lang: str | None = None) -> Panel:
+    lang = lang or language()
     table = Table(show_header=True)
     for column in ("player", "points", "cards"):
-        table.add_column(column)
+        table.add_column(say(lang, f"col.{column}"))
     for seat, name in enumerate(names):
-        marker = " (duo)" if seat in view.duo else ""
+        marker = say(lang, "duo") if seat in view.duo else ""
         table.add_row(name + marker, str(view.points[seat]), str(view.cards[seat]))
-    lines = [f"round {view.round_no}, attempt {view.attempt}, {view.pile} cards in the pile"]
+    lines = [say(lang, "state", round=view.round_no, attempt=view.attempt, n=view.pile)]
     if view.mystery:
-        lines.append(f"your mystery word: [bold]{view.mystery.upper()}[/]")
+        lines.append(say(lang, "mystery", word=view.mystery.upper()))
     if view.clues:
-        lines.append("clues: " + " + ".join((c or "(nothing)").upper() for c in view.clues))
+        nothing = say(lang, "nothing")
+        lines.append(say(lang, "clues", clues=" + ".join((c or nothing).upper()
+                                                          for c in view.clues)))
     if view.guessed:
         # A guess inside the tie window shows no word (RULES.md §4).
-        lines.append("guesses: " + ", ".join(f"{names[s]}: {w or '(a guess)'}"
-                                             for s, w in view.guessed))
+        hidden = say(lang, "a_guess")
+        lines.append(say(lang, "guesses", guesses=", ".join(
+            f"{names[s]}: {w or hidden}" for s, w in view.guessed)))
     return Panel(table, title="\n".join(lines))
 
 
 def describe_action(view: TwinzView, action: Action, names: list[str]) -> str | None:
     # Guesses are told by their events: a guess in the tie window shows no word.
     if action.kind == "draw":
-        return f"{names[action.seat]} takes the card"
+        return say(language(), "takes_card", name=names[action.seat])
     return None
 
 
 def describe_event(view: TwinzView, event: Event, names: list[str],
                    viewer: int | None) -> str | None:
+    lang = language()
     data = event.data
     if event.kind == "round_started":
         first, second = data["duo"]
-        return f"round {data['round']}: {names[first]} and {names[second]} give clues"
+        return say(lang, "round_started", round=data["round"], a=names[first], b=names[second])
+    simple = {"card_ready": "card_ready", "attempt_failed": "attempt_failed",
+              "game_over": "game_over"}
+    if event.kind in simple:
+        return say(lang, simple[event.kind])
     if event.kind == "countdown":
-        return f"attempt {data['attempt']}: the duo has {view.options['countdown_s']} s " \
-               "for its clues"
+        return say(lang, "countdown", attempt=data["attempt"], s=view.options["countdown_s"])
     if event.kind == "clue_given":
-        return f"{names[data['seat']]} has a clue"
+        return say(lang, "clue_given", name=names[data["seat"]])
     if event.kind == "clues_revealed":
-        shown = [f"{names[int(s)]}: {(w or '(nothing)').upper()}"
-                 for s, w in data["clues"].items()]
-        penalties = [f"{names[int(s)]} {', '.join(p)}" for s, p in data["penalties"].items() if p]
-        return "clues: " + "; ".join(shown) + (f" (penalties: {'; '.join(penalties)})"
-                                                if penalties else "")
+        nothing = say(lang, "nothing")
+        shown = [f"{names[int(s)]}: {(w or nothing).upper()}" for s, w in data["clues"].items()]
+        lost = [say(lang, "penalised", name=names[int(s)],
+                    n=sum(_COST.get(reason, 1) for reason in reasons),
+                    reasons=", ".join(say(lang, f"penalty.{reason}") for reason in reasons))
+                for s, reasons in data["penalties"].items() if reasons]
+        return "; ".join([say(lang, "clues", clues="; ".join(shown)), *lost])
     if event.kind == "guessed":
         if data["word"] is None:
-            return f"{names[data['seat']]} makes a guess"
-        return f"{names[data['seat']]} guesses {str(data['word']).upper()}: wrong"
+            return say(lang, "guess_in", name=names[data["seat"]])
+        return say(lang, "guessed_wrong", name=names[data["seat"]],
+                   word=str(data["word"]).upper())
     if event.kind == "contested":
         clue = view.clues[view.duo.index(data["member"])] if view.clues else None
-        return (f"{names[data['seat']]} contests {names[data['member']]}'s clue "
-                f"{(clue or '').upper()}: vote!")
+        return say(lang, "contested", name=names[data["seat"]], member=names[data["member"]],
+                   clue=(clue or "").upper())
     if event.kind == "voted":
-        return f"{names[data['seat']]} votes"
-    if event.kind == "contest_upheld":
-        return f"the contest is upheld: {names[data['member']]} loses a point"
-    if event.kind == "contest_dismissed":
-        return f"the vote lets {names[data['member']]}'s clue stand"
-    if event.kind == "attempt_failed":
-        return "nobody found it: a second attempt with new clues"
+        return say(lang, "voted", name=names[data["seat"]])
+    if event.kind in ("contest_upheld", "contest_dismissed"):
+        key = "upheld" if event.kind == "contest_upheld" else "dismissed"
+        return say(lang, key, member=names[data["member"]])
     if event.kind == "round_over":
-        winners = ", ".join(names[s] for s in data["winners"]) or "nobody"
-        reason = _REASONS.get(str(data["reason"]), str(data["reason"]))
-        return f"the word was {str(data['word']).upper()} ({reason}); won by {winners}"
-    if event.kind == "game_over":
-        return "game over"
+        winners = ", ".join(names[s] for s in data["winners"]) or say(lang, "nobody")
+        reason = say(lang, f"reason.{data['reason']}")
+        return say(lang, "round_over", word=str(data["word"]).upper(), reason=reason,
+                   winners=winners)
     return None
 
 
@@ -111,19 +131,24 @@ class TwinzTerminal:
     ``next_move(state)`` returns the next action: a timer that ran out, a bot's planned
     move at its moment (the server's ``_realtime_move`` does the same: times count from
     the last change on the table, stretched by ``pace``), or the person's typed line,
-    whichever comes first.
+    whichever comes first. ``lang`` is the language it speaks (default: the
+    environment's, :func:`.lines.language`).
     """
 
     def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
                  rng: random.Random, console: Console, keyboard: Keyboard | None = None,
-                 pace: float = 1.0):
+                 pace: float = 1.0, lang: str | None = None):
         self.game, self.bots, self.human, self.names = game, bots, human, names
         self.rng, self.console, self.pace = rng, console, pace
+        self.lang = lang or language()
         self.keyboard: Keyboard = keyboard if keyboard is not None else StdinKeyboard()
         self.start = self.keyboard.now()
         self.refused: set[int] = set()
         self.refused_at = -1
         self.shown: tuple[Any, ...] | None = None
+
+    def say(self, key: str, **values: object) -> str:
+        return say(self.lang, key, **values)
 
     def now_ms(self) -> int:
         """The game's clock: milliseconds since the terminal opened the table."""
@@ -185,26 +210,24 @@ class TwinzTerminal:
 
     def _show(self, state: Any) -> None:
         view: TwinzView = self.game.view(state, self.human)
-        key = (view.round_no, view.attempt, view.phase, view.contest)
+        key = (view.round_no, view.attempt, view.phase, view.contest, view.pause_until)
         if key == self.shown:
             return
         self.shown = key
         human, print_ = self.human, self.console.print
         if view.phase == DRAW and human in view.duo:
-            print_("[bold]Your duo's turn[/]: press Enter to take the card")
+            # The last round's result stays a moment before the card may be taken.
+            print_(self.say("prompt.pause" if view.pause_until is not None else "prompt.draw"))
         elif view.phase == CLUES and human in view.duo:
-            print_(render(view, self.names))
-            print_(f"[bold]Your clue[/], one word: the {view.options['countdown_s']} s "
-                   "countdown is running!")
+            print_(render(view, self.names, self.lang))
+            print_(self.say("prompt.clue", s=view.options["countdown_s"]))
         elif view.phase == GUESSES and human not in view.duo:
             if view.contest is not None:
                 if any(action.kind == "vote" for action in view.legal):
-                    print_("[bold]Vote[/]: 'vote yes' upholds the contest, 'vote no' lets "
-                           "the clue stand")
+                    print_(self.say("prompt.vote"))
             else:
-                print_(render(view, self.names))
-                print_(f"[bold]Your guess[/], one word ({view.options['guess_timeout_s']} s; "
-                       "'contest 1' or 'contest 2' disputes a clue)")
+                print_(render(view, self.names, self.lang))
+                print_(self.say("prompt.guess", s=view.options["guess_timeout_s"]))
 
     def parse(self, line: str, state: Any) -> Action | None:
         """The action a typed line asks for, if the rules take it now; else None, after
@@ -215,34 +238,40 @@ class TwinzTerminal:
         command = words[0].lower() if words else ""
         if view.phase == DRAW:
             if human not in view.duo:
-                self.console.print("  wait: the duo is taking its card")
+                self.console.print(f"  {self.say('wait.duo')}")
                 return None
             action = Action(human, "draw", {}, t)
-        elif command == "contest" and len(words) <= 2:
+        elif command in CONTEST_WORDS and len(words) <= 2:
             member = self._member(view, words[1]) if len(words) == 2 else None
             if member is None:
-                self.console.print("  contest 1 or contest 2 (or the clue itself)")
+                self.console.print(f"  {self.say('help.contest')}")
                 return None
             action = Action(human, "contest", {"member": member}, t)
-        elif command == "vote" and len(words) >= 2:
+        elif command in VOTE_WORDS and len(words) >= 2:
             # "vote" alone is a French word, so it stays a guess.
-            if len(words) > 2 or words[1].lower() not in _YES + _NO:
-                self.console.print("  vote yes (the clue breaks the rules) or vote no")
+            if len(words) > 2 or words[1].lower() not in YES + NO:
+                self.console.print(f"  {self.say('help.vote')}")
                 return None
-            action = Action(human, "vote", {"uphold": words[1].lower() in _YES}, t)
+            action = Action(human, "vote", {"uphold": words[1].lower() in YES}, t)
         elif view.phase == CLUES and human in view.duo:
             action = Action(human, "clue", {"word": line.strip()}, t)
         elif view.phase == GUESSES and human not in view.duo:
             action = Action(human, "guess", {"word": line.strip()}, t)
         else:
-            self.console.print("  wait for the others" if line.strip() else "")
+            self.console.print(f"  {self.say('wait.others')}" if line.strip() else "")
             return None
         try:
             self.game.apply(state.clone(), action)
         except RuleError as error:
-            self.console.print(f"  {error.message}")
+            self.console.print(f"  {self._refusal(error)}")
             return None
         return action
+
+    def _refusal(self, error: RuleError) -> str:
+        """Why the rules refused a line, in the player's language where it is known."""
+        key = f"error.{error.code}"
+        known = CATALOGUES.get(self.lang, CATALOGUES["en"])
+        return self.say(key) if key in known else error.message
 
     def _member(self, view: TwinzView, which: str) -> int | None:
         if which in ("1", "2"):

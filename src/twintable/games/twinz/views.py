@@ -25,6 +25,9 @@ class TwinzView(NamedTuple):
     now_ms: int
     opened_ms: int
     """When this round opened: the previous round's result went on screen then."""
+    pause_until: int | None
+    """Until then that result stays on screen and nobody may take the card; None once the
+    duo may."""
     round_no: int
     attempt: int
     duo: tuple[int, int]
@@ -50,7 +53,7 @@ class TwinzView(NamedTuple):
         return {
             "game": "twinz", "viewer": self.viewer, "options": plain(self.options),
             "players": self.players, "phase": self.phase, "now_ms": self.now_ms,
-            "opened_ms": self.opened_ms,
+            "opened_ms": self.opened_ms, "pause_until": self.pause_until,
             "round": self.round_no,
             "attempt": self.attempt, "duo": list(self.duo), "line": self.line,
             "pile": self.pile, "mystery": self.mystery, "countdown_ends": self.countdown_ends,

@@ -10,6 +10,17 @@
 // sent and lost from the box.
 const ONE_WORD = /^\p{L}+(?:['’-]\p{L}+)*$/u;
 const FLIP_MS = 700;  // keep in step with the tz-flip animation in twinz.css
+// A box that appears while the person is typing (the round ended under a half-typed
+// guess, say) takes the focus only once the keys have been quiet this long: no key meant
+// for the old box ever reaches the new one (issue 25: "LO", "NAIRE" sent as clues).
+const QUIET_MS = 1000;
+let lastKeyAt = -Infinity;
+let listening = false;
+function listenForKeys() {
+  if (listening) return;
+  listening = true;
+  document.addEventListener("keydown", () => { lastKeyAt = performance.now(); }, true);
+}
 
 function duoNames(view, ctx) {
   return { a: ctx.names[view.duo[0]] ?? "", b: ctx.names[view.duo[1]] ?? "" };
@@ -67,10 +78,19 @@ function keepFocus(boxes, before) {
     if (had && had.input.isConnected) {
       if (active !== had.input) had.input.focus({ preventScroll: true });
       had.input.setSelectionRange(...selection);
-    } else if (fresh && fresh.input.isConnected && !typingElsewhere(active)) {
-      fresh.input.focus();
+    } else if (fresh) {
+      focusWhenQuiet(fresh);
     }
   });
+}
+
+// Give a new box the focus once nobody is typing: keys pressed meanwhile land nowhere.
+function focusWhenQuiet(box) {
+  const { input } = box;
+  if (!input.isConnected || document.activeElement === input || typingElsewhere(document.activeElement)) return;
+  const quietFor = performance.now() - lastKeyAt;
+  if (quietFor < QUIET_MS) { setTimeout(() => focusWhenQuiet(box), QUIET_MS - quietFor); return; }
+  input.focus();
 }
 
 // Someone typing in another field keeps it; a button (Start, Draw) gives way.
@@ -87,9 +107,10 @@ function clock(view) {
   if (!target || (!clues && view.phase !== "guesses")) return null;
   // The view's time is the server's at the last change; count on from its arrival.
   const now = view.now_ms + (performance.now() - (view._arrived ?? performance.now()));
-  const ms = Math.max(0, target - now);
   const total = (clues ? view.options?.countdown_s ?? 5 : view.options?.guess_timeout_s ?? 30) * 1000;
-  return { clues, left: Math.ceil(ms / 1000), part: Math.min(1, ms / total) };
+  // While the duo reads the word (read_ms) the countdown has not started: it shows whole.
+  const ms = Math.min(total, Math.max(0, target - now));
+  return { clues, left: Math.ceil(ms / 1000), part: ms / total };
 }
 
 function showClock(box, view, t) {
@@ -112,6 +133,10 @@ function banner(view, ctx, role) {
   if (view.phase === "over") {
     title = t("twinz.banner.over");
     // How the last word went; the ranking itself is the results panel's.
+    if (ctx.local.tzLast) detail = roundLine(ctx.local.tzLast, ctx);
+  } else if (view.phase === "draw" && view.pause_until !== null && view.pause_until !== undefined) {
+    // The last round's result stays on screen a moment before anyone takes the card.
+    title = t("twinz.banner.pause");
     if (ctx.local.tzLast) detail = roundLine(ctx.local.tzLast, ctx);
   } else if (view.phase === "draw") {
     title = role.duo ? t("twinz.banner.draw_you", { partner }) : t("twinz.banner.draw_others", { a, b });
@@ -246,6 +271,7 @@ export function renderTwinz(view, ctx) {
     guessed: mine ? mine.word || "…" : null,
     wrong: Boolean(mine && mine.word && !mine.hidden),
   };
+  listenForKeys();
   const before = focusedBox(local);
   local.tzRound = view.round;
   // tt-live: the page folds its header away on a phone while a person plays (style.css).
