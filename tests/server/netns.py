@@ -160,6 +160,8 @@ class Place:
     """Each service's address on the hub's end of its link (where its relay listens)."""
     ends: dict[str, str]
     """Each link's interface on the hub's end."""
+    inner: dict[str, str] = field(default_factory=dict)
+    """Each link's interface in this namespace."""
     impairments: dict[str, Impairment] = field(default_factory=dict)
     client_port: int = 0
     """The port on 127.0.0.1 (root namespace) that reaches the worker
@@ -180,7 +182,17 @@ class Place:
         _ip("-n", self.hub, "link", "set", self.ends[service], "down")
 
     def heal(self, service: str) -> None:
+        """The link back up, returning once it carries packets: the kernel brings a veth's
+        carrier (and with it the queue that sends) up later, from a work queue, and until
+        then every packet, ARP's included, is dropped."""
         _ip("-n", self.hub, "link", "set", self.ends[service], "up")
+        deadline = time.monotonic() + 10
+        while not all(" state UP " in _ip("-n", namespace, "-o", "link", "show", end)
+                      for namespace, end in ((self.hub, self.ends[service]),
+                                             (self.namespace, self.inner[service]))):
+            if time.monotonic() > deadline:
+                raise OSError(f"{self.namespace}'s {service} link still down 10 s after heal")
+            time.sleep(0.01)
 
     def impair(self, service: str, one_way_s: float, loss: float) -> None:
         impairment = self.impairments.setdefault(service, Impairment())
@@ -360,7 +372,7 @@ def places(count: int) -> Iterator[list[Place]]:
                 _ip("-n", namespace, "addr", "add", f"10.200.0.{base + 2}/30", "dev", inner)
                 _ip("-n", hub, "link", "set", hub_end, "up")
                 _ip("-n", namespace, "link", "set", inner, "up")
-                place.ends[link] = hub_end
+                place.ends[link], place.inner[link] = hub_end, inner
                 if link == "client":
                     place.address = f"10.200.0.{base + 2}"
                 else:
