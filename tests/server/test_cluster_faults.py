@@ -40,7 +40,7 @@ from tests.server.conftest import (
     postgres_reachable,
     services_required,
 )
-from tests.server.netns import Place
+from tests.server.netns import WORKER_PORT, Place
 from twintable.core.replay import Replay
 from twintable.core.types import Action
 from twintable.games import default_registry
@@ -126,14 +126,16 @@ def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2,
     ``one_machine``: every scripted person comes from this machine, so the per-address
     limits (made for one person) are raised to let them stand for many. ``extra``: more
     options for every worker. ``places``: each worker runs in its own network namespace
-    (``tests/server/netns.py``), listening on the namespace's address and reaching
-    PostgreSQL and Redis over its links."""
+    (``tests/server/netns.py``), listening on the namespace's address (reached through
+    the place's relay on 127.0.0.1) and reaching PostgreSQL and Redis over its links."""
     prefix = f"tt-test-{secrets.token_hex(4)}:"
     started: list[Worker] = []
     try:
         for n in range(count):
             place = places[n] if places else None
-            host, port = (place.address, 8000) if place else ("127.0.0.1", free_port())
+            # In a namespace, the worker listens on its own address there, and the test
+            # reaches it through its place's relay on 127.0.0.1.
+            host, port = (place.address, WORKER_PORT) if place else ("127.0.0.1", free_port())
             log = tmp_path / f"worker{n}.log"
             database = place.postgres_url(db_url) if place else db_url
             redis_at = (place.redis_url(int(redis_url.rsplit("/", 1)[1])) if place
@@ -146,7 +148,8 @@ def workers(db_url: str, redis_url: str, tmp_path: Path, count: int = 2,
                  "--lease-ttl-ms", str(LEASE_TTL_MS), "--bot-delay-ms", "15",
                  "--log-level", "info", *(ONE_MACHINE if one_machine else ()), *extra],
                 stdout=log.open("wb"), stderr=subprocess.STDOUT)
-            started.append(Worker(port, log, process, host))
+            started.append(Worker(place.client_port, log, process) if place
+                           else Worker(port, log, process, host))
         deadline = time.monotonic() + 40
         while not all(worker.ready() for worker in started):
             assert all(w.process.poll() is None for w in started), [

@@ -5,6 +5,10 @@ that heals. After each, as in ``test_cluster_faults.py``: every game finished, e
 acknowledged move is in the log once and in order, every move a client was shown is the
 log's (no table was run by two workers at once), and the clients came back by themselves.
 
+The root network namespace is never touched (no link, no address, no link going down:
+the browser tests beside these take any such change for a network change and abort their
+page loads); a test checks it during a run, and every test's fixture after it.
+
 Needs root and iproute2; skipped with the reason where namespaces cannot be made, and
 failed instead under TWINTABLE_REQUIRE_SERVICES=1 (CI).
 """
@@ -14,6 +18,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +28,7 @@ import httpx2
 import pytest
 
 from tests.server.conftest import services_required
-from tests.server.netns import Place, places, why_not
+from tests.server.netns import WORKER_PORT, Place, places, root_network, why_not
 from tests.server.test_cluster_faults import (
     LEASE_TTL_MS,
     ONE_ROUND,
@@ -51,8 +58,18 @@ def network(services: None) -> Iterator[list[Place]]:  # noqa: F811
         if services_required():
             pytest.fail(f"{reason} (TWINTABLE_REQUIRE_SERVICES=1)")
         pytest.skip(reason)
+    before = root_network()
     with places(2) as made:
         yield made
+    _left_nothing(before, made)
+
+
+def _left_nothing(before: tuple[str, str], made: list[Place]) -> None:
+    """The root namespace's links and addresses as they were, and no namespace left."""
+    assert root_network() == before
+    left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
+                          check=True).stdout.split()
+    assert not {name for place in made for name in (place.namespace, place.hub)} & set(left)
 
 
 def _addresses(*running: Worker) -> list[str]:
@@ -81,6 +98,66 @@ def _came_back(clients: list[Client], taken: set[str]) -> None:
     moved = [client for client in clients if client.table_id in taken]
     assert moved and all(client.reconnects for client in moved), [
         (client.table_id, client.reconnects) for client in moved]
+
+
+_PING = """
+import socket, sys
+with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=2) as sock:
+    sock.sendall(b"PING\\r\\n")
+    print(sock.recv(100).decode().strip())
+"""
+
+
+def _redis_ping(place: Place) -> str:
+    """Redis's answer to PING from inside ``place``, across its link and relay."""
+    done = subprocess.run([*place.prefix(), sys.executable, "-c", _PING, place.hosts["redis"],
+                           "6379"], capture_output=True, text=True, timeout=20)
+    return done.stdout.strip() if done.returncode == 0 else done.stderr.strip()[-200:]
+
+
+def _worker_answers(port: int) -> str:
+    """What a server in a place answers on 127.0.0.1:``port`` (its relay), within 10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return httpx2.get(f"http://127.0.0.1:{port}/", timeout=2).text
+        except httpx2.HTTPError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_the_root_namespace_is_untouched(services: None, tmp_path: Path) -> None:  # noqa: F811
+    """Places made, used through every relay, cut, healed and removed: the root
+    namespace's links and addresses never change."""
+    reason = why_not()
+    if reason is not None:
+        if services_required():
+            pytest.fail(f"{reason} (TWINTABLE_REQUIRE_SERVICES=1)")
+        pytest.skip(reason)
+    before = root_network()
+    with places(2) as made:
+        assert root_network() == before  # every place up
+        (tmp_path / "index.html").write_text("in the namespace")
+        server = subprocess.Popen(
+            [*made[1].prefix(), sys.executable, "-m", "http.server", "--bind",
+             made[1].address, "--directory", str(tmp_path), str(WORKER_PORT)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            assert _worker_answers(made[1].client_port) == "in the namespace"
+        finally:
+            server.terminate()
+            server.wait(10)
+        assert [_redis_ping(place) for place in made] == ["+PONG", "+PONG"]
+        made[0].cut("redis")
+        made[1].cut("postgres")
+        assert root_network() == before  # links cut
+        assert _redis_ping(made[0]) != "+PONG"  # the cut is real
+        assert _redis_ping(made[1]) == "+PONG"  # and only that link's
+        made[0].heal("redis")
+        made[1].heal("postgres")
+        assert _redis_ping(made[0]) == "+PONG"
+    _left_nothing(before, made)
 
 
 def test_latency_and_loss_between_a_worker_and_redis(
