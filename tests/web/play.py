@@ -171,6 +171,13 @@ def play_to_results(tab: Tab, game: str, limit_s: float = 360, **kwargs: Any) ->
         time.sleep(0.12)
 
 
+def seek(tab: Tab, step: int) -> None:
+    """Move the replay's slider to a step and wait for its frame (its page of steps may
+    still be on its way)."""
+    tab.page.locator("#seek").fill(str(step))
+    tab.page.wait_for_selector(f"#board[data-move='{step}']:not([aria-busy])")
+
+
 def open_replay(tab: Tab) -> None:
     """From the results, open the replay and wait for its first frame. The page loads
     every seat's view of every move at once (a Twin It game: hundreds of moves), which
