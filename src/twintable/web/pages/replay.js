@@ -153,7 +153,7 @@ export async function replayPage(tableArg, moveArg) {
   slider.addEventListener("input", () => show(slider.value));
   playButton.addEventListener("click", () => {
     if (playing) { play(false); return; }
-    if (current >= last) show(0);
+    if (wanted >= last) show(0);
     play(true);
   });
   speedSelect.addEventListener("change", () => {
