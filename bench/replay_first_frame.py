@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -34,11 +35,11 @@ from tests.server.client import app_client, create_table, hello, play_to_end
 from tests.server.test_play import twinit_chooser
 
 
-def finished_twinit(db: str) -> tuple[str, int]:
-    """A finished game of Twin It, its default options, a scripted person and three
+def finished_twinit(db: str, sets: int) -> tuple[str, int]:
+    """A finished game of Twin It to ``sets`` sets, a scripted person and three
     real-time bots (as in tests/server/test_play.py): (table id, its number of moves)."""
     with app_client(db, realtime_bot_pace=0.05) as client:
-        joined = create_table(client, "twinit", 4)
+        joined = create_table(client, "twinit", 4, {"sets_to_win": sets})
         table_id, token = joined["table"]["id"], joined["token"]
         client.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {token}"})
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -90,14 +91,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--baseline-src", default=None)
+    parser.add_argument("--sets", type=int, default=20, help="Twin It's sets_to_win")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
-        db = f"sqlite:///{scratch}/bench.sqlite3"
-        table_id, moves = finished_twinit(db)
-        print(f"Twin It, 4 seats: {moves} moves")
-        urls = {"this": stack.enter_context(server_of(db, scratch, None))}
-        if args.baseline_src:
-            urls["baseline"] = stack.enter_context(server_of(db, scratch, args.baseline_src))
+        db = f"{scratch}/bench.sqlite3"
+        table_id, moves = finished_twinit(f"sqlite+aiosqlite:///{db}", args.sets)
+        print(f"Twin It, 4 seats, {args.sets} sets to win: {moves} moves")
+        urls = {"this": stack.enter_context(server_of(f"sqlite:///{db}", scratch, None))}
+        if args.baseline_src:  # a copy: a SQLite file has one server
+            shutil.copy(db, f"{scratch}/baseline.sqlite3")
+            urls["baseline"] = stack.enter_context(
+                server_of(f"sqlite:///{scratch}/baseline.sqlite3", scratch, args.baseline_src))
         times: dict[str, list[float]] = {name: [] for name in urls}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")

@@ -49,6 +49,7 @@ def test_the_replay_shows_every_hand_tells_the_tables_story_plays_and_shares(
     # The last move: the log tells what the table told, in the same words, newest first.
     tab.page.click("#last")
     last = int(tab.page.locator("#seek").get_attribute("max") or 0)
+    tab.page.wait_for_selector(f"#board[data-move='{last}']:not([aria-busy])")
     assert tab.page.url.endswith(f"/{last}")
     assert f"Move {last} of {last}" in tab.page.locator("#replay-step").inner_text()
     told_in_the_replay = texts(tab, "#replay-log li > span")

@@ -3,16 +3,18 @@
 // cursor (autoplay never waits) and the pages behind it that the log reads. No DOM here:
 // `fetchPage(from, count)` is handed in (the page passes the API, tests a fake).
 
-export const REPLAY_PAGE = 50;  // steps a page asks for (the server allows up to 100)
+// Steps a page asks for (the server allows up to 100): a Twin It step of four seats is
+// some 12 kB of JSON, and a page at 4× autoplay still lasts 7 s, time to fetch the next.
+export const REPLAY_PAGE = 25;
 
 // The first step of the page holding step `index`.
 export const pageStart = (index, size = REPLAY_PAGE) => Math.floor(index / size) * size;
 
 // The pages worth fetching with the cursor at `index` (given `last`, the last step): its
-// own, the one before (the previous step and the log) and the one after (the steps to
-// come), each once, the cursor's first.
+// own, the one before (the previous step and the log), the one after (the steps to come)
+// and the last (the "last move" button), each once, the cursor's first.
 export function pagesAround(index, last, size = REPLAY_PAGE) {
-  const starts = [index, index - 1, index + size].filter((at) => at >= 0 && at <= last)
+  const starts = [index, index - 1, index + size, last].filter((at) => at >= 0 && at <= last)
     .map((at) => pageStart(at, size));
   return [...new Set(starts)];
 }
