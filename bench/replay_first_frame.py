@@ -1,15 +1,16 @@
 """Benchmark: time to the first frame of a whole Twin It replay in Chromium.
 
-One finished Twin It game of four (a scripted person against three real-time bots,
+One finished Twin It game (four seats unless told: a scripted person and real-time bots,
 played in process on a SQLite file), then `twintable serve` on that file and Chromium opening
 ``#/replay/<table>/0`` in a fresh context, timed from the navigation to the first frame
 drawn (``#seek`` and the board). With ``--baseline-src`` (an older checkout's ``src``, e.g.
 ``git archive dc971c8 src | tar -x -C /tmp/old``) a second server runs that code on the
-same file, measured in the same run, alternately, and the ratio is printed.
+same game, measured in the same run, alternately, and the ratio is printed.
 Also printed: the server alone, the whole answer (``/replay/views?every_seat=true``)
 against the first page (``/replay/steps?every_seat=true``), when the server has it.
 
-Usage: python bench/replay_first_frame.py [--repeats 5] [--baseline-src /tmp/old/src]
+Usage: python bench/replay_first_frame.py [--repeats 5] [--players 4] [--sets 20]
+       [--baseline-src /tmp/old/src]
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ from tests.server.client import app_client, create_table, hello, play_to_end
 from tests.server.test_play import twinit_chooser
 
 
-def finished_twinit(db: str, sets: int) -> tuple[str, int]:
+def finished_twinit(db: str, players: int, sets: int) -> tuple[str, int]:
     """A finished game of Twin It to ``sets`` sets, a scripted person and three
     real-time bots (as in tests/server/test_play.py): (table id, its number of moves)."""
     with app_client(db, realtime_bot_pace=0.05) as client:
-        joined = create_table(client, "twinit", 4, {"sets_to_win": sets})
+        joined = create_table(client, "twinit", players, {"sets_to_win": sets})
         table_id, token = joined["table"]["id"], joined["token"]
         client.post(f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {token}"})
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -92,11 +93,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--baseline-src", default=None)
     parser.add_argument("--sets", type=int, default=20, help="Twin It's sets_to_win")
+    parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
         db = f"{scratch}/bench.sqlite3"
-        table_id, moves = finished_twinit(f"sqlite+aiosqlite:///{db}", args.sets)
-        print(f"Twin It, 4 seats, {args.sets} sets to win: {moves} moves")
+        table_id, moves = finished_twinit(f"sqlite+aiosqlite:///{db}", args.players,
+                                          args.sets)
+        print(f"Twin It, {args.players} seats, {args.sets} sets to win: {moves} moves")
         urls = {"this": stack.enter_context(server_of(f"sqlite:///{db}", scratch, None))}
         if args.baseline_src:  # a copy: a SQLite file has one server
             shutil.copy(db, f"{scratch}/baseline.sqlite3")
@@ -119,8 +122,8 @@ def main() -> None:
         whole = statistics.median(fetch_s(url, f"/api/tables/{table_id}/replay/views"
                                           "?every_seat=true") for _ in range(args.repeats))
         page = statistics.median(fetch_s(url, f"/api/tables/{table_id}/replay/steps"
-                                         "?every_seat=true&count=50") for _ in range(args.repeats))
-        print(f"server: whole answer {whole * 1000:.0f} ms, first page of 50 "
+                                         "?every_seat=true&count=25") for _ in range(args.repeats))
+        print(f"server: whole answer {whole * 1000:.0f} ms, first page of 25 "
               f"{page * 1000:.0f} ms ({whole / page:.1f}x)")
 
 
