@@ -23,9 +23,11 @@ export async function replayPage(tableArg, moveArg) {
   let ready = false;  // the game's client is here: pages that land are remembered and told
   const steps = replaySteps((from, count) => tableGet(tableId, `/replay/steps?every_seat=true&from=${from}&count=${count}`),
     { onPage: (from, page) => { if (ready) landed(from, page); } });
-  const [info, opened] = await Promise.all([tableGet(tableId), steps.open(moveArg)]);
+  // The table, the game's client and assets, and the first page, all on their way at once.
+  const table = tableGet(tableId);
+  const drawing = table.then((info) => Promise.all([client(info.game), assets(info.game)]));
+  const [info, opened, [game, gameAssets]] = await Promise.all([table, steps.open(moveArg), drawing]);
   const shared = inviteKey(tableId) ? `${tableId}.${inviteKey(tableId)}` : tableId;
-  const [game, gameAssets] = await Promise.all([client(info.game), assets(info.game)]);
   const last = steps.last;
   const who = (seat) => seatChip(info.seats, seat, info.game);
   // A spectator's board; `replay` tells a renderer that nobody plays here (Twin It draws
