@@ -12,6 +12,7 @@ from tests.server.client import app_client, create_table, hello, play_to_end, st
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
+from twintable.server.protocol import REPLAY_PAGE_DEFAULT, REPLAY_PAGE_MAX
 from twintable.server.storage.models import RatingRow
 from twintable.server.storage.store import Store
 
@@ -91,6 +92,70 @@ def test_the_default_answer_keeps_its_shape(sqlite_url: str) -> None:
     assert steps[0]["action"] is None and steps[0]["events"] == []
     assert all(set(step) == {"action", "events", "view"} for step in steps)
     assert all(step["view"]["viewer"] is None for step in steps)
+
+
+def test_the_replay_comes_in_pages_with_the_same_steps(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        table_id = finished_table(client, "twins", 3)
+        url = f"/api/tables/{table_id}/replay"
+        whole = client.get(f"{url}/views?every_seat=true").json()
+        moves = len(client.get(url).json()["actions"])
+        assert len(whole) == moves + 1 > 7
+        pages: list[dict[str, Any]] = []
+        start = 0
+        while start <= moves:  # pages of 7, then the rest: the last page is shorter
+            page = client.get(f"{url}/steps?every_seat=true&from={start}&count=7").json()
+            assert page["from"] == start and page["moves"] == moves
+            assert 1 <= len(page["steps"]) <= 7
+            pages.append(page)
+            start += len(page["steps"])
+        # Any window, any size: the very steps of the whole answer, gzipped or not.
+        middle = client.get(f"{url}/steps?every_seat=true&from={moves // 2}&count=3",
+                            headers={"accept-encoding": "gzip"})
+        spectators = client.get(f"{url}/steps?from={moves}").json()
+        default = client.get(f"{url}/steps").json()
+    assert [step for page in pages for step in page["steps"]] == whole
+    assert len(pages[-1]["steps"]) == ((moves + 1) % 7 or 7)
+    # Spectators still see no hand; each seat its own, from the game's view function.
+    paged = [step for page in pages for step in page["steps"]]
+    assert all(step["view"]["viewer"] is None for step in paged)
+    assert not paged[0]["view"]["hand"] and all(view["hand"] for view in paged[0]["views"])
+    assert [view["viewer"] for view in paged[0]["views"]] == [0, 1, 2]
+    assert middle.headers["content-encoding"] == "gzip"
+    assert middle.json() == {"from": moves // 2, "moves": moves,
+                             "steps": whole[moves // 2:moves // 2 + 3]}
+    # Without every_seat: the spectators' part alone; without a window: the first page.
+    assert spectators["steps"] == [{key: whole[moves][key] for key in ("action", "events", "view")}]
+    assert default["from"] == 0 and len(default["steps"]) == min(moves + 1, REPLAY_PAGE_DEFAULT)
+    assert all("views" not in step for step in default["steps"])
+
+
+def test_a_bad_page_is_refused_with_a_reason(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        table_id = finished_table(client, "timo", 2)
+        url = f"/api/tables/{table_id}/replay/steps"
+        moves = client.get(f"{url}?count=1").json()["moves"]
+        last = client.get(f"{url}?from={moves}&count={REPLAY_PAGE_MAX}")
+        assert last.status_code == 200 and len(last.json()["steps"]) == 1
+        for query, field in [("count=0", "count"), (f"count={REPLAY_PAGE_MAX + 1}", "count"),
+                             ("from=-1", "from"), ("from=x", "from"), ("count=2.5", "count")]:
+            response = client.get(f"{url}?{query}")
+            assert response.status_code == 422, query
+            refusal = response.json()
+            assert refusal["code"] == "request.invalid", query
+            assert refusal["message"].startswith(f"{field}: "), refusal
+        past = client.get(f"{url}?from={moves + 1}")
+        assert past.status_code == 422
+        assert past.json()["code"] == "replay.past_end"
+        assert str(moves) in past.json()["message"]
+        # Before the end, a page is as secret as the whole: refused, no hand in it.
+        joined = create_table(client, "timo", 2, {"target": 40})
+        running = joined["table"]["id"]
+        start(client, running, joined["token"])
+        early = client.get(f"/api/tables/{running}/replay/steps?every_seat=true&count=1")
+        assert early.status_code == 409 and early.json()["code"] == "table.not_finished"
+        assert "hand" not in early.text
+        assert client.get("/api/tables/nope/replay/steps").status_code == 404
 
 
 def rate(db_url: str, game: str, ratings: dict[str, tuple[float, float, int]]) -> None:

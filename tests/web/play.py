@@ -171,10 +171,17 @@ def play_to_results(tab: Tab, game: str, limit_s: float = 360, **kwargs: Any) ->
         time.sleep(0.12)
 
 
+def seek(tab: Tab, step: int) -> None:
+    """Move the replay's slider to a step and wait for its frame (its page of steps may
+    still be on its way)."""
+    tab.page.locator("#seek").fill(str(step))
+    tab.page.wait_for_selector(f"#board[data-move='{step}']:not([aria-busy])")
+
+
 def open_replay(tab: Tab) -> None:
-    """From the results, open the replay and wait for its first frame. The page loads
-    every seat's view of every move at once (a Twin It game: hundreds of moves), which
-    under a loaded CPU took past the default 15 s once (browser tests beside stress-ng):
-    this waits for the page, it does not time it."""
+    """From the results, open the replay and wait for its first frame. The page draws it
+    from the first page of steps (25 moves, every seat's view), however long the game:
+    the usual wait (it once loaded every move at once and needed 120 s beside stress-ng;
+    bench/replay_first_frame.py times it)."""
     tab.page.click("#replay-link")
-    tab.page.wait_for_selector("#seek", timeout=120_000)
+    tab.page.wait_for_selector("#board[data-move]:not([aria-busy])")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
-from tests.web.play import create_table, open_replay, play_to_results
+from tests.web.play import create_table, open_replay, play_to_results, seek
 from tests.web.test_table_twinz import autoplay, seat_people
 
 pytestmark = pytest.mark.browser
@@ -112,7 +112,7 @@ def test_the_results_and_the_replay(axe: Any, tab: Tab, second_tab: Tab, game: s
     open_replay(tab)
     last = int(tab.page.locator("#seek").get_attribute("max") or 0)
     for step in (0, last // 2, last):
-        tab.page.locator("#seek").fill(str(step))
+        seek(tab, step)
         problems += serious(axe, tab, f"replay, move {step}")
     second_tab.go(f"/#/replay/{table_id}/{last // 2}")
     second_tab.page.wait_for_selector("#seek")

@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.client import free_port
 from tests.web.conftest import Tab, serve_on
-from tests.web.play import create_table, open_replay, play_to_results
+from tests.web.play import create_table, open_replay, play_to_results, seek
 
 pytestmark = pytest.mark.browser
 
@@ -49,6 +49,7 @@ def test_the_replay_shows_every_hand_tells_the_tables_story_plays_and_shares(
     # The last move: the log tells what the table told, in the same words, newest first.
     tab.page.click("#last")
     last = int(tab.page.locator("#seek").get_attribute("max") or 0)
+    tab.page.wait_for_selector(f"#board[data-move='{last}']:not([aria-busy])")
     assert tab.page.url.endswith(f"/{last}")
     assert f"Move {last} of {last}" in tab.page.locator("#replay-step").inner_text()
     told_in_the_replay = texts(tab, "#replay-log li > span")
@@ -107,7 +108,7 @@ def test_twin_it_cards_are_drawn_plainly_in_the_replay(tab: Tab) -> None:
     play_to_results(tab, "twinit")
     open_replay(tab)
     last = int(tab.page.locator("#seek").get_attribute("max") or 0)
-    tab.page.locator("#seek").fill(str(last // 2))
+    seek(tab, last // 2)
     board = tab.page.locator("#board")
     assert board.locator(".tw-card").count() > 0
     assert board.locator("button.tw-card, .tw-card[disabled]").count() == 0

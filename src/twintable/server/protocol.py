@@ -262,6 +262,21 @@ def ack_frame(ident: str, seq: int, version: int) -> str:
     return _dumps({"type": "ack", "id": ident, "seq": seq, "version": version})
 
 
+#: The most steps one page of a replay holds (``/replay/steps?count=``): each step carries
+#: every seat's view, so a page stays small enough to draw its first frame at once.
+REPLAY_PAGE_MAX = 100
+#: The steps a page holds when the client does not say.
+REPLAY_PAGE_DEFAULT = 40
+
+
+class ReplayPage(BaseModel):
+    """Steps ``from`` to ``from + len(steps) - 1`` of a finished game's replay; step 0 is
+    the deal, step ``n`` follows move ``n``, and the last is step ``moves``."""
+    start: int = Field(serialization_alias="from")
+    moves: int
+    steps: list[dict[str, Any]]
+
+
 class TableUpdate(BaseModel):
     type: Literal["table"] = "table"
     table: TableInfo
