@@ -20,7 +20,7 @@ from typing import Any
 import pyspiel
 
 from twintable.core.types import Action
-from twintable.envs.openspiel_face import Rules, Tensor, TwinTableGame, game_type
+from twintable.envs.openspiel_face import ISMCTSViewBot, Rules, Tensor, TwinTableGame, game_type
 from twintable.games.timo.cards import COLOURS
 from twintable.games.timo.fast import NATIVE, FastTimoGame
 from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY, TimoGame
@@ -147,6 +147,19 @@ class TimoRules(Rules):
         pieces["scores"][:] = view.scores
         pieces["dealer"][view.dealer] = 1
 
+    def quick_move(self, view: TimoView) -> Action | None:
+        # A TIMO! race is answered at once, as every bot of the simulator does.
+        return next((a for a in view.legal if a.kind in (CALL, CATCH)), None)
+
+    def engine_from_view(self, view: TimoView, rng: random.Random) -> Any:
+        sample = TimoGame().sample_state(view, rng)
+        sample.options = self.options
+        if not self.native:
+            return sample
+        engine: Any = self.game.new_state(self.options, self.players, 0)
+        engine.load(FastTimoGame.plain(sample))
+        return engine
+
     def view_text(self, view: TimoView) -> str:
         drawn = f" drawn{view.drawn}" if view.drawn >= 0 else ""
         return f"hand{sorted(view.hand)}{drawn} {self.public_text(view)}"
@@ -174,4 +187,18 @@ class TimoOpenSpielGame(TwinTableGame):
 
 pyspiel.register_game(TIMO_TYPE, TimoOpenSpielGame)
 
-__all__ = ["TIMO_NAME", "TIMO_TYPE", "TimoOpenSpielGame", "TimoRules"]
+
+def search_game(players: int, options: dict[str, Any]) -> TimoOpenSpielGame:
+    """The game the IS-MCTS bot searches: the table's, to the end of the round (a target
+    of 1), as ``SearchTimoBot``'s rollouts: a win is going out first."""
+    chosen: dict[str, Any] = {name: options[name] for name in ("stacking", "draw_when_able", "deck")
+              if name in options}
+    return TimoOpenSpielGame({"players": players, **chosen, "target": 1})
+
+
+def ismcts_bot() -> ISMCTSViewBot:
+    """OpenSpiel's IS-MCTS as a Timo bot (the entry's ``ismcts`` level)."""
+    return ISMCTSViewBot(search_game)
+
+__all__ = ["TIMO_NAME", "TIMO_TYPE", "TimoOpenSpielGame", "TimoRules", "ismcts_bot",
+           "search_game"]
