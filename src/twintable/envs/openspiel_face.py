@@ -135,6 +135,11 @@ class Rules(ABC):
         """A move the IS-MCTS bot makes without searching (Timo's TIMO! races), if any."""
         return None
 
+    def rollout_evaluator(self, rng: random.Random) -> Any:
+        """An OpenSpiel MCTS evaluator (``evaluate(state)``, ``prior(state)``) for the
+        IS-MCTS bot, drawing from ``rng``; None: OpenSpiel's random rollouts."""
+        return None
+
     def engine_from_view(self, view: Any, rng: random.Random) -> Any:
         """An engine state ``view``'s seat cannot tell from the real one: what it has not
         seen dealt at random from ``rng``, under this game's ``options`` (the IS-MCTS bot
@@ -377,7 +382,10 @@ class ISMCTSViewBot:
     (:meth:`Rules.engine_from_view`), makes that the root of a fresh search (its
     history before now unknown, which IS-MCTS does not need: the root is the seat's
     information set) and runs ``simulations`` simulations with one random rollout per
-    leaf; ``resample_from_infostate`` re-deals at every simulation. ``load(players,
+    leaf (the game's own rollout when its rules offer one, :meth:`Rules.rollout_evaluator`:
+    Timo's plays the round out on the C engine with the ``search`` bot's rollout policy,
+    where a random rollout of a 108-card round takes hundreds of Python moves);
+    ``resample_from_infostate`` re-deals at every simulation. ``load(players,
     options)`` gives the OpenSpiel game to search, one per table size and options.
 
     Its think budget is small on purpose (OpenSpiel's Python tree is slow; the bench
@@ -387,7 +395,7 @@ class ISMCTSViewBot:
     name = "ismcts"
 
     def __init__(self, load: Callable[[int, dict[str, Any]], TwinTableGame],
-                 simulations: int = 16, uct_c: float = 1.4):
+                 simulations: int = 64, uct_c: float = 1.4):
         self.load, self.simulations, self.uct_c = load, simulations, uct_c
         self._games: dict[tuple[int, str], TwinTableGame] = {}
 
@@ -412,7 +420,8 @@ class ISMCTSViewBot:
         if state.current_player() != seat:
             return None  # not this seat's move in OpenSpiel's order yet
         numbers = np.random.RandomState(rng.getrandbits(32))
-        search = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, numbers), self.uct_c,
+        evaluator = rules.rollout_evaluator(rng) or mcts.RandomRolloutEvaluator(1, numbers)
+        search = ismcts.ISMCTSBot(game, evaluator, self.uct_c,
                                   max_simulations=self.simulations, random_state=numbers)
         search.set_resampler(lambda root, player: root.resample_from_infostate(
             player, rng.random))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from twintable.core.types import Action
@@ -160,9 +161,36 @@ class TimoRules(Rules):
         engine.load(FastTimoGame.plain(sample))
         return engine
 
+    def rollout_evaluator(self, rng: random.Random) -> GreedyRollouts | None:
+        return GreedyRollouts(rng) if self.native else None
+
     def view_text(self, view: TimoView) -> str:
         drawn = f" drawn{view.drawn}" if view.drawn >= 0 else ""
         return f"hand{sorted(view.hand)}{drawn} {self.public_text(view)}"
+
+
+class GreedyRollouts:
+    """An MCTS evaluator for the IS-MCTS bot: the round played out on the C engine by
+    the ``search`` bot's rollout policy (``_native.c: greedy_round``: a random playable
+    coloured card, a black one only when no other fits), the round's winner worth 1;
+    priors uniform. Draws come from the bot's generator."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def evaluate(self, state: Any) -> Any:
+        if state.is_terminal():
+            return np.asarray(state.returns())
+        engine = state.engine.clone()
+        version, words, gauss = self.rng.getstate()
+        self.rng.setstate((version, engine.greedy_round(words), gauss))
+        returns = np.zeros(engine.players)
+        returns[engine.round_winner] = 1.0
+        return returns
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 TIMO_TYPE = game_type(TIMO_NAME, "Twin Table: Timo's Twist", TimoGame.min_players,
