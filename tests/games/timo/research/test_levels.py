@@ -7,11 +7,15 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from tests.games.timo.native import require_native
 from twintable.bots.registry import bot_factories
 from twintable.games import default_registry
+from twintable.games.timo.research import codec
+from twintable.games.timo.views import TimoView
 from twintable.sim.runner import GameResult, run_games
 
 
@@ -67,3 +71,27 @@ print("moved")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0 and "moved" in done.stdout, done.stderr
+
+
+def test_the_learned_bot_sits_at_larger_tables_seeing_the_next_player() -> None:
+    from twintable.games.timo.research.policy import LearnedTimoBot
+    from twintable.games.timo.rules import TimoGame
+
+    bot = LearnedTimoBot()
+    assert bot.players == 2
+    game = TimoGame()
+    state = game.new_state({}, 4, 9)
+    view = game.view(state, state.turn)
+    squeezed = bot._as_trained(_encoded(view), view)
+    assert squeezed.shape == (171 + 4 * 2,)
+    following = (state.turn + view.direction) % 4
+    assert squeezed[171:173].tolist() == [len(view.hand), view.hand_sizes[following]]
+    assert squeezed[175:177].tolist() == [1, 0]  # its own turn
+    played = games(("learned", "heuristic", "learned", "heuristic"), 2, seed=1, target=60)
+    assert all(max(result.scores) >= 60 for result in played)
+
+
+def _encoded(view: TimoView) -> npt.NDArray[np.float32]:
+    observation = np.zeros(codec.observation_size(view.players), np.float32)
+    codec.encode(view, False, observation, np.zeros(codec.N_ACTIONS, np.int8))
+    return observation

@@ -13,7 +13,9 @@ only when it cannot play. It uses no randomness.
 :class:`LearnedTimoBot` plays the weights ``twintable train timo`` wrote (shipped as
 ``games/timo/data/timo_a2c.npz``; ``data/timo_a2c.md`` says how they were made): it
 answers every TIMO! race at once, as the other bots do, and on its turn plays the legal
-move its network thinks most probable. It needs NumPy and nothing of Gymnasium.
+move its network thinks most probable. It needs NumPy and nothing of Gymnasium. The
+weights were trained at two seats; at a larger table the bot sees the next player as its
+one opponent (:meth:`LearnedTimoBot._as_trained`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import random
 from importlib.resources import as_file, files
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -97,6 +100,25 @@ class LearnedTimoBot:
                 self.policy = LearnedPolicy.load(path)
         else:
             self.policy = LearnedPolicy.load(weights)
+        inputs = self.policy.network.params["w1"].shape[0]
+        self.players = (inputs - codec.SEATS) // 4
+
+    def _as_trained(self, observation: Any, view: TimoView) -> Any:
+        """A view of another table size, seen as the weights' (two seats, the only
+        size trained so far): the seat itself, and in the opponent's slot the player who
+        moves next (whom its plays hit) with the best score among the others; the turn
+        and the exposed seat mark the opponent slot when they are anyone else."""
+        players, seats = view.players, codec.SEATS
+        relative = observation[seats:].reshape(4, players)
+        following = 1 if view.direction == 1 else players - 1
+        squeezed = np.array([
+            [relative[0, 0], relative[0, following]],
+            [relative[1, 0], relative[1, 1:].max()],
+            [relative[2, 0], relative[2, 1:].max()],
+            [relative[3, 0], relative[3, 1:].max()]], np.float32)
+        if self.players != 2:
+            raise ValueError(f"weights for {self.players} players cannot seat {players}")
+        return np.concatenate([observation[:seats], squeezed.reshape(-1)])
 
     def act(self, view: TimoView, rng: random.Random) -> Action | None:
         for action in view.legal:
@@ -107,6 +129,8 @@ class LearnedTimoBot:
         observation = np.zeros(codec.observation_size(view.players), np.float32)
         mask = np.zeros(codec.N_ACTIONS, np.int8)
         codec.encode(view, False, observation, mask)
+        if view.players != self.players:
+            observation = self._as_trained(observation, view)
         index = self.policy({"observation": observation, "action_mask": mask})
         return codec.indexed_legal(view)[int(index)]
 
