@@ -36,7 +36,28 @@ def test_a_ladder_seats_every_bot_the_games_entry_offers() -> None:
         ladder = parse_ladder(f"{entry.id}:{players}", registry)
         assert ladder == Ladder(f"{entry.id}-{players}p", entry.id, {}, players, tuple(names))
         assert ladder.bots[0] == "random"
-    assert game_ladder("timo", 4).bots == ("random", "heuristic", "search")
+    assert game_ladder("timo", 4).bots == ("random", "greedy", "learned", "ismcts",
+                                           "heuristic", "search")
+
+
+def test_a_ladder_names_levels_and_may_be_short_or_narrowed() -> None:
+    ladder = game_ladder("timo", 2, short=True, only=["random", "learned", "search"])
+    assert ladder.bots == ("random", "learned", "search")
+    assert ladder.options == {"target": 100}
+    assert ladder.levels == {"random": "beginner", "learned": "easy", "search": "hard"}
+    report = main(["timo:2", "--games", "1", "--short", "--bots", "random,greedy",
+                   "--note", "a smoke run"])
+    assert report["note"] == "a smoke run"
+    assert report["timo-2p"]["options"] == {"target": 100}
+    assert {row["bot"]: row["level"] for row in report["timo-2p"]["ratings"]} == {
+        "random": "beginner", "greedy": "easy"}
+
+
+def test_the_browser_reads_the_same_ladder_as_the_docs() -> None:
+    root = Path(__file__).resolve().parents[2]
+    docs = root / "docs" / "figures" / "ladder.json"
+    shipped = root / "src" / "twintable" / "web" / "data" / "ladder.json"
+    assert shipped.read_text(encoding="utf-8") == docs.read_text(encoding="utf-8")
 
 
 def test_a_ladder_that_cannot_be_climbed_is_refused() -> None:
@@ -75,7 +96,8 @@ def test_a_small_ladder_replays() -> None:
 
 def test_the_command_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "ladder.json"
-    report = main(["timo:2", "--games", "1", "--out", str(out)])
+    report = main(["timo:2", "--games", "1", "--bots", "random,heuristic,search",
+                   "--out", str(out)])
     assert out.read_text(encoding="utf-8").startswith("{")
     assert set(report) == {"timo-2p"}
     assert {row["bot"] for row in report["timo-2p"]["ratings"]} == {"random", "heuristic",

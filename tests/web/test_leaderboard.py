@@ -42,3 +42,62 @@ def test_new_ratings_are_marked_and_namesakes_told_apart(tab: Tab) -> None:
     assert len(set(colours[:2] + colours[3:])) >= 2, colours
     explain = tab.page.locator("#leaderboard-explain").inner_text()
     assert "new" in explain and "μ − 3σ" in explain
+
+
+def rating(bot: str, level: str, ordinal: float, share: float) -> dict[str, Any]:
+    return {"bot": bot, "level": level, "mu": ordinal + 5, "sigma": 1.7, "ordinal": ordinal,
+            "games": 40, "win_share": share, "win_share_interval": [share - 0.1, share + 0.1]}
+
+
+LADDER = {"note": "a test ladder",
+          "timo-2p": {"game": "timo", "players": 2, "options": {}, "games_per_pairing": 20,
+                      "seed": 1, "ratings": [rating("search", "hard", 30.5, 0.75),
+                                             rating("greedy", "easy", 12.0, 0.4),
+                                             rating("random", "beginner", -7.2, 0.02)]},
+          "twins-4p": {"game": "twins", "players": 4, "options": {}, "games_per_pairing": 20,
+                       "seed": 1, "ratings": [rating("strong", "hard", 50.0, 0.9),
+                                              rating("random", "beginner", -3.0, 0.1)]}}
+
+
+def test_the_bots_tab_shows_the_ladder_by_level_and_what_each_bot_is(tab: Tab) -> None:
+    tab.page.route("**/static/data/ladder.json", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(LADDER)))
+    tab.page.route("**/api/leaderboard/**", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(ROWS)))
+    tab.go("/#/leaderboard/timo")
+    tab.page.wait_for_selector("#leaderboard tbody tr")
+    tab.page.click("#leaderboard-tab-bots")
+    tab.page.wait_for_selector("#ladder-timo-2 tbody tr")
+    assert tab.page.get_attribute("#leaderboard-tab-bots", "aria-current") == "page"
+    assert tab.page.locator("#ladder-timo-2 caption").inner_text() == "Timo's Twist, 2 players"
+    cells = tab.page.locator("#ladder-timo-2 tbody tr").evaluate_all(
+        "(rows) => rows.map((r) => [...r.cells].map((c) => c.innerText.trim()))")
+    assert [row[0] for row in cells] == ["1", "2", "3"]
+    # Levels on the shared scale, then what the bot is; never a class name.
+    assert cells[0][1].startswith("Hard ") and "round" in cells[0][1], cells
+    assert cells[1][1].startswith("Easy ") and "first card" in cells[1][1], cells
+    assert cells[2][1].startswith("Beginner ") and "random" in cells[2][1], cells
+    assert [row[2] for row in cells] == ["30.5", "12.0", "-7.2"]
+    assert cells[0][4] == "75.0% (65.0%–85.0%)", cells
+    assert "20 games per pair of bots" in tab.page.locator("main").inner_text()
+    # Another game's ladder, in French: the strings are translated too.
+    tab.page.click("a[href='#/leaderboard/twins/bots']")
+    tab.page.wait_for_selector("#ladder-twins-4 tbody tr")
+    tab.page.select_option("#language", "fr")
+    tab.page.wait_for_selector("#ladder-twins-4 caption:has-text('4 joueurs')")
+    text = tab.page.locator("#ladder-twins-4").inner_text()
+    assert "Difficile" in text or "difficile" in text.lower(), text
+    # A game without a ladder says so.
+    tab.go("/#/leaderboard/twinit/bots")
+    tab.page.wait_for_selector("#ladder-none")
+
+
+def test_the_shipped_ladder_is_served(tab: Tab) -> None:
+    tab.go("/")
+    answer = tab.page.request.get(tab.base + "/static/data/ladder.json")
+    assert answer.ok
+    report = answer.json()
+    ladders = {name: ladder for name, ladder in report.items() if name != "note"}
+    assert {"timo-2p", "timo-4p", "twins-4p"} <= set(ladders)
+    for ladder in ladders.values():
+        assert all(row["level"] for row in ladder["ratings"])

@@ -131,6 +131,21 @@ class Rules(ABC):
     def view_text(self, view: Any) -> str:
         """A seat's view in words."""
 
+    def quick_move(self, view: Any) -> Action | None:
+        """A move the IS-MCTS bot makes without searching (Timo's TIMO! races), if any."""
+        return None
+
+    def rollout_evaluator(self, rng: random.Random) -> Any:
+        """An OpenSpiel MCTS evaluator (``evaluate(state)``, ``prior(state)``) for the
+        IS-MCTS bot, drawing from ``rng``; None: OpenSpiel's random rollouts."""
+        return None
+
+    def engine_from_view(self, view: Any, rng: random.Random) -> Any:
+        """An engine state ``view``'s seat cannot tell from the real one: what it has not
+        seen dealt at random from ``rng``, under this game's ``options`` (the IS-MCTS bot
+        searches from it)."""
+        raise NotImplementedError(f"{type(self).__name__} does not seat the IS-MCTS bot")
+
 
 class _Step:
     """One move: who made it, its id, and the public table after it (as a spectator's
@@ -157,10 +172,10 @@ class _Core:
     __slots__ = ("capped", "done", "engine", "epoch", "known", "rules", "seed", "sizes",
                  "steps")
 
-    def __init__(self, rules: Rules, seed: int):
+    def __init__(self, rules: Rules, seed: int, engine: Any = None):
         self.rules = rules
         self.seed = seed
-        self.engine = rules.new_state(seed)
+        self.engine = rules.new_state(seed) if engine is None else engine
         self.capped = False
         self.done = rules.is_over(self.engine)
         self.steps: list[_Step] = []
@@ -215,9 +230,11 @@ class _Core:
 class TwinTableState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over one engine state (``engine``)."""
 
-    def __init__(self, game: TwinTableGame, seed: int):
+    def __init__(self, game: TwinTableGame, seed: int, engine: Any = None):
+        """A new game from ``seed``, or (``engine``) a game already under way on the
+        engine, its history before now unknown (the IS-MCTS bot searches from one)."""
         super().__init__(game)
-        self._core = _Core(game.rules, seed)
+        self._core = _Core(game.rules, seed, engine)
         self._max_moves = game.max_moves
 
     @property
@@ -358,6 +375,59 @@ class TwinTableGame(pyspiel.Game):  # type: ignore[misc]
             params)
 
 
+class ISMCTSViewBot:
+    """OpenSpiel's IS-MCTS (``open_spiel.python.algorithms.ismcts``) as a Twin Table bot:
+    it decides from its seat's view, like every bot, so it sits at tables, in ``sim`` and
+    in the environments. Each decision deals what the seat has not seen at random
+    (:meth:`Rules.engine_from_view`), makes that the root of a fresh search (its
+    history before now unknown, which IS-MCTS does not need: the root is the seat's
+    information set) and runs ``simulations`` simulations with one random rollout per
+    leaf (the game's own rollout when its rules offer one, :meth:`Rules.rollout_evaluator`:
+    Timo's plays the round out on the C engine with the ``search`` bot's rollout policy,
+    where a random rollout of a 108-card round takes hundreds of Python moves);
+    ``resample_from_infostate`` re-deals at every simulation. ``load(players,
+    options)`` gives the OpenSpiel game to search, one per table size and options.
+
+    Its think budget is small on purpose (OpenSpiel's Python tree is slow; the bench
+    ``bench/openspiel_ismcts.py`` gives it equal wall-clock time instead). Every random
+    draw comes from the generator it is handed, so a seed replays."""
+
+    name = "ismcts"
+
+    def __init__(self, load: Callable[[int, dict[str, Any]], TwinTableGame],
+                 simulations: int = 64, uct_c: float = 1.4):
+        self.load, self.simulations, self.uct_c = load, simulations, uct_c
+        self._games: dict[tuple[int, str], TwinTableGame] = {}
+
+    def act(self, view: Any, rng: random.Random) -> Action | None:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        if not view.legal or view.viewer is None:
+            return None
+        key = (view.players, repr(sorted(view.options.items())))
+        game = self._games.get(key)
+        if game is None:
+            game = self._games[key] = self.load(view.players, dict(view.options))
+        rules = game.rules
+        quick = rules.quick_move(view)
+        if quick is not None:
+            return quick
+        seat: int = view.viewer
+        legal: dict[int, Action] = {rules.id_of(action): action for action in view.legal}
+        if len(legal) == 1:
+            return next(iter(legal.values()))
+        state = TwinTableState(game, 0, rules.engine_from_view(view, rng))
+        if state.current_player() != seat:
+            return None  # not this seat's move in OpenSpiel's order yet
+        numbers = np.random.RandomState(rng.getrandbits(32))
+        evaluator = rules.rollout_evaluator(rng) or mcts.RandomRolloutEvaluator(1, numbers)
+        search = ismcts.ISMCTSBot(game, evaluator, self.uct_c,
+                                  max_simulations=self.simulations, random_state=numbers)
+        search.set_resampler(lambda root, player: root.resample_from_infostate(
+            player, rng.random))
+        return legal[int(search.step(state))]
+
+
 def game_type(short_name: str, long_name: str, low: int, high: int,
                parameters: dict[str, Any]) -> Any:
     return pyspiel.GameType(
@@ -376,5 +446,5 @@ def game_type(short_name: str, long_name: str, low: int, high: int,
         parameter_specification=parameters)
 
 
-__all__ = ["Rules", "Sampler", "Tensor", "TwinTableGame", "TwinTableObserver",
+__all__ = ["ISMCTSViewBot", "Rules", "Sampler", "Tensor", "TwinTableGame", "TwinTableObserver",
            "TwinTableState", "game_type"]

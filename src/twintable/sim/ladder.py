@@ -13,6 +13,13 @@ game's entry can seat here (``bots.registry.bot_levels``: the random bot, then t
 game's own), so a plug-in game's bots climb it the same way::
 
     python -m twintable.sim.ladder timo:2 timo:4 twins:4 --games 40 --out ladder.json
+
+``--short`` plays every game at its entry's short options (Timo to 100 points instead of
+300), so a ladder with slow bots fits a small machine; ``--note`` says in the file how
+it was made. Each rating names the bot's level on the shared scale (Beginner to Expert),
+which the browser's leaderboard shows ("bots" tab). The browser reads the copy the
+package ships, ``web/data/ladder.json``: give ``--out`` twice to write both it and
+docs/figures/ladder.json (a test checks that they agree).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -46,28 +53,35 @@ class Ladder:
     options: dict[str, Any]
     players: int
     bots: tuple[str, ...]
+    levels: dict[str, str] = field(default_factory=dict, compare=False)
+    """Each bot's level on the shared scale (``core/plugin.py: LEVELS``)."""
 
 
 def game_ladder(game: str, players: int, options: dict[str, Any] | None = None,
-           registry: GameRegistry | None = None) -> Ladder:
+                registry: GameRegistry | None = None, short: bool = False,
+                only: Sequence[str] | None = None) -> Ladder:
     """The ladder of ``game`` at ``players`` seats, named ``<game>-<players>p``: every bot
-    its entry can seat here, by name (former names left out), the random bot first."""
+    its entry can seat here, by name (former names left out), the random bot first, or
+    those of them named in ``only``; ``short``: the entry's short options under
+    ``options``."""
     entry = (registry or default_registry()).entry(game)
-    options = dict(options or {})
+    options = {**(entry.short_options if short else {}), **(options or {})}
     entry.rules.check_players(players, options)
-    bots = tuple(level.name for level in bot_levels(entry))
-    if len(bots) < 2:
+    levels = {level.name: level.level for level in bot_levels(entry)
+              if only is None or level.name in only}
+    if len(levels) < 2:
         raise ValueError(f"{game} has no bot to pair with the random bot here")
-    return Ladder(f"{game}-{players}p", game, options, players, bots)
+    return Ladder(f"{game}-{players}p", game, options, players, tuple(levels), levels)
 
 
-def parse_ladder(spec: str, registry: GameRegistry | None = None) -> Ladder:
+def parse_ladder(spec: str, registry: GameRegistry | None = None,
+                 short: bool = False, only: Sequence[str] | None = None) -> Ladder:
     """``GAME:PLAYERS`` (``twins:4``) -> its :func:`game_ladder`."""
     game, _, players = spec.partition(":")
     if not players.isdigit():
         raise ValueError(f"a ladder is GAME:PLAYERS (a game id and a table size), "
                          f"not {spec!r}")
-    return game_ladder(game, int(players), registry=registry)
+    return game_ladder(game, int(players), registry=registry, short=short, only=only)
 
 
 def lineups(ladder: Ladder) -> list[tuple[str, ...]]:
@@ -116,8 +130,11 @@ def climb(ladder: Ladder, games: int, seed: int, workers: int | None = None
         for chunk in run_games(ladder.game, ladder.options, lineup, games,
                                seed + 1_000_000 * index, workers=workers):
             results.extend(chunk)
+    rated = rate(results, ladder.bots)
+    for row in rated["ratings"]:
+        row["level"] = ladder.levels.get(row["bot"])
     return {"game": ladder.game, "players": ladder.players, "options": ladder.options,
-            "games_per_pairing": games, "seed": seed, **rate(results, ladder.bots)}
+            "games_per_pairing": games, "seed": seed, **rated}
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -128,17 +145,24 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games", type=int, default=40, help="games per pairing")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", type=Path, help="write the ladders here as JSON")
+    parser.add_argument("--short", action="store_true",
+                        help="play each game at its short options (Timo to 100 points)")
+    parser.add_argument("--bots", help="only these bots, comma-separated (default: all)")
+    parser.add_argument("--note", help="how the ladder was made, kept in the file")
+    parser.add_argument("--out", type=Path, action="append", default=[],
+                        help="write the ladders here as JSON (may be given again)")
     args = parser.parse_args(argv)
     try:
-        chosen = [parse_ladder(spec, registry) for spec in args.ladders]
+        only = args.bots.split(",") if args.bots else None
+        chosen = [parse_ladder(spec, registry, args.short, only) for spec in args.ladders]
     except (ValueError, TwinTableError) as error:
         parser.error(str(error))
-    report = {each.name: climb(each, args.games, args.seed, args.workers)
-              for each in chosen}
+    report: dict[str, Any] = {"note": args.note} if args.note else {}
+    report.update({each.name: climb(each, args.games, args.seed, args.workers)
+                   for each in chosen})
     text = json.dumps(report, indent=2)
-    if args.out is not None:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    for out in args.out:
+        out.write_text(text + "\n", encoding="utf-8")
     print(text)
     return report
 

@@ -84,6 +84,14 @@ class Reflexes:
 REFLEXES = {
     "random": Reflexes(forget=0.5, recall=0.4, recall_ms=2600, notice=0.35, catch_ms=2800,
                        turn_ms=1500),
+    # The C policy's greedy bot: careful about TIMO! (it always calls in the simulator),
+    # only its play is simple.
+    "greedy": Reflexes(forget=0.12, recall=0.6, recall_ms=2000, notice=0.7, catch_ms=2100,
+                       turn_ms=1200),
+    "ismcts": Reflexes(forget=0.1, recall=0.6, recall_ms=1900, notice=0.75, catch_ms=2000,
+                       turn_ms=1600),
+    "learned": Reflexes(forget=0.08, recall=0.7, recall_ms=1700, notice=0.85,
+                        catch_ms=1800, turn_ms=1400),
     "heuristic": Reflexes(forget=0.12, recall=0.6, recall_ms=1900, notice=0.75,
                           catch_ms=2000, turn_ms=1300),
     "search": Reflexes(forget=0.05, recall=0.75, recall_ms=1500, notice=0.9, catch_ms=1600,

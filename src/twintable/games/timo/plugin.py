@@ -7,6 +7,7 @@ Bots and the C engine are imported only when a shell first asks for them.
 from __future__ import annotations
 
 import random
+from importlib.util import find_spec
 from typing import Any
 
 from twintable.core.game import Game
@@ -25,6 +26,42 @@ def _search() -> Any:
     from twintable.games.timo.bots import SearchTimoBot
 
     return SearchTimoBot()
+
+
+def _greedy() -> Any:
+    from twintable.games.timo.research.policy import GreedyTimoPolicy
+
+    return GreedyTimoPolicy()
+
+
+def _learned() -> Any:
+    from twintable.games.timo.research.policy import LearnedTimoBot
+
+    return LearnedTimoBot()
+
+
+def _ismcts() -> Any:
+    from twintable.games.timo.research.openspiel import ismcts_bot
+
+    return ismcts_bot()
+
+
+def _numpy() -> bool:
+    """The greedy and learned bots encode views as NumPy arrays (``research/codec.py``)."""
+    return find_spec("numpy") is not None
+
+
+def _weights() -> bool:
+    if not _numpy():
+        return False
+    from twintable.games.timo.research.policy import weights_available
+
+    return weights_available()
+
+
+def _openspiel() -> bool:
+    """The IS-MCTS bot is OpenSpiel's: offered where it is installed (the ``rl`` extra)."""
+    return find_spec("pyspiel") is not None
 
 
 def simulator() -> Game[Any]:
@@ -52,7 +89,13 @@ def plan_move(bot: Any, view: Any, rng: random.Random, now: int) -> Plan | None:
 def entry() -> GameEntry:
     return GameEntry(
         rules=TimoGame(), package="twintable.games.timo",
-        bots=(BotLevel("heuristic", "medium", _heuristic),
+        # greedy: the vector engine's C policy; learned: the shipped A2C weights
+        # (research/policy.py; 35% against heuristic: easy); ismcts: OpenSpiel's IS-MCTS
+        # with a small budget (research/openspiel.py).
+        bots=(BotLevel("greedy", "easy", _greedy, available=_numpy),
+              BotLevel("learned", "easy", _learned, available=_weights),
+              BotLevel("ismcts", "easy", _ismcts, available=_openspiel),
+              BotLevel("heuristic", "medium", _heuristic),
               BotLevel("search", "hard", _search)),
         default_bot="heuristic", simulator=simulator,
         # People at a table race bots to call TIMO! and to catch; bots take a person's time.

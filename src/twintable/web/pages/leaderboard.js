@@ -1,6 +1,8 @@
 // The leaderboard of one game: what the rating means, the best players, and this
 // browser's own row and rank (its profile id is public; the server finds the row even
-// outside the best ones).
+// outside the best ones). Its "bots" tab (#/leaderboard/<game>/bots) shows the bot
+// ladder the package ships (web/data/ladder.json, written by twintable.sim.ladder): the
+// game's bots rated from round-robin matches, by level and what each one is.
 import { api, games } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
@@ -19,9 +21,55 @@ export function playerMark(playerId) {
   return { colour: seatColour(hash), short: String(playerId).replace(/[^0-9a-z]/gi, "").slice(0, 4) };
 }
 
-export async function leaderboardPage(gameId) {
+// The two tabs: people's ratings, and the bots' ladder.
+function tabs(chosen, bots) {
+  return el("nav", { class: "lb-games lb-tabs", "aria-label": t("leaderboard.tabs") },
+    el("a", { href: `#/leaderboard/${chosen}`, id: "leaderboard-tab-people", class: bots ? "" : "lb-chosen",
+      "aria-current": bots ? null : "page" }, t("leaderboard.tab_people")),
+    el("a", { href: `#/leaderboard/${chosen}/bots`, id: "leaderboard-tab-bots", class: bots ? "lb-chosen" : "",
+      "aria-current": bots ? "page" : null }, t("leaderboard.tab_bots")));
+}
+
+function gamePills(list, chosen, suffix) {
+  return el("nav", { class: "lb-games", "aria-label": t("leaderboard.choose") },
+    list.map((g) => el("a", { href: `#/leaderboard/${g.id}${suffix}`, class: g.id === chosen ? "lb-chosen" : "",
+      "aria-current": g.id === chosen ? "page" : null }, t(`game.${g.id}`))));
+}
+
+// The bot ladder of one game: a table per table size, best first.
+async function botsTab(list, chosen) {
+  const response = await fetch("/static/data/ladder.json");
+  const report = response.ok ? await response.json() : {};
+  const ladders = Object.values(report).filter((ladder) => ladder && ladder.game === chosen);
+  const game = t(`game.${chosen}`);
+  const one = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const share = new Intl.NumberFormat(language(), { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const table = (ladder) => el("table", { class: "grid lb-table lb-ladder", id: `ladder-${chosen}-${ladder.players}` },
+    el("caption", {}, t("leaderboard.bots_caption", { game, n: ladder.players })),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("leaderboard.rank")),
+      el("th", { scope: "col" }, t("leaderboard.bots_bot")), el("th", { scope: "col" }, t("leaderboard.rating")),
+      el("th", { scope: "col" }, t("leaderboard.games")), el("th", { scope: "col" }, t("leaderboard.bots_wins")))),
+    el("tbody", {}, ladder.ratings.map((row, index) => el("tr", { "data-bot": row.bot },
+      el("td", {}, index + 1),
+      el("td", {}, el("strong", {}, row.level ? t(`level.${row.level}`) : t(`bot.${row.bot}`)),
+        el("small", { class: "lb-bot-about" }, ` ${t(`bots.about.${row.bot === "random" ? "random" : `${chosen}.${row.bot}`}`)}`)),
+      el("td", {}, one.format(row.ordinal)), el("td", {}, row.games),
+      el("td", {}, t("leaderboard.bots_share", { share: share.format(row.win_share),
+        low: share.format(row.win_share_interval[0]), high: share.format(row.win_share_interval[1]) }))))));
+  page(t("leaderboard.title", { game }), tabs(chosen, true), gamePills(list, chosen, "/bots"),
+    el("p", { class: "lb-explain", id: "ladder-explain" }, t("leaderboard.bots_explain")),
+    ...(ladders.length ? ladders.flatMap((ladder) => [table(ladder),
+      el("p", { class: "lb-explain" }, t("leaderboard.bots_games_per_pairing", { n: ladder.games_per_pairing }))])
+      : [el("p", { id: "ladder-none" }, t("leaderboard.bots_none", { game }))]));
+}
+
+export async function leaderboardPage(gameId, tab) {
   const list = await games();
   const chosen = list.some((g) => g.id === gameId) ? gameId : list[0].id;
+  if (tab === "bots") {
+    await botsTab(list, chosen);
+    return;
+  }
   const playerId = profile().id;
   const rows = await api("GET", `/api/leaderboard/${chosen}${playerId ? `?player=${encodeURIComponent(playerId)}` : ""}`);
   const game = t(`game.${chosen}`);
@@ -47,10 +95,7 @@ export async function leaderboardPage(gameId) {
         row.bot ? el("span", { class: "badge lb-bot" }, t("leaderboard.bot")) : ""),
       el("td", {}, rating(row)), el("td", {}, row.games)));
   });
-  page(t("leaderboard.title", { game }),
-    el("nav", { class: "lb-games", "aria-label": t("leaderboard.choose") },
-      list.map((g) => el("a", { href: `#/leaderboard/${g.id}`, class: g.id === chosen ? "lb-chosen" : "",
-        "aria-current": g.id === chosen ? "page" : null }, t(`game.${g.id}`)))),
+  page(t("leaderboard.title", { game }), tabs(chosen, false), gamePills(list, chosen, ""),
     el("p", { class: "lb-explain", id: "leaderboard-explain" }, t("leaderboard.explain", { n: PROVISIONAL_GAMES })),
     el("p", { class: "lb-you", id: "leaderboard-you" }, mine
       ? mine.games < PROVISIONAL_GAMES ? t("leaderboard.you_are_new", { rank: mine.rank, n: mine.games })

@@ -1,9 +1,11 @@
 """Timo's Twist as arrays: the action indices and the observation vector of one seat.
 
 Both the PettingZoo environment (``timo_v0``) and the vectorised engine (``timo_vector``)
-speak this encoding; the C engine (``games/timo/_native.c``: ``encode`` and the vector
-engine) writes the same numbers, and tests/games/timo/research/test_vector.py compares the two
-after every step. docs/envs_timo.md is the reader's copy of the layout below.
+speak this encoding, and the learned bot (``research/policy.py``) plays through it at
+tables and in ``sim``: encoding needs NumPy alone, only :func:`layout` imports Gymnasium.
+The C engine (``games/timo/_native.c``: ``encode`` and the vector engine) writes the same
+numbers, and tests/games/timo/research/test_vector.py compares the two after every step.
+docs/envs_timo.md is the reader's copy of the layout below.
 
 A *card type* is a colour and a rank, so the two copies of a card in the 108-card deck
 share one type: type ``13 * colour + rank`` for the 52 coloured types (rank 0-9, Stop 10,
@@ -55,18 +57,20 @@ slice                         meaning
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from twintable.core.types import Action
-from twintable.envs.layout import Field, Layout
 from twintable.games.timo.cards import BLACK, COLOURS, Deck
 from twintable.games.timo.cards import PENALTY as CARD_PENALTIES
 from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY
 from twintable.games.timo.state import NOBODY
 from twintable.games.timo.views import TimoView
+
+if TYPE_CHECKING:
+    from twintable.envs.layout import Layout
 
 CARD_TYPES = 54
 BLACK_PLAYS = 104
@@ -85,6 +89,10 @@ def observation_size(players: int) -> int:
 
 def layout(players: int, deck: Deck, target: int) -> Layout:
     """The observation's fields for this table, with the largest value each can take."""
+    # The layout builds a Gymnasium Box; imported here so that encoding a view (the
+    # learned bot at a table) needs NumPy only.
+    from twintable.envs.layout import Field, Layout
+
     most_copies = max(Counter(map(card_type, deck.colour, deck.rank)).values())
     most_penalty = sum(CARD_PENALTIES.get(rank, 0) for rank in deck.rank)
     # A round's winner scores at most every card's points.

@@ -17,10 +17,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from twintable.core.types import Action
-from twintable.envs.openspiel_face import Rules, Tensor, TwinTableGame, game_type
+from twintable.envs.openspiel_face import ISMCTSViewBot, Rules, Tensor, TwinTableGame, game_type
 from twintable.games.timo.cards import COLOURS
 from twintable.games.timo.fast import NATIVE, FastTimoGame
 from twintable.games.timo.rules import CALL, CATCH, DRAW, PASS, PLAY, TimoGame
@@ -147,9 +148,49 @@ class TimoRules(Rules):
         pieces["scores"][:] = view.scores
         pieces["dealer"][view.dealer] = 1
 
+    def quick_move(self, view: TimoView) -> Action | None:
+        # A TIMO! race is answered at once, as every bot of the simulator does.
+        return next((a for a in view.legal if a.kind in (CALL, CATCH)), None)
+
+    def engine_from_view(self, view: TimoView, rng: random.Random) -> Any:
+        sample = TimoGame().sample_state(view, rng)
+        sample.options = self.options
+        if not self.native:
+            return sample
+        engine: Any = self.game.new_state(self.options, self.players, 0)
+        engine.load(FastTimoGame.plain(sample))
+        return engine
+
+    def rollout_evaluator(self, rng: random.Random) -> GreedyRollouts | None:
+        return GreedyRollouts(rng) if self.native else None
+
     def view_text(self, view: TimoView) -> str:
         drawn = f" drawn{view.drawn}" if view.drawn >= 0 else ""
         return f"hand{sorted(view.hand)}{drawn} {self.public_text(view)}"
+
+
+class GreedyRollouts:
+    """An MCTS evaluator for the IS-MCTS bot: the round played out on the C engine by
+    the ``search`` bot's rollout policy (``_native.c: greedy_round``: a random playable
+    coloured card, a black one only when no other fits), the round's winner worth 1;
+    priors uniform. Draws come from the bot's generator."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def evaluate(self, state: Any) -> Any:
+        if state.is_terminal():
+            return np.asarray(state.returns())
+        engine = state.engine.clone()
+        version, words, gauss = self.rng.getstate()
+        self.rng.setstate((version, engine.greedy_round(words), gauss))
+        returns = np.zeros(engine.players)
+        returns[engine.round_winner] = 1.0
+        return returns
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 TIMO_TYPE = game_type(TIMO_NAME, "Twin Table: Timo's Twist", TimoGame.min_players,
@@ -174,4 +215,18 @@ class TimoOpenSpielGame(TwinTableGame):
 
 pyspiel.register_game(TIMO_TYPE, TimoOpenSpielGame)
 
-__all__ = ["TIMO_NAME", "TIMO_TYPE", "TimoOpenSpielGame", "TimoRules"]
+
+def search_game(players: int, options: dict[str, Any]) -> TimoOpenSpielGame:
+    """The game the IS-MCTS bot searches: the table's, to the end of the round (a target
+    of 1), as ``SearchTimoBot``'s rollouts: a win is going out first."""
+    chosen: dict[str, Any] = {name: options[name] for name in ("stacking", "draw_when_able", "deck")
+              if name in options}
+    return TimoOpenSpielGame({"players": players, **chosen, "target": 1})
+
+
+def ismcts_bot() -> ISMCTSViewBot:
+    """OpenSpiel's IS-MCTS as a Timo bot (the entry's ``ismcts`` level)."""
+    return ISMCTSViewBot(search_game)
+
+__all__ = ["TIMO_NAME", "TIMO_TYPE", "TimoOpenSpielGame", "TimoRules", "ismcts_bot",
+           "search_game"]

@@ -1,4 +1,5 @@
-"""The simple Timo's Twist player of the vectorised engine's other seats, in Python.
+"""The simple Timo's Twist player of the vectorised engine's other seats, in Python, and
+the learned player: both bot levels of the game (``greedy`` and ``learned``).
 
 The vector engine (``timo_vector``) plays every seat but the learner's inside C with
 this policy (``greedy_index`` in ``games/timo/_native.c``); this is the same policy as a
@@ -8,16 +9,28 @@ TIMO!), always calls TIMO! with its play, plays the card it just drew, else the 
 playable coloured card of its hand, else the first playable black card naming the colour
 it holds most of (ties: the lowest colour; none held: the colour in force), and draws
 only when it cannot play. It uses no randomness.
+
+:class:`LearnedTimoBot` plays the weights ``twintable train timo`` wrote (shipped as
+``games/timo/data/timo_a2c.npz``; ``data/timo_a2c.md`` says how they were made): it
+answers every TIMO! race at once, as the other bots do, and on its turn plays the legal
+move its network thinks most probable. It needs NumPy and nothing of Gymnasium. The
+weights were trained at two seats; at a larger table the bot sees the next player as its
+one opponent (:meth:`LearnedTimoBot._as_trained`).
 """
 
 from __future__ import annotations
 
 import random
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from twintable.core.types import Action
 from twintable.games.timo.cards import BLACK
 from twintable.games.timo.research import codec
-from twintable.games.timo.rules import PLAY
+from twintable.games.timo.rules import CALL, CATCH, PLAY
 from twintable.games.timo.state import NOBODY
 from twintable.games.timo.views import TimoView
 
@@ -62,3 +75,65 @@ class GreedyTimoPolicy:
             return None
         index = greedy_index(view, reacting or view.viewer != view.turn)
         return None if index == codec.WAIT_INDEX else codec.indexed_legal(view)[index]
+
+
+#: The shipped weights, in the game package's data.
+WEIGHTS = "timo_a2c.npz"
+
+
+def weights_available() -> bool:
+    """Whether the shipped weights are installed (NumPy is: this module imports it)."""
+    return files("twintable.games.timo").joinpath("data", WEIGHTS).is_file()
+
+
+class LearnedTimoBot:
+    """A trained policy as a bot (the module docstring): ``weights`` defaults to the
+    shipped file."""
+
+    name = "learned"
+
+    def __init__(self, weights: Path | str | None = None):
+        from twintable.games.timo.research.training import LearnedPolicy
+
+        if weights is None:
+            with as_file(files("twintable.games.timo").joinpath("data", WEIGHTS)) as path:
+                self.policy = LearnedPolicy.load(path)
+        else:
+            self.policy = LearnedPolicy.load(weights)
+        inputs = self.policy.network.params["w1"].shape[0]
+        self.players = (inputs - codec.SEATS) // 4
+
+    def _as_trained(self, observation: Any, view: TimoView) -> Any:
+        """A view of another table size, seen as the weights' (two seats, the only
+        size trained so far): the seat itself, and in the opponent's slot the player who
+        moves next (whom its plays hit) with the best score among the others; the turn
+        and the exposed seat mark the opponent slot when they are anyone else."""
+        players, seats = view.players, codec.SEATS
+        relative = observation[seats:].reshape(4, players)
+        following = 1 if view.direction == 1 else players - 1
+        squeezed = np.array([
+            [relative[0, 0], relative[0, following]],
+            [relative[1, 0], relative[1, 1:].max()],
+            [relative[2, 0], relative[2, 1:].max()],
+            [relative[3, 0], relative[3, 1:].max()]], np.float32)
+        if self.players != 2:
+            raise ValueError(f"weights for {self.players} players cannot seat {players}")
+        return np.concatenate([observation[:seats], squeezed.reshape(-1)])
+
+    def act(self, view: TimoView, rng: random.Random) -> Action | None:
+        for action in view.legal:
+            if action.kind in (CALL, CATCH):
+                return action
+        if view.viewer != view.turn or not view.legal:
+            return None
+        observation = np.zeros(codec.observation_size(view.players), np.float32)
+        mask = np.zeros(codec.N_ACTIONS, np.int8)
+        codec.encode(view, False, observation, mask)
+        if view.players != self.players:
+            observation = self._as_trained(observation, view)
+        index = self.policy({"observation": observation, "action_mask": mask})
+        return codec.indexed_legal(view)[int(index)]
+
+
+def learned() -> LearnedTimoBot:
+    return LearnedTimoBot()

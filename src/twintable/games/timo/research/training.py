@@ -6,9 +6,9 @@ with a value head, GAE, Adam, NumPy only), kept here so that a run is a command 
 seed: the same seed, sizes and step count give the same weights on the same machine
 (BLAS sums may round differently elsewhere). Opponents are chosen game by game, a share
 of them random and the rest the engine's greedy policy. The policy plays in
-``twintable.envs.evaluate`` and as an opponent of ``TimoSelfPlayVectorEnv``; it is not a
-bot level of tables or the simulator (their bots see views, and the encoder of views
-into observations belongs to ``envs``, above the game).
+``twintable.envs.evaluate``, as an opponent of ``TimoSelfPlayVectorEnv``, and, as the
+``learned`` bot level (``research/policy.py: LearnedTimoBot``), at tables, in ``sim`` and
+in the environments, from the weights shipped in ``games/timo/data/timo_a2c.npz``.
 """
 
 from __future__ import annotations
