@@ -23,7 +23,7 @@ export function playerMark(playerId) {
 
 // The two tabs: people's ratings, and the bots' ladder.
 function tabs(chosen, bots) {
-  return el("nav", { class: "lb-games lb-tabs", "aria-label": t("leaderboard.tabs") },
+  return el("nav", { class: "lb-tabs", "aria-label": t("leaderboard.tabs") },
     el("a", { href: `#/leaderboard/${chosen}`, id: "leaderboard-tab-people", class: bots ? "" : "lb-chosen",
       "aria-current": bots ? null : "page" }, t("leaderboard.tab_people")),
     el("a", { href: `#/leaderboard/${chosen}/bots`, id: "leaderboard-tab-bots", class: bots ? "lb-chosen" : "",
