@@ -101,16 +101,17 @@ def test_bots_are_named_by_level_in_play_and_sim(tmp_path: Path) -> None:
     assert set(json.loads(report_path.read_text())["bots"]) == {"strong", "random"}
     assert "strong (hard)" in result.output
     # A level the game has no bot at is refused in words, once.
-    result = runner.invoke(app, ["sim", "timo", "--bots", "easy,easy", "--games", "1"],
+    result = runner.invoke(app, ["sim", "timo", "--bots", "expert,expert", "--games", "1"],
                            env={"COLUMNS": "200"})
-    assert result.exit_code == 2 and result.output.count("easy") == 1, result.output
-    assert "no bot at level easy" in result.output and "beginner, medium, hard" in result.output
+    assert result.exit_code == 2 and result.output.count("expert") == 1, result.output
+    assert "no bot at level expert" in result.output \
+        and "beginner, easy, medium, hard" in result.output
 
 
 def test_games_lists_each_games_bot_levels() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
-    assert "bot levels (--bots): beginner (random), medium (heuristic), hard (search)" \
-        in result.output
+    assert "bot levels (--bots): beginner (random), easy (greedy), medium (heuristic), " \
+        "hard (search)" in result.output
 
 
 def test_sim_writes_a_report_and_a_figure(tmp_path: Path) -> None:
@@ -275,8 +276,8 @@ def test_sim_help_lists_every_game() -> None:
 
 
 def test_count_intervals_never_go_below_zero() -> None:
-    from twintable.cli import _print_report
     from twintable.sim.report import build_report
+    from twintable.sim.report_tables import print_report
     from twintable.sim.runner import GameResult
 
     # One error in four games: mean 0.25, and a normal interval would reach -0.24.
@@ -291,7 +292,7 @@ def test_count_intervals_never_go_below_zero() -> None:
     import twintable.cli as cli
 
     with cli.console.capture() as captured:
-        _print_report(report)
+        print_report(report, cli.console)
     printed = captured.get()
     assert "mean errors per game: 0.2 (95% CI 0.0 to" in printed
     assert "(-" not in printed and "to -" not in printed

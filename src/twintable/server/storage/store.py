@@ -20,11 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import queue
-import sqlite3
-import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -48,17 +44,11 @@ from twintable.server.storage.models import (
     SeatRow,
     TableRow,
 )
+from twintable.server.storage.moves import BATCH_LIMIT, FencedOut, Pending, StoredAction
+from twintable.server.storage.sqlite_log import SqliteLog, sqlite_pragmas
 
 #: The leaderboard's figure (ratings.conservative) as SQL, to sort and rank in the database.
 _CONSERVATIVE = RatingRow.mu - 3 * RatingRow.sigma
-
-
-class FencedOut(Exception):
-    """A write for a table that a newer owner (a higher fencing token) has claimed."""
-
-    def __init__(self, table_id: str, fence: int):
-        super().__init__(f"table {table_id} belongs to a newer owner than fence {fence}")
-        self.table_id, self.fence = table_id, fence
 
 
 #: The advisory lock that lets one worker at a time migrate a PostgreSQL database.
@@ -90,166 +80,6 @@ _RAISE_FENCES = text(
     " WHERE tables.id = v.id AND tables.fence <= v.fence RETURNING tables.id")
 
 
-@dataclass(slots=True)
-class StoredAction:
-    seq: int
-    seat: int
-    kind: str
-    payload: dict[str, Any]
-    t_ms: int
-    client_id: str | None
-
-
-#: A move waiting for the log: its table, the move, its fencing token, its answer.
-Pending = tuple[str, StoredAction, int | None, "asyncio.Future[None]"]
-
-#: The most moves one transaction commits.
-BATCH_LIMIT = 500
-
-_SQLITE_INSERT = ("INSERT INTO actions (table_id, seq, seat, kind, payload, t_ms, client_id)"
-                  " VALUES (?, ?, ?, ?, ?, ?, ?)")
-_SQLITE_FENCE = "UPDATE tables SET fence = ? WHERE id = ? AND fence <= ?"
-
-
-class SqliteLog:
-    """The SQLite action log's writer: a thread with its own ``sqlite3`` connection that
-    commits every move waiting (up to :data:`BATCH_LIMIT`) in one transaction, then
-    answers each move's future on its event loop, once per batch.
-
-    The moves' fences are raised in the same transaction (``BEGIN IMMEDIATE`` takes the
-    write lock first, so the check and the insert see one state). When a batch fails,
-    each of its moves is written again in a transaction of its own, so only a move that
-    fails alone is refused. The connection uses the engine's pragmas (WAL, synchronous
-    NORMAL): a committed move survives a killed process, as through SQLAlchemy."""
-
-    def __init__(self, path: str):
-        self.path = path
-        self.moves: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
-        self.thread: threading.Thread | None = None
-        # Held to start the thread and queue a move, and by a thread that gives up, so
-        # that no move is queued for a thread that has stopped reading.
-        self.lock = threading.Lock()
-
-    def append(self, item: Pending) -> None:
-        with self.lock:
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="twintable-log",
-                                               daemon=True)
-                self.thread.start()
-            self.moves.put(item)
-
-    async def close(self) -> None:
-        """Write what is waiting, then stop the thread."""
-        with self.lock:
-            thread, self.thread = self.thread, None
-            if thread is not None:
-                self.moves.put(None)
-        if thread is not None:
-            await asyncio.to_thread(thread.join)
-
-    def _run(self) -> None:
-        try:
-            # isolation_level=None: the transactions are the explicit BEGIN/COMMIT below.
-            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                         check_same_thread=False)
-            _sqlite_pragmas(connection, None)
-        except Exception as error:
-            # Every move waiting is refused (its table reads the log back later); the
-            # next move starts a new thread, which tries again.
-            with self.lock:
-                self.thread = None
-                while True:
-                    try:
-                        item = self.moves.get_nowait()
-                    except queue.Empty:
-                        return
-                    if item is not None:
-                        _answer_from_thread([item], [error])
-        try:
-            while True:
-                first = self.moves.get()
-                if first is None:
-                    return
-                batch = [first]
-                stop = False
-                while len(batch) < BATCH_LIMIT:
-                    try:
-                        item = self.moves.get_nowait()
-                    except queue.Empty:
-                        break
-                    if item is None:
-                        stop = True
-                        break
-                    batch.append(item)
-                try:
-                    self._write(connection, batch)
-                except Exception as error:  # never leave a move unanswered
-                    _answer_from_thread(batch, [error] * len(batch))
-                if stop:
-                    return
-        finally:
-            connection.close()
-
-    def _write(self, connection: sqlite3.Connection, batch: list[Pending]) -> None:
-        outcomes: list[BaseException | None]
-        try:
-            refused = self._commit(connection, batch)
-            outcomes = [FencedOut(table_id, fence or 0) if table_id in refused else None
-                        for table_id, _, fence, _ in batch]
-        except Exception:
-            outcomes = []
-            for item in batch:
-                try:
-                    if self._commit(connection, [item]):
-                        outcomes.append(FencedOut(item[0], item[2] or 0))
-                    else:
-                        outcomes.append(None)
-                except Exception as error:
-                    outcomes.append(error)
-        _answer_from_thread(batch, outcomes)
-
-    @staticmethod
-    def _commit(connection: sqlite3.Connection, batch: list[Pending]) -> set[str]:
-        """Write a batch in one transaction; the tables whose fence was newer (their
-        moves are not written)."""
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            refused = set()
-            fences = {table_id: fence for table_id, _, fence, _ in batch
-                      if fence is not None}
-            for table_id, fence in fences.items():
-                if not connection.execute(_SQLITE_FENCE, (fence, table_id, fence)).rowcount:
-                    refused.add(table_id)
-            connection.executemany(_SQLITE_INSERT, [
-                (table_id, a.seq, a.seat, a.kind, orjson.dumps(a.payload).decode(), a.t_ms,
-                 a.client_id)
-                for table_id, a, _, _ in batch if table_id not in refused])
-            connection.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                connection.execute("ROLLBACK")
-            raise
-        return refused
-
-
-def _answer_from_thread(batch: list[Pending], outcomes: list[BaseException | None]) -> None:
-    """Answer a batch's moves on their event loop: one wake-up per batch, not per move."""
-    loop = batch[0][3].get_loop()
-    with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
-        loop.call_soon_threadsafe(_answer, [item[3] for item in batch], outcomes)
-
-
-def _answer(futures: list[asyncio.Future[None]],
-            outcomes: list[BaseException | None]) -> None:
-    for done, outcome in zip(futures, outcomes, strict=True):
-        if done.done():
-            continue
-        if outcome is None:
-            done.set_result(None)
-        else:
-            done.set_exception(outcome)
-
-
 def _sqlite_file(url: str) -> str | None:
     """The database file of a SQLite URL; None for an in-memory database (one connection
     of its own would see another database)."""
@@ -267,7 +97,7 @@ class Store:
             url, **({"connect_args": {"timeout": POSTGRES_CONNECT_TIMEOUT_S}} if postgres
                     else {}))
         if url.startswith("sqlite"):
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         if postgres:
             event.listen(self.engine.sync_engine, "connect", _tcp_gives_up)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
@@ -609,10 +439,4 @@ def _give_up_when_silent(connection: Any) -> None:
                         POSTGRES_UNREACHABLE_S * 1000)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # WAL lets readers run beside the writer; a committed append survives a killed process.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+__all__ = ["FencedOut", "Store", "StoredAction"]

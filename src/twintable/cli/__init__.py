@@ -20,6 +20,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
+from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
@@ -29,6 +30,7 @@ from twintable.sim.figures import plot_report
 from twintable.sim.lab import sim_command, sweep, write_exports, write_sim_page
 from twintable.sim.progress import progress_bar
 from twintable.sim.report import build_report
+from twintable.sim.report_tables import print_report
 from twintable.sim.runner import GameResult, make_bots, run_games
 from twintable.sim.summary import markdown_summary
 
@@ -481,7 +483,7 @@ def sim(
         except ConnectionError as error:
             raise _fail(f"cannot reach the Ray cluster at {ray}: {error}") from None
     report = build_report(game.id, players, lineup, seed, options, results, fixed_seats)
-    _print_report(report)
+    print_report(report, console)
     console.print(Markdown(markdown_summary(report)))
     if json_out:
         json_out.write_text(json.dumps(report, indent=2), encoding="utf-8")
@@ -509,50 +511,6 @@ def _unwritable(path: Path) -> str | None:
     return None if os.access(folder, os.W_OK | os.X_OK) else "permission denied"
 
 
-def _print_report(report: dict[str, Any]) -> None:
-    table = Table(title=f"{report['game']}: {report['games']} games, "
-                        f"{report['players']} players, seed {report['seed']}")
-    for column in ("bot", "seat-games", "wins", "win rate", "95% CI", "mean score (95% CI)",
-                   "median", "min-max"):
-        table.add_column(column, justify="right")
-    entry = GAMES.entry(report["game"]) if report["game"] in GAMES else None
-    for name, row in report["bots"].items():
-        low, high = row["ci95"]
-        level = level_of(entry, name) if entry is not None else None
-        scores = row["scores"]
-        mean_low, mean_high = scores["mean_ci95"]
-        table.add_row(f"{name} ({level})" if level else name, str(row["games"]),
-                      f"{row['wins']:.0f}", f"{row['win_rate']:.1%}",
-                      f"{low:.1%}-{high:.1%}",
-                      f"{scores['mean']:.1f} ({mean_low:.1f}-{mean_high:.1f})",
-                      f"{scores['median']:g}", f"{scores['min']:g}-{scores['max']:g}")
-    console.print(table)
-    seats = Table(title="by seat")
-    for column in ("seat", "win rate", "95% CI"):
-        seats.add_column(column, justify="right")
-    for row in report["seats"]:
-        seats.add_row(str(row["seat"]), f"{row['win_rate']:.1%}",
-                      f"{row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}")
-    console.print(seats)
-    figures = {name: row["totals"] for name, row in report["bots"].items() if "totals" in row}
-    if any("claims" in totals for totals in figures.values()):
-        speed = Table(title="by bot: claims and errors")
-        for column in ("bot", "takes per game", "mean time to claim", "error rate"):
-            speed.add_column(column, justify="right")
-        for name, totals in figures.items():
-            games = report["bots"][name]["games"]
-            claims, errors = totals.get("claims", 0.0), totals.get("errors", 0.0)
-            takes = totals.get("takes", 0.0)
-            mean_ms = totals.get("claim_ms", 0.0) / claims if claims else float("nan")
-            rate = errors / (takes + errors) if takes + errors else 0.0
-            speed.add_row(name, f"{takes / games:.2f}", f"{mean_ms / 1000:.2f} s", f"{rate:.1%}")
-        console.print(speed)
-    for key, value in report["stats"].items():
-        # "+ 0.0" turns a rounding -0.0 into 0.0 for display.
-        low, mean, high = (value[k] + 0.0 for k in ("low", "mean", "high"))
-        console.print(f"mean {key} per game: {mean:.1f} (95% CI {low:.1f} to {high:.1f})")
-
-
 @app.command()
 def replay(
     path: Annotated[Path, typer.Argument(help="A replay file written by play --save.")],
@@ -563,7 +521,10 @@ def replay(
     = None,
 ) -> None:
     """Step through a saved game in the terminal."""
-    saved, game = _checked_replay(path)
+    try:
+        saved, game = checked_replay(path)
+    except BadReplayFile as error:
+        raise _fail(str(error)) from None
     tui = _terminal(saved.game)
     if seat is not None and not 0 <= seat < saved.players:
         raise _fail(f"--seat takes 0 to {saved.players - 1} for this game")
@@ -588,58 +549,6 @@ def replay(
         console.print(f"Final scores: {outcome.scores}, winner(s): {sorted(outcome.winners)}")
 
 
-def _checked_replay(path: Path) -> tuple[Replay, Any]:
-    """The replay at ``path`` and its game, every move replayed once; anything wrong with
-    the file (it is outside input) is one line and exit code 2."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise _fail(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        if error.pos >= len(text.rstrip()) - 1 or error.msg.startswith("Unterminated"):
-            raise _fail(f"{path} is truncated: it stops before the end of the replay "
-                        f"(line {error.lineno}, column {error.colno})") from None
-        raise _fail(f"{path} is not a replay: {error}") from None
-    if not isinstance(data, dict):
-        raise _fail(f"{path} is not a replay: no replay object in it")
-    if not isinstance(data.get("actions"), list):
-        raise _fail(f"{path} is not a replay: its 'actions' are not a list of moves")
-    for number, item in enumerate(data["actions"], start=1):
-        if not (isinstance(item, dict) and isinstance(item.get("seat"), int)
-                and isinstance(item.get("kind"), str)
-                and isinstance(item.get("payload", {}), dict)):
-            raise _fail(f"{path}: move {number} is not a move (a seat, a kind, a payload)")
-    try:
-        saved = Replay.from_json(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise _fail(f"{path} is not a replay: {type(error).__name__} {error}") from None
-    try:
-        game = default_registry().get(saved.game)
-        game.check_players(saved.players, game.resolve_options(saved.options))
-    except (KeyError, ValueError, TwinTableError) as error:
-        raise _fail(f"{path}: {in_words(error)}") from None
-    done = -1
-    try:
-        for done, _ in enumerate(saved.steps(game)):  # noqa: B007 (read after the loop)
-            pass
-    except TwinTableError as error:
-        if done < 0:
-            raise _fail(f"{path}: the game cannot be set up: {in_words(error)}") from None
-        raise _fail(f"{path}: move {done + 1} ({_move_text(saved.actions[done])}) is "
-                    f"refused: {in_words(error)}") from None
-    except Exception as error:  # the engine on input no table ever sent it
-        where = "the set-up" if done < 0 else f"move {done + 1}"
-        raise _fail(f"{path}: {where} cannot be replayed: {type(error).__name__} "
-                    f"{error}") from None
-    return saved, game
-
-
-def _move_text(action: Any) -> str:
-    return f"seat {action.seat} {action.kind} {json.dumps(action.payload)}"
-
-
 #: ``twintable train <id>``: each game's trainer, as its entry names it.
 train_app = typer.Typer(help="Train agents (needs the [rl] extra).", no_args_is_help=True)
 for _entry in GAMES.entries():
@@ -655,5 +564,3 @@ for _entry in GAMES.entries():
         _module, _, _attr = _entry.commands.partition(":")
         app.add_typer(getattr(import_module(_module), _attr), name=_entry.id)
 
-if __name__ == "__main__":
-    app()
