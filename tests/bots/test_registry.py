@@ -62,5 +62,5 @@ def test_every_game_seats_bots_by_level_where_it_has_them() -> None:
 
 def test_make_bots_refuses_a_level_the_game_lacks() -> None:
     entry = default_registry().entry("timo")
-    with pytest.raises(ValueError, match="no bot at level easy"):
-        make_bots(entry, ["easy", "hard"])
+    with pytest.raises(ValueError, match="no bot at level expert"):
+        make_bots(entry, ["expert", "hard"])

@@ -19,6 +19,7 @@ from tests.web.play import (
     join_as,
     open_replay,
     play_to_results,
+    seek,
     timo_move,
 )
 
@@ -42,7 +43,7 @@ def test_a_person_plays_a_whole_game_against_bots(tab: Tab, game: str, players: 
     tab.page.click("#next")
     assert "Move 1 of" in tab.page.locator("#replay-step").inner_text()
     last = tab.page.locator("#seek").get_attribute("max")
-    tab.page.locator("#seek").fill(str(last))
+    seek(tab, int(last or 0))
     assert f"Move {last} of {last}" in tab.page.locator("#replay-step").inner_text()
 
 
