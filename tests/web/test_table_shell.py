@@ -299,9 +299,11 @@ def test_on_a_phone_every_seat_of_up_to_six_is_in_sight_without_scrolling(
         assert all(whole for _, whole in boxes["names"]), (players, boxes["names"])
         rows = {round(top) for _, _, top, _ in boxes["seats"]}
         assert len(rows) <= 2, (players, boxes)
-        # The seats leave the screen to the game: the hand starts in its upper two thirds.
-        assert max(bottom for *_, bottom in boxes["seats"]) < boxes["hand"][2] < 844 * 2 / 3, \
-            (players, boxes)
+        # The seats leave the screen to the game: the hand lies below them, whole on the
+        # first screen (how far down depends on how many log lines the strip above the
+        # felt holds at that moment, one to three).
+        assert max(bottom for *_, bottom in boxes["seats"]) < boxes["hand"][2] \
+            and boxes["hand"][3] <= 844, (players, boxes)
 
 
 def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab) -> None:

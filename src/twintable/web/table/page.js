@@ -104,22 +104,10 @@ export async function tablePage(tableId) {
     if (!s.celebrated) {
       s.celebrated = true;
       play("end");
-      // The results come into view by themselves, wherever the page was, and stay there
-      // while the page settles around them (the last frames can still grow the board
-      // above them, which left them off screen) until the person scrolls or types.
-      following = true;
-      bringResults(true);
+      // The results come into view by themselves, once, wherever the page was.
+      results.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
     }
   }
-
-  let following = false;
-  function bringResults(always = false) {
-    const box = results.getBoundingClientRect();
-    if (!following || results.hidden || (!always && box.top >= 0 && box.top < innerHeight)) return;
-    results.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
-  }
-  const settling = new ResizeObserver(() => bringResults());
-  const letGo = () => { following = false; };
 
   function drawTable() { ring.draw(board); drawWaiting(); drawResults(); }
 
@@ -221,8 +209,6 @@ export async function tablePage(tableId) {
   socket.connect();
   const keys = (event) => { if (s.view && game.key) game.key(event, s.view, ctx); };
   document.addEventListener("keydown", keys);
-  settling.observe(document.body);
-  for (const kind of ["wheel", "touchstart", "keydown"]) addEventListener(kind, letGo, { passive: true });
   const ticker = setInterval(() => {
     if (s.view && game.tick) game.tick(board, s.view, ctx);
     ring.tick();
@@ -234,8 +220,6 @@ export async function tablePage(tableId) {
   return () => {
     clearInterval(ticker);
     document.removeEventListener("keydown", keys);
-    settling.disconnect();
-    for (const kind of ["wheel", "touchstart", "keydown"]) removeEventListener(kind, letGo);
     phoneWidth().removeEventListener("change", refold);
     socket.close();
   };
