@@ -84,7 +84,7 @@ export async function tablePage(tableId) {
     ring.draw(board);  // moves the new centre onto the felt, so the focus comes back after it
     if (focused) {
       const selector = `[data-key="${CSS.escape(focused)}"]`;
-      (ring.felt.querySelector(selector) || board.querySelector(selector))?.focus();
+      (ring.felt.querySelector(selector) || board.querySelector(selector))?.focus({ preventScroll: true });
     }
     performance.measure("tt:render", { start: started, end: drawn });
     performance.measure("tt:seats", { start: drawn, end: performance.now() });
