@@ -206,6 +206,10 @@ class Client:
     plays_first: bool = False
     """Play a card whenever one can be played (a shorter game), instead of any legal
     move at random (drawing as often as playing)."""
+    hold: asyncio.Event | None = None
+    """Make no move until this is set (the fault is over): the table is still in play
+    when the fault ends, however fast the others run (a table that ended before a worker
+    was cut off is never taken over, and a test that asks for a takeover failed so)."""
 
     def note(self, address: str, line: str) -> None:
         self.journal.append(f"{time.monotonic() % 1000:7.2f} {address} {line}")
@@ -260,6 +264,12 @@ class Client:
                             continue
                         view = latest["view"]
                         if view["legal"] and not view.get("over"):
+                            if self.hold is not None and not self.hold.is_set():
+                                note("holding")
+                                await asyncio.wait_for(
+                                    self.hold.wait(), max(0.0, deadline - time.monotonic()))
+                                # The table may have moved on, or away, meanwhile: the
+                                # move below is then refused, or the socket is found closed.
                             counter += 1
                             plays = [a for a in view["legal"]
                                      if a["kind"] == "play" and self.plays_first]
@@ -352,18 +362,29 @@ def unfinished(clients: list[Client]) -> list[tuple[str, int, int, list[str], li
 
 
 async def play_all(tables: list[dict[str, Any]], addresses: list[str], seconds: float,
-                   during: Any = None, plays_first: bool = False) -> list[Client]:
+                   during: Any = None, plays_first: bool = False, held: int = 0
+                   ) -> list[Client]:
     """Play every table to its end; ``during``: a coroutine run alongside (the fault).
-    ``addresses``: the workers' ``host:port``."""
+    ``addresses``: the workers' ``host:port``. ``held``: the first so many people make
+    no move until ``during`` is over, so their tables (made through each worker in turn)
+    outlast the fault; the others play through it."""
     deadline = time.monotonic() + seconds
+    fault_over = asyncio.Event()
     clients = [Client(t["id"], t["token"],
                       addresses[n % len(addresses):] + addresses[:n % len(addresses)],
-                      plays_first=plays_first)
+                      plays_first=plays_first, hold=fault_over if n < held else None)
                for n, t in enumerate(t for t in tables if t["person"])]
     work = [client.play(deadline) for client in clients]
     work += [watch(t["id"], addresses, deadline) for t in tables if not t["person"]]
-    if during is not None:
-        work.append(during)
+
+    async def fault() -> None:
+        try:
+            if during is not None:
+                await during
+        finally:
+            fault_over.set()
+
+    work.append(fault())
     await asyncio.gather(*work)
     return clients
 
@@ -380,7 +401,8 @@ def test_a_killed_worker_loses_nothing(database: str, tmp_path: Path) -> None:
             await asyncio.sleep(1.5)
             os.kill(first.process.pid, signal.SIGKILL)
 
-        clients = asyncio.run(play_all(tables, [first.address, second.address], 60, kill_first()))
+        clients = asyncio.run(play_all(tables, [first.address, second.address], 60, kill_first(),
+                                       held=4))
         assert not unfinished(clients), unfinished(clients)
         assert _grep(second, "table taken over") > 0
     check_logs(database, tables, clients)
@@ -397,7 +419,8 @@ def test_a_paused_worker_is_fenced_out(database: str, tmp_path: Path) -> None:
             await asyncio.sleep(LEASE_TTL_MS / 1000 * 3)  # its leases expire, taken over
             first.process.send_signal(signal.SIGCONT)
 
-        clients = asyncio.run(play_all(tables, [first.address, second.address], 45, pause_first()))
+        clients = asyncio.run(play_all(tables, [first.address, second.address], 45, pause_first(),
+                                       held=2))
         assert not unfinished(clients), unfinished(clients)
         # The first worker woke up believing it ran its tables: it learnt otherwise, from
         # a refused write or from its lease.

@@ -189,7 +189,8 @@ def test_a_worker_cut_off_from_redis_is_fenced_and_taken_over(
             await asyncio.sleep(4 * LEASE_TTL_MS / 1000)  # its leases lapse
             network[0].heal("redis")
 
-        clients = asyncio.run(play_all(tables, _addresses(first, second), 50, cut_first()))
+        clients = asyncio.run(play_all(tables, _addresses(first, second), 50, cut_first(),
+                                       held=4))
         # The other worker took the tables over; the cut-off one stopped writing them.
         assert _grep(second, "table taken over") > 0
         assert _grep(first, "write refused") + _grep(first, "table lease lost") > 0
@@ -242,7 +243,8 @@ def test_a_partition_heals(database: str, network: list[Place], tmp_path: Path) 
             for service in ("redis", "postgres"):
                 network[0].heal(service)
 
-        clients = asyncio.run(play_all(tables, _addresses(first, second), 50, partition()))
+        clients = asyncio.run(play_all(tables, _addresses(first, second), 50, partition(),
+                                       held=4))
         _came_back(clients, _taken_over(second), first)
         _finished_well(database, tables, clients)
         # Healed: both serve, and tables made through the first play to the end.
