@@ -8,6 +8,7 @@ Real worker subprocesses on PostgreSQL and Redis; every client here is this mach
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import time
@@ -132,6 +133,46 @@ def test_an_address_messages_share_one_allowance_across_workers(
         # One allowance of 8 (and what it refills meanwhile), not 8 at each worker.
         assert 4 <= answers.count("pong") <= 10, answers
         assert answers.count("rate.limited") >= 14, answers
+
+
+def test_a_dead_workers_share_of_the_messages_comes_back(
+        database: str, tmp_path: Path) -> None:  # noqa: F811
+    """While two workers hold an address's sockets, each allows it half the messages;
+    once one dies (its socket places expired), the other allows it the whole allowance."""
+    with workers(database, REDIS, tmp_path, one_machine=False,
+                 extra=("--messages-per-address", "4")) as pair:  # 4 a second, 8 at once
+        table_id = open_table(pair[0])["table"]["id"]
+        # b runs the table (its sockets are its own, not relayed through the dying one).
+        b = next(w for w in pair if running_on(pair)[w.port] == 1)
+        a = next(w for w in pair if w is not b)
+
+        async def pongs(sockets: list[websockets.ClientConnection], sent: int) -> int:
+            answers = []
+            for n in range(sent):
+                await sockets[n % len(sockets)].send(json.dumps({"type": "ping"}))
+                frame = json.loads(await asyncio.wait_for(sockets[n % len(sockets)].recv(), 5))
+                answers.append(frame.get("code") or frame["type"])
+            return answers.count("pong")
+
+        async def run() -> tuple[int, int]:
+            at_a = [await greeted(a.port, table_id) for _ in range(2)]
+            at_b = [await greeted(b.port, table_id) for _ in range(2)]
+            await asyncio.sleep(2 * LEASE_TTL_MS / 1000)  # heartbeats share; buckets refill
+            halved = await pongs(at_b, 16)
+            a.process.send_signal(signal.SIGKILL)
+            a.process.wait()
+            # Its places expire three lease times after its last heartbeat; the next
+            # heartbeats share again, and the whole allowance refills in two seconds.
+            await asyncio.sleep(3 * LEASE_TTL_MS / 1000 + 2 * LEASE_TTL_MS / 1000 + 2)
+            whole = await pongs(at_b, 16)
+            for ws in at_a + at_b:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.close()
+            return halved, whole
+
+        halved, whole = asyncio.run(run())
+        assert halved <= 6, halved  # half of 8 at once, and a little refilled meanwhile
+        assert whole >= 8, whole
 
 
 def test_a_taken_over_table_still_counts_toward_its_address(

@@ -12,7 +12,14 @@ import httpx2
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.client import app_client, auth, create_table, free_port, running_server
+from tests.server.client import (
+    app_client,
+    auth,
+    create_table,
+    free_port,
+    profile,
+    running_server,
+)
 from tests.server.test_cluster_faults import database, services, workers  # noqa: F401
 from twintable.server import guards
 
@@ -35,6 +42,25 @@ def test_running_tables_count_toward_an_address_share(sqlite_url: str) -> None:
         assert refused.json()["code"] == "tables.too_many"
 
 
+def test_a_profile_has_a_share_of_its_own(sqlite_url: str) -> None:
+    """A profile's tables count toward its own share as well as its address's: past it,
+    the profile is refused (saying so) while the address, unnamed, may still create."""
+    with app_client(sqlite_url, max_open_tables_per_client=10,
+                    max_open_tables_per_profile=2) as client:
+        identity = profile(client)
+        for _ in range(2):
+            create_table(client, "timo", 2, identity=identity)
+        refused = client.post("/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann", **identity})
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "tables.too_many"
+        assert "profile" in refused.json()["message"]
+        # The address's own share is not spent: a table without the profile is made.
+        create_table(client, "timo", 2)
+        # And another profile from the same address has a share of its own.
+        create_table(client, "timo", 2, identity=profile(client, "Bo"))
+
+
 def _create_at_once(bases: list[str], count: int) -> list[int]:
     async def run() -> list[int]:
         async with httpx2.AsyncClient(timeout=20) as http:
@@ -54,6 +80,24 @@ def test_creates_at_once_cannot_pass_the_share_together(sqlite_url: str,
         statuses = _create_at_once([f"http://127.0.0.1:{port}"], 60)
     assert statuses.count(201) == 20, statuses  # the default share
     assert set(statuses) == {201, 429}
+
+
+def test_a_profile_share_holds_across_workers(database: str,  # noqa: F811
+                                              tmp_path: Path) -> None:
+    """Tables made with one profile through two workers count in one share (in Redis)."""
+    with workers(database, "redis://127.0.0.1:6379/13", tmp_path,
+                 extra=("--tables-per-profile", "2")) as pair:
+        made = httpx2.post(f"{pair[0].base}/api/profiles", json={"display_name": "Ann"}).json()
+        identity = {"player_id": made["player_id"], "player_secret": made["secret"]}
+        answers = [httpx2.post(f"{pair[n % 2].base}/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann", **identity}, timeout=20)
+            for n in range(4)]
+        assert [a.status_code for a in answers] == [201, 201, 429, 429], [
+            a.text for a in answers]
+        # Without the profile, the address (raised for one machine) still creates.
+        plain = httpx2.post(f"{pair[1].base}/api/tables", json={
+            "game": "timo", "players": 2, "display_name": "Ann"}, timeout=20)
+        assert plain.status_code == 201, plain.text
 
 
 def test_the_share_holds_across_workers(database: str, tmp_path: Path) -> None:  # noqa: F811

@@ -180,6 +180,9 @@ def serve(
     = False,
     tables_per_address: Annotated[int, typer.Option(
         help="Unfinished tables one client address may have made at once.")] = 20,
+    tables_per_profile: Annotated[int, typer.Option(
+        help="Unfinished tables one profile may have made at once, from any address.")]
+    = 20,
     sockets_per_address: Annotated[int, typer.Option(
         help="WebSockets one client address may hold open at once.")] = 64,
     messages_per_address: Annotated[float, typer.Option(
@@ -221,6 +224,7 @@ def serve(
                         worker_host=host, advertise_url=advertise_url,
                         ws_compression=ws_compression, trusted_proxies=trusted_proxy or [],
                         api_docs=api_docs, max_open_tables_per_client=tables_per_address,
+                        max_open_tables_per_profile=tables_per_profile,
                         max_sockets_per_client=sockets_per_address,
                         client_messages_per_second=messages_per_address,
                         client_message_burst=max(1, int(2 * messages_per_address)))

@@ -283,11 +283,13 @@ class GameServer:
                      turn_limit_s: int | None = None,
                      grace_s: int = DEFAULT_GRACE_S,
                      invite_hash: str | None = None,
-                     created_by: str | None = None, *, token_hash: str) -> Table:
+                     created_by: str | None = None, *, token_hash: str,
+                     counted_profile: str | None = None) -> Table:
         """A new open table with its creator in seat 0, held by the token whose hash is
         ``token_hash``; ``invite_hash``: the hash of a private table's invite secret
         (none: a public table); ``created_by``: the address that asked for it, whose
-        share of unfinished tables it counts in."""
+        share of unfinished tables it counts in; ``counted_profile``: the creator's
+        checked profile, whose share it counts in too."""
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
@@ -318,7 +320,9 @@ class GameServer:
                                  # Clients name an unnamed table in their own language.
                                  **({"host_name": display_name} if name is None else {}),
                                  **({"invite_hash": invite_hash} if invite_hash else {}),
-                                 **({"created_by": created_by} if created_by else {})})
+                                 **({"created_by": created_by} if created_by else {}),
+                                 **({"created_by_profile": counted_profile}
+                                    if counted_profile else {})})
         seats = []
         for seat, (kind, bot) in enumerate(seat_kinds):
             if seat == 0:
@@ -387,6 +391,7 @@ class GameServer:
                     "rematch_of": old.id}
         settings.pop("rematch", None)
         settings.pop("created_by", None)
+        settings.pop("created_by_profile", None)  # a rematch counts for who asked for it
         if client is not None:
             settings["created_by"] = client
         row = TableRow(id=table_id, game=old.row.game, name=old.row.name,

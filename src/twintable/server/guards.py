@@ -288,38 +288,53 @@ class AddressBook:
                                               self.settings.client_message_burst)
 
 
-def unfinished_by(tables: Mapping[str, Any], address: str) -> list[str]:
-    """The tables (of ``tables``, by id) waiting or running that ``address`` made."""
+PROFILE_SHARE = "profile "
+"""Before a profile id, the name of its share of unfinished tables (no address holds a
+space, so the shares of addresses and of profiles never meet)."""
+
+
+def profile_share(player_id: str) -> str:
+    """The name under which a profile's unfinished tables are counted."""
+    return PROFILE_SHARE + player_id
+
+
+def unfinished_by(tables: Mapping[str, Any], share: str) -> list[str]:
+    """The tables (of ``tables``, by id) waiting or running that count in ``share`` (an
+    address, or a :func:`profile_share`)."""
     return [table_id for table_id, table in tables.items()
-            if table.created_by == address and table.status in ("open", "running")]
+            if share in table.counted_as and table.status in ("open", "running")]
 
 
 def unfinished_by_address(tables: Mapping[str, Any]) -> dict[str, list[str]]:
-    """The tables waiting or running, by the address that made them."""
+    """The tables waiting or running, by each share they count in (the address that
+    made them, and the profile that did)."""
     found: dict[str, list[str]] = {}
     for table_id, table in tables.items():
-        if table.created_by is not None and table.status in ("open", "running"):
-            found.setdefault(table.created_by, []).append(table_id)
+        if table.status in ("open", "running"):
+            for share in table.counted_as:
+                found.setdefault(share, []).append(table_id)
     return found
 
 
 class TooManyTables(Exception):
-    """An address already has its share of unfinished tables."""
+    """An address, or a profile, already has its share of unfinished tables."""
 
-    def __init__(self, held: int):
+    def __init__(self, held: int, share: str = ""):
         super().__init__(f"{held} unfinished tables")
         self.held = held
+        self.by_profile = share.startswith(PROFILE_SHARE)
 
 
 class TableQuota:
-    """Unfinished tables (waiting or running) per address: a create holds a place before
-    it awaits anything, so creates racing each other cannot all pass the check; with
-    several workers the places are counted in Redis (``Cluster.claim_table``), across
-    every worker."""
+    """Unfinished tables (waiting or running) per share (an address, or a profile from
+    any address): a create holds a place before it awaits anything, so creates racing
+    each other cannot all pass the check; with several workers the places are counted in
+    Redis (``Cluster.claim_table``), across every worker."""
 
     def __init__(self, limit: int, unfinished: Callable[[str], int],
-                 cluster: Cluster | None = None):
+                 cluster: Cluster | None = None, profile_limit: int | None = None):
         self.limit = limit
+        self.profile_limit = limit if profile_limit is None else profile_limit
         self.unfinished = unfinished
         """How many unfinished tables an address made here."""
         self.cluster = cluster
@@ -327,26 +342,40 @@ class TableQuota:
         """Creates under way, by address (made tables are counted by ``unfinished``)."""
 
     @contextlib.asynccontextmanager
+    async def places(self, shares: list[str]) -> AsyncIterator[Callable[[str], None]]:
+        """A place in each of ``shares`` (see :meth:`place`), all held or none."""
+        async with contextlib.AsyncExitStack() as stack:
+            made = [await stack.enter_async_context(self.place(share)) for share in shares]
+
+            def made_all(table_id: str) -> None:
+                for each in made:
+                    each(table_id)
+
+            yield made_all
+
+    @contextlib.asynccontextmanager
     async def place(self, address: str) -> AsyncIterator[Callable[[str], None]]:
-        """Hold a place for one table from ``address`` while it is made, or raise
-        :class:`TooManyTables`; the body calls what it yields with the new table's id."""
+        """Hold a place for one table from ``address`` (or a profile's share) while it
+        is made, or raise :class:`TooManyTables`; the body calls what it yields with the
+        new table's id."""
+        limit = self.profile_limit if address.startswith(PROFILE_SHARE) else self.limit
         held = self.unfinished(address) + self.pending.get(address, 0)
-        if self.cluster is None and held >= self.limit:
-            raise TooManyTables(held)
+        if self.cluster is None and held >= limit:
+            raise TooManyTables(held, address)
         self.pending[address] = self.pending.get(address, 0) + 1
         try:
             reservation = None
             if self.cluster is not None:
                 reservation = secrets.token_hex(8)
                 try:
-                    held = await self.cluster.claim_table(address, reservation, self.limit)
+                    held = await self.cluster.claim_table(address, reservation, limit)
                 except (RedisError, OSError):  # Redis is away: this worker's own count
                     reservation = None
-                    if held >= self.limit:
-                        raise TooManyTables(held) from None
+                    if held >= limit:
+                        raise TooManyTables(held, address) from None
                 else:
                     if held >= 0:
-                        raise TooManyTables(held)
+                        raise TooManyTables(held, address)
             made: list[str] = []
             yield made.append
         finally:

@@ -32,7 +32,13 @@ from twintable.server.bus import (
 )
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
-from twintable.server.guards import AddressBook, TableQuota, TooManyTables, unfinished_by
+from twintable.server.guards import (
+    AddressBook,
+    TableQuota,
+    TooManyTables,
+    profile_share,
+    unfinished_by,
+)
 from twintable.server.protocol import CreateTable, Joined, JoinTable
 from twintable.server.seating import digest, hash_token, new_token
 from twintable.server.settings import Settings
@@ -59,9 +65,10 @@ class Lobby:
         self.addresses = AddressBook(settings, server.cluster)
         """The WebSockets and the message allowance of each client address."""
         self.quota = TableQuota(settings.max_open_tables_per_client,
-                                lambda address: len(unfinished_by(server.tables, address)),
-                                server.cluster)
-        """Each address's share of unfinished tables, across workers."""
+                                lambda share: len(unfinished_by(server.tables, share)),
+                                server.cluster, settings.max_open_tables_per_profile)
+        """Each address's and each profile's share of unfinished tables, across
+        workers."""
 
     # -- answers ------------------------------------------------------------------------
     def joined(self, seated: Seated, token: str, key: str | None = None) -> Joined:
@@ -130,15 +137,18 @@ class Lobby:
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         server.check_capacity(client)
+        # The profile was checked by the worker the request reached (see create).
+        shares = [client] + ([profile_share(request.player_id)] if request.player_id else [])
         try:
-            async with self.quota.place(client) as made:
+            async with self.quota.places(shares) as made:
                 seated = await self.create_counted(request, client, token_hash,
                                                    invite_hash)
                 made(seated.table.id)
                 return seated
         except TooManyTables as refused:
+            whose = "your profile already has" if refused.by_profile else "you already have"
             raise LobbyError(429, "tables.too_many",
-                             f"you already have {refused.held} unfinished tables") from None
+                             f"{whose} {refused.held} unfinished tables") from None
 
     async def create_counted(self, request: CreateTable, client: str, token_hash: str,
                              invite_hash: str | None) -> Seated:
@@ -152,7 +162,8 @@ class Lobby:
         table = await server.create(
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
-            invite_hash=invite_hash, created_by=client, token_hash=token_hash)
+            invite_hash=invite_hash, created_by=client, token_hash=token_hash,
+            counted_profile=request.player_id)
         return Seated(table=table.listing.info(), seat=0)
 
     # -- joining and playing again -------------------------------------------------------

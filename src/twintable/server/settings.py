@@ -40,6 +40,9 @@ class Settings:
     max_open_tables_per_client: int = 20
     """Unfinished tables (waiting or running) one client address may have made at once:
     counted across every worker where there are several."""
+    max_open_tables_per_profile: int = 20
+    """The same share for one profile, whatever address it comes from (a profile is
+    free to make, but addresses are not the only thing one person can change)."""
     max_tables: int = 5_000
     """Tables open or running on this server at once (finished ones leave memory)."""
     abandoned_after_s: float = 3600.0

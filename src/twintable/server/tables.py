@@ -31,6 +31,7 @@ from twintable.core.types import Action, events_for
 from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
 from twintable.server.errors import LobbyError
+from twintable.server.guards import profile_share
 from twintable.server.listing import Listing
 from twintable.server.presence import Connection, Presence
 from twintable.server.protocol import ErrorMessage, ack_frame, event_frame, snapshot_frame
@@ -88,6 +89,15 @@ class Table:
         that address's share of unfinished tables after another worker takes it over)."""
         made_by = (self.row.settings or {}).get("created_by")
         return made_by if isinstance(made_by, str) else None
+
+    @property
+    def counted_as(self) -> list[str]:
+        """The shares of unfinished tables this table counts in: its maker's address
+        and, when a checked profile made it, that profile's (``guards.profile_share``)."""
+        settings = self.row.settings or {}
+        profile = settings.get("created_by_profile")
+        return ([self.created_by] if self.created_by is not None else []) + (
+            [profile_share(profile)] if isinstance(profile, str) else [])
 
     async def start(self) -> None:
         async with self.lock:
