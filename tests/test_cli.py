@@ -252,6 +252,7 @@ def test_play_twinz_in_the_terminal(tmp_path: Path) -> None:
              "rivière", "fromage", "école", "lumière", "forêt", "bateau", "nuage")
     answers = "".join(f"{word}\n" for word in words * 8)
     result = runner.invoke(app, ["play", "twinz", "--seed", "3", "--pace", "0",
+                                 "--option", "result_pause_ms=0", "--option", "read_ms=0",
                                  "--save", str(saved)], input=answers)
     assert result.exit_code == 0, result.output
     assert "4 players" in result.output

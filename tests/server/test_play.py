@@ -13,7 +13,8 @@ from twintable.games import default_registry
 
 REGISTRY = default_registry()
 SHORT = {"timo": {"target": 60}, "twins": {"max_hands": 2},
-         "twinz": {"countdown_s": 1, "grace_ms": 200, "guess_timeout_s": 5}}
+         "twinz": {"countdown_s": 1, "grace_ms": 200, "guess_timeout_s": 5,
+                   "result_pause_ms": 300, "read_ms": 0}}
 
 
 def frames_match_views(game_id: str, replay: dict[str, Any], frames: list[dict[str, Any]],

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.browser
 
 GAMES = [("timo", 2, {"target": "30"}), ("twins", 3, {"max_hands": "1"}),
          ("twinit", 3, {"sets_to_win": "2"}),
-         ("twinz", 4, {"countdown_s": "1", "grace_ms": "0.3", "guess_timeout_s": "5"})]
+         ("twinz", 4, {"countdown_s": "1", "grace_ms": "0.3", "guess_timeout_s": "5",
+                       "result_pause_ms": "0.3", "read_ms": "0"})]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
