@@ -3,6 +3,8 @@ bot the lobby offers at that level, and every former name still seats its bot.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from twintable.bots.base import RandomBot
@@ -28,6 +30,14 @@ ENTRY = GameEntry(TimoGame(), "twintable.games.timo", default_bot="steady", bots
 def test_each_level_seats_one_bot_the_default_first() -> None:
     assert level_bots(ENTRY) == {"beginner": "random", "easy": "quick", "medium": "steady",
                                  "hard": "deep"}
+
+
+def test_a_game_may_keep_the_random_bot_off_its_levels() -> None:
+    kept_off = dataclasses.replace(ENTRY, random_is_a_level=False)
+    assert level_bots(kept_off) == {"easy": "quick", "medium": "steady", "hard": "deep"}
+    assert resolve_bot(kept_off, "random") == "random"  # still seated by its name
+    assert resolve_bot(kept_off, "beginner") is None
+    assert "no bot at level beginner" in unknown_bot_message(kept_off, ["beginner"])
 
 
 @pytest.mark.parametrize(("name", "bot"), [

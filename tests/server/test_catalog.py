@@ -27,7 +27,8 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
     assert {"bot": "random", "level": "beginner"} in timo["levels"]
     assert {"bot": "search", "level": "hard"} in timo["levels"]
     for game in games.values():
-        assert [level["bot"] for level in game["levels"]] == game["bots"]
+        assert [level["bot"] for level in game["levels"]] == [
+            bot for bot in game["bots"] if bot != "random" or game["id"] != "twinz"]
         assert game["rules_languages"] == list(LANGUAGES)
         for option in game["options"]:
             assert {"unit", "names_seats"} <= set(option)
@@ -39,6 +40,9 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
     assert twinit["unversioned_kinds"] == ["touch", "turn_over"]
     assert timo["unversioned_kinds"] == [] and twinz["unversioned_kinds"] == []
     assert [game["id"] for game in games.values() if game["rematch"]] == ["twinit"]
+    # Twinz's random bot (random letters as clues) is seated by name only, at no level.
+    assert "random" in twinz["bots"] and all(
+        level["bot"] != "random" for level in twinz["levels"])
     # Play now seats Twin It's slowest bot, which the lobby offers at the weakest level.
     assert twinit["default_bot"] == "relaxed"
     assert {"bot": "relaxed", "level": "beginner"} in twinit["levels"]

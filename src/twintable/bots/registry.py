@@ -22,6 +22,12 @@ def bot_levels(entry: GameEntry) -> tuple[BotLevel, ...]:
     return (RANDOM, *entry.available_bots())
 
 
+def offered_bots(entry: GameEntry) -> tuple[BotLevel, ...]:
+    """The bots people choose by level: :func:`bot_levels`, less the random bot where
+    the game does not offer it as a level (``GameEntry.random_is_a_level``)."""
+    return bot_levels(entry) if entry.random_is_a_level else entry.available_bots()
+
+
 def bot_factories(entry: GameEntry) -> dict[str, Callable[..., Bot]]:
     """Every bot a game can seat, by name (former names included): the random bot, then
     the game's own."""
@@ -43,7 +49,7 @@ def level_bots(entry: GameEntry) -> dict[str, str]:
     (levels no bot of the game has are left out): the game's default where it has that
     level, else a bot whose own name is no level's (nor the random bot), else the first
     declared. The lobby offers the same one per level (``web/lib/levels.js``)."""
-    bots = bot_levels(entry)
+    bots = offered_bots(entry)
     default = default_bot(entry)
     chosen: dict[str, str] = {}
     for level in LEVELS:

@@ -24,6 +24,9 @@ An entry holds:
   and ``web/`` (the browser module ``index.js``, its css and ``i18n/<lang>.json``).
 - ``bots``: the game's own :class:`BotLevel` s; the uniform random bot, level
   ``beginner``, is added for every game by ``twintable.bots.registry``.
+- ``random_is_a_level``: whether the random bot is offered as the game's Beginner level
+  (False where random moves make no sense to a person, as random letters for Twinz's
+  clues: it can still be seated by its name).
 - ``default_bot``: the bot that stands in for a person who is away or out of time.
 - ``simulator``: a factory of a faster engine with the same games seed for seed and move
   for move (Timo's C engine), or None: simulations then run the rules themselves.
@@ -168,6 +171,7 @@ class GameEntry:
     load_chooser: str | None = None
     short_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     lobby_order: int = 1000
+    random_is_a_level: bool = True
 
     def __post_init__(self) -> None:
         names = [name for bot in self.bots for name in (bot.name, *bot.aliases)]

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from twintable.bots.registry import bot_factories, bot_levels, default_bot
+from twintable.bots.registry import bot_factories, default_bot, offered_bots
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
 from twintable.core.registry import GameRegistry
@@ -63,13 +63,14 @@ def rules_languages(entry: GameEntry) -> list[str]:
 def game_info(entry: GameEntry) -> GameInfo:
     """One ``/api/games`` item: everything a client needs from the game's declaration."""
     game = entry.rules
-    levels = {name: bot.level for bot in bot_levels(entry) for name in (bot.name, *bot.aliases)}
+    levels = {name: bot.level for bot in offered_bots(entry)
+              for name in (bot.name, *bot.aliases)}
     bots = sorted(bot_factories(entry))
     return GameInfo(
         id=game.id, name=game.name, min_players=game.min_players,
         max_players=game.max_players, options=game.options_schema.to_json(), bots=bots,
         default_bot=default_bot(entry), players_by_mode=players_by_mode(game),
-        levels=[BotLevelInfo(bot=name, level=levels[name]) for name in bots],
+        levels=[BotLevelInfo(bot=name, level=levels[name]) for name in bots if name in levels],
         unversioned_kinds=sorted(game.unversioned_kinds),
         rematch=entry.rematch_options is not None, web=web_module(entry),
         rules_languages=rules_languages(entry),

@@ -55,4 +55,7 @@ def entry() -> GameEntry:
         env="twintable.games.twinz.env", gym_id="twintable/Twinz-v1",
         env_names={"twinz_v1": "twintable.games.twinz.env"},
         load_chooser="twintable.games.twinz.load:choose",
-        short_options={"countdown_s": 1, "guess_timeout_s": 5}, lobby_order=40)
+        short_options={"countdown_s": 1, "guess_timeout_s": 5}, lobby_order=40,
+        # Random letters as clues and guesses read as a broken game (issue 25): the
+        # random bot is no level here, only a name for tests and simulations.
+        random_is_a_level=False)
