@@ -39,3 +39,14 @@ test("the lobby's length is the measured one of the default mode, in whole minut
   assert.equal(typicalMinutes({ options: [], minutes: { "": 0.4 } }), 1);
   assert.equal(typicalMinutes({ options: [] }), null);
 });
+
+test("Play now forgets a remembered bot the game no longer offers as a level", async () => {
+  const kept = new Map();
+  globalThis.localStorage = { getItem: (key) => kept.get(key) ?? null, setItem: (key, value) => kept.set(key, String(value)) };
+  const { chooseBot, chosenBot } = await import("../../../src/twintable/web/lib/levels.js");
+  chooseBot(declared, "sharp");
+  assert.equal(chosenBot(declared), "sharp");
+  chooseBot(declared, "random");  // chosen when the game still offered it as Beginner
+  assert.equal(chosenBot(declared), "relaxed");
+  delete globalThis.localStorage;
+});

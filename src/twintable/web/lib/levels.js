@@ -38,10 +38,10 @@ export function botChoices(game, keep = null) {
   return keep && !bots.includes(keep) && game.bots.includes(keep) ? [...bots, keep] : bots;
 }
 
-// The level "Play now" seats: the one this browser chose last for the game, else the
-// game's default.
+// The level "Play now" seats: the one this browser chose last for the game while the
+// game still offers it, else the game's default.
 export function chosenBot(game) {
   const kept = setting(`bot.${game.id}`);
-  return kept && game.bots.includes(kept) ? kept : game.default_bot;
+  return kept && botChoices(game).includes(kept) ? kept : game.default_bot;
 }
 export const chooseBot = (game, bot) => saveSetting(`bot.${game.id}`, bot);
