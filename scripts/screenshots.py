@@ -3,7 +3,8 @@
 Starts `twintable serve` on a free port with a throwaway database, creates a table of
 each game with bots through the lobby, plays a few moves, and photographs it with
 Debian's Chromium (Playwright, executable_path=/usr/bin/chromium).
-Usage: python scripts/screenshots.py [--out docs/screenshots]
+Usage: python scripts/screenshots.py [--out docs/screenshots] [--lang fr]
+(with --lang, the browser speaks that language and the files end in -<lang>.png).
 """
 
 from __future__ import annotations
@@ -68,7 +69,10 @@ def open_table(page: Page, base: str, game: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    parser.add_argument("--lang", default="en", choices=["en", "fr", "ko", "nl"],
+                        help="The browser's language (the interface follows it).")
     args = parser.parse_args()
+    suffix = "" if args.lang == "en" else f"-{args.lang}"
     args.out.mkdir(parents=True, exist_ok=True)
     port = 8790
     with tempfile.TemporaryDirectory() as folder:
@@ -79,9 +83,9 @@ def main() -> None:
                                                      args=["--no-sandbox"])
                 for size, viewport in SIZES.items():
                     for game in TABLES:
-                        page = browser.new_page(viewport=viewport)
+                        page = browser.new_page(viewport=viewport, locale=args.lang)
                         open_table(page, f"http://127.0.0.1:{port}", game)
-                        page.screenshot(path=str(args.out / f"{game}-{size}.png"))
+                        page.screenshot(path=str(args.out / f"{game}-{size}{suffix}.png"))
                         page.close()
                 browser.close()
         finally:

@@ -53,14 +53,55 @@ def join_as(tab: Tab, table_id: str, name: str) -> None:
     tab.page.wait_for_selector("#waiting")
 
 
-def tap(target: Any) -> bool:
-    """Click, as a person would, unless the table changed under the finger first (bots
-    move on their own): then the control is gone and the person just looks again."""
+TAP = """(el) => {
+  // The game has ended: a person makes no more moves (and the results are on their way
+  // into view, which a click scrolling to the hand would undo).
+  const results = document.getElementById('results');
+  if (results && !results.hidden) return false;
+  if (!el.isConnected || el.disabled) return false;
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+  // What a finger on that point touches: the control, unless something lies over it.
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || !(hit === el || el.contains(hit))) return false;
+  el.click();
+  return true;
+}"""
+
+
+def tap(target: Any, timeout: float = 1000) -> bool:
+    """Tap a control, as a person would, unless the table changed under the finger first
+    (bots move on their own): then the control is gone and the person just looks again.
+    A control on screen is tapped where it lies, in one step in the page (checked, hit
+    and clicked between two frames, never scrolling: a Playwright click scrolls to its
+    target, and one landing as the game ended took the page from the results back to
+    the hand); one off screen is scrolled to first, as a person would."""
     try:
-        target.click(timeout=1000)
+        done = target.element_handle(timeout=timeout).evaluate(TAP)
+        if done is None:
+            target.click(timeout=timeout)
+            return True
+        return bool(done)
     except Exception:
         return False
-    return True
+
+
+# Scrolled to "start", a box rests at a whole scroll offset while its own top may lie at a
+# fraction of a pixel: the results then stop at top -0.2, which is in view. (Asking for
+# top >= 0 passed only when a look fell in the middle of the smooth scroll: rarely, on a
+# loaded machine with fewer frames.)
+IN_VIEW = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
+  return r.top > -1 && r.top < innerHeight; }"""
+
+
+def in_view(tab: Tab, selector: str) -> bool:
+    """Whether the top of ``selector``'s box is on screen."""
+    return bool(tab.page.evaluate(IN_VIEW, selector))
+
+
+def wait_in_view(tab: Tab, selector: str, timeout: float = 30_000) -> None:
+    tab.page.wait_for_function(IN_VIEW, arg=selector, timeout=timeout)
 
 
 def finished(tab: Tab) -> bool:
@@ -111,8 +152,8 @@ def twinit_move(tab: Tab, use_keyboard: bool = False) -> None:
                 if use_keyboard:
                     page.focus(f'[data-ref="{ref}"]', timeout=500)
                     page.keyboard.press("Enter")
-                else:
-                    page.click(f'[data-ref="{ref}"]', timeout=500)
+                elif not tap(page.locator(f'[data-ref="{ref}"]'), timeout=500):
+                    return
         except Exception:  # the table changed under the hand: a person would look again
             return
 

@@ -18,10 +18,12 @@ from tests.web.play import (
     Progress,
     create_table,
     finished,
+    in_view,
     join_as,
     open_replay,
     play_to_results,
     timo_move,
+    wait_in_view,
 )
 
 pytestmark = pytest.mark.browser
@@ -319,19 +321,13 @@ def test_twins_bank_lies_on_the_felt_and_the_picks_beside_the_cash_card(tab: Tab
     assert "Game over" in tab.page.locator("#seats .felt").inner_text()
 
 
-def in_view(tab: Tab, selector: str) -> bool:
-    return bool(tab.page.evaluate(f"""() => {{ const r = document.querySelector('{selector}')
-      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }}"""))
-
-
 def test_results_come_into_view_and_play_again_against_bots_starts_at_once(tab: Tab) -> None:
     create_table(tab, "timo", 3, {"target": "20"})
     tab.page.click("#start")
     tab.page.wait_for_selector("#board > *")
     tab.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     play_to_results(tab, "timo")
-    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
-      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=30_000)
+    wait_in_view(tab, "#results")
     assert in_view(tab, "#results")
     before = tab.page.url
     tab.page.click("#play-again")
@@ -431,5 +427,4 @@ def test_each_table_fits_one_wide_screen_at_every_phase_and_shows_its_results(
     assert looks >= 10, looks
     # A round that ended before the last one was summed up on screen, and measured.
     assert summaries or rounds <= 1, (rounds, summaries)
-    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
-      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=30_000)
+    wait_in_view(tab, "#results")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
-from tests.web.play import Progress, create_table, finished, play_to_results, tap
+from tests.web.play import Progress, create_table, finished, play_to_results, tap, wait_in_view
 
 pytestmark = pytest.mark.browser
 
@@ -302,6 +302,5 @@ def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab)
             if tap(cards.nth(0)) and tap(cards.nth(1)):
                 tap(page.locator("#commit"))
         page.wait_for_timeout(100)
-    tab.page.wait_for_function("""() => { const r = document.getElementById('results')
-      .getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }""", timeout=5000)
+    wait_in_view(tab, "#results", timeout=5000)
     assert {"buy", "pick", "pick with reveals"} <= seen, seen
