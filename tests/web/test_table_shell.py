@@ -391,7 +391,14 @@ PHASE_BOXES = """() => { const shown = (e) => e && e.getClientRects().length
   const parts = [document.getElementById('seats'), document.querySelector('.felt'),
     ...document.querySelectorAll('#board .hand, #board button:not([disabled]), #board input,'
       + ' .round-summary')].filter(shown);
-  return { page: document.documentElement.scrollHeight, parts: parts.map(box),
+  // What makes the page as tall as it is, for a failure's message: the status line, the
+  // flash, and each block of the page with its height.
+  const blocks = [...document.querySelectorAll(
+    'header, #status, .table-main > *, .table-side, main > *')].filter(shown)
+    .map((e) => [e.id || e.className || e.tagName, Math.round(e.getBoundingClientRect().height)]);
+  const text = (id) => document.getElementById(id)?.textContent;
+  return { page: document.documentElement.scrollHeight, parts: parts.map(box), blocks,
+    status: text('status'), flash: text('flash'),
     summary: shown(document.querySelector('.round-summary')),
     results: shown(document.getElementById('results')),
     round: Number((document.querySelector('.tm-round')?.textContent.match(/\\d+/) || [0])[0]) };

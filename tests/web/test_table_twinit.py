@@ -282,3 +282,18 @@ def test_a_team_game_chosen_in_the_lobby_plays_to_the_end(tab: Tab) -> None:
     taken = events_of(seen, "taken")
     assert taken and all(e["data"]["side"] == (0 if e["data"]["seat"] < 2 else 1) for e in taken)
     assert tab.page.locator("#ti-over").inner_text() == f"Team {winners[0] // 2 + 1} wins!"
+
+
+def test_the_log_opens_with_the_round_under_way_before_anything_is_taken(tab: Tab) -> None:
+    """Flips are not told in the log (one every few seconds would push the takes out of
+    sight), so a competitive round, which starts with the deal, is told by the game's
+    opening line; once, even after a reload."""
+    create_table(tab, "twinit", 3, {"sets_to_win": "5"})
+    tab.page.click("#start")
+    tab.page.wait_for_selector("#log li")
+    lines = tab.page.locator("#log li").all_inner_texts()
+    assert lines[-1].startswith("Round 1"), lines
+    tab.page.reload()
+    tab.page.wait_for_selector("#log li")
+    again = tab.page.locator("#log li").all_inner_texts()
+    assert sum(line.startswith("Round 1") for line in again) == 1, again

@@ -155,6 +155,18 @@ export async function tablePage(tableId) {
     performance.measure("tt:log", { start: started, end: performance.now() });
   }
 
+  // A game whose first moves are not told (Twin It's flips) says what is under way, so
+  // the log does not stand empty until the first take.
+  function opening(view) {
+    if (log.childElementCount || !game.opening || s.info.status !== "running" || !view) return;
+    const line = game.opening(view, use({ view, ctx, replay: false }));
+    if (!line) return;
+    const item = el("li", {}, [line].flat());
+    item.dataset.text = item.textContent;
+    log.prepend(item);
+    saveLog(tableId, log, s.version);
+  }
+
   function onFrame(frame) {
     if (frame.type === "snapshot" || frame.type === "event") {
       const wasMine = ring.acting().includes(me());
@@ -169,6 +181,7 @@ export async function tablePage(tableId) {
         if (frame.version > toldUpTo) { toldUpTo = frame.version; narrate(frame.events, frame.seat, frame.view); } else remember(frame.view);
       } else remember(frame.view);
       if (moved && frame.seat >= 0) s.lastActor = frame.seat;
+      opening(s.view);
       drawBoard();
       if (moved && frame.seat >= 0) ring.pulse(frame.seat);
       if (moved && !wasMine && me() !== null && ring.acting().includes(me())) play("turn");

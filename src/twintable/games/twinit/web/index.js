@@ -36,6 +36,12 @@ function narrate(event, { line, who, listOf, view, replay, actor }) {
   }
 }
 
+// The round under way when a table opens (a competitive round starts with the deal, no
+// move tells it; a cooperative one waits for its start button, whose move does).
+function opening(view, { line }) {
+  return view.phase === "play" ? line("round_started", { round: view.round || 1 }) : null;
+}
+
 // A hand on a card is lifted after hold_ms unless its pair completes.
 function deadline(view, seat, { local }) {
   if (!Array.isArray(view.hands)) return null;
@@ -68,6 +74,7 @@ export default {
   whoActs: (view) => (view.phase === "play" && typeof view.turn === "number" ? [view.turn] : []),
   deadline,
   narrate,
+  opening,
   breakdown,
   result,
   replayHand: () => null,
