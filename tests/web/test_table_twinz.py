@@ -340,10 +340,10 @@ def test_no_key_typed_through_a_rounds_end_reaches_the_next_box(
     # Ann types on, a key every 80 ms: Fay wins the round under her fingers, the result
     # pause runs, Eve takes the next card (Ann is in the next duo) and Ann's clue box
     # comes up; she goes on typing 1.5 s into it, then presses Enter.
-    keys = itertools.cycle("naire")
-    for _ in range(5):
-        page.keyboard.press(next(keys), delay=0)
-        time.sleep(0.08)
+    # Every key as the page saw it: when, and which element had the focus.
+    page.evaluate("""() => { window.keysSeen = []; document.addEventListener('keydown',
+      (e) => keysSeen.push([e.timeStamp, document.activeElement?.id || '']), true); }""")
+    page.keyboard.type("naire", delay=80)
     # Fay acts on the view with the clues (one sent on an older view would be stale).
     fay.wait(lambda: any(a["kind"] == "guess" for a in fay.view["legal"]), what="Fay's turn")
     fay.act("guess", word=word)
@@ -351,13 +351,23 @@ def test_no_key_typed_through_a_rounds_end_reaches_the_next_box(
     deadline = time.monotonic() + 30
     while typed_into_box_since is None or time.monotonic() - typed_into_box_since < 1.5:
         assert time.monotonic() < deadline, "the next clue box never came"
-        page.keyboard.press(next(keys))
+        # A few keys at a time, paced by the browser's driver (not a call per key: on a
+        # loaded machine the calls themselves left gaps of a second).
+        page.keyboard.type("nair", delay=80)
         if typed_into_box_since is None and page.locator("#clue-word").count():
             typed_into_box_since = time.monotonic()
-        time.sleep(0.08)
     page.keyboard.press("Enter")
     time.sleep(0.3)
     assert dee.view["round"] == 2 and dee.view["duo"] == [1, 2]
+    seen = page.evaluate("keysSeen")
+    landed = next((n for n, (_, focus) in enumerate(seen) if focus == "clue-word"), None)
+    if landed is not None:
+        # The box took the focus while Ann typed on: that may only follow a second in
+        # which no key came (a pause of the machine, not of Ann; her later keys are then
+        # hers to send). What is checked is the rule itself.
+        assert seen[landed][0] - seen[landed - 1][0] >= 950, ("the box took the focus "
+                                                              "while keys came", seen)
+        return
     assert dee.view["clue_given"][1] is False, "a carried key sent Ann's clue"
     assert page.input_value("#clue-word") == ""
     # Once Ann stops typing the box takes the focus, and her own word goes in whole.
