@@ -21,7 +21,13 @@ from typer.testing import CliRunner
 from tests.server.client import free_port, running_server
 from tests.server.test_cluster_faults import ONE_MACHINE
 from twintable.loadtest.cli import loadtest
-from twintable.loadtest.harness import LoadTestError, prepare, refuse_remote, run_load
+from twintable.loadtest.harness import (
+    DRAIN_S,
+    LoadTestError,
+    prepare,
+    refuse_remote,
+    run_load,
+)
 
 #: What fair clients meet in play: a move made against a view that another move just
 #: replaced, or a race lost. Anything else (an illegal move, a malformed one) is a fault.
@@ -169,7 +175,9 @@ def test_ctrl_c_stops_the_run_and_still_reports(server_url: str, tmp_path: Path)
         with pytest.raises(subprocess.TimeoutExpired):
             process.wait(timeout=3)
         process.send_signal(signal.SIGINT)
-        output = process.communicate(timeout=30)[0].decode()
+        # The harness waits up to DRAIN_S for its processes' last figures, then 5 s for
+        # each to end: on a loaded machine the stop takes that long (30 s was too short).
+        output = process.communicate(timeout=DRAIN_S + 30)[0].decode()
     finally:
         if process.poll() is None:
             process.kill()

@@ -432,7 +432,9 @@ def test_each_table_fits_one_wide_screen_at_every_phase_and_shows_its_results(
             looks += 1
             summaries += boxes["summary"]
             rounds = max(rounds, boxes["round"])
-            assert boxes["page"] <= 800, boxes
+            tall = (f"page {boxes['page']}: {boxes['blocks']}, flash {boxes['flash']!r}, "
+                    f"summary {boxes['summary']}, parts {boxes['parts']}")
+            assert boxes["page"] <= 800, tall
             for name, top, bottom, left, right in boxes["parts"]:
                 assert top >= 0 and bottom <= 800 and left >= 0 and right <= 1280, \
                     (name, boxes)
