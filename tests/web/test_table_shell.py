@@ -390,7 +390,11 @@ def test_every_table_fits_one_wide_screen_at_the_start(tab: Tab, game: str) -> N
 
 
 # -- issue 24: each table fits one 1280 x 800 screen at every phase ------------------------
-PHASE_BOXES = """() => { const shown = (e) => e && e.getClientRects().length
+PHASE_BOXES = """async () => {
+  // Measured once the page has settled after the last frame: Twin It fits its centre to
+  // the room left after a frame is laid out (one frame later), as a person sees it.
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const shown = (e) => e && e.getClientRects().length
     && getComputedStyle(e).visibility !== 'hidden';
   const box = (e) => { const r = e.getBoundingClientRect();
     return [e.id || e.className || e.tagName, Math.round(r.top), Math.round(r.bottom),

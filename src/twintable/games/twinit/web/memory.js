@@ -99,7 +99,9 @@ export function measure(memory, n) {
   const below = seen && seen.below ? Math.min(seen.below, 400) : 0;
   const height = Math.max((window.innerHeight || 800) * 0.2, (window.innerHeight || 800) - top - below - 12);
   const old = memory.fit;
-  if (old && old.n === n && old.width === width && Math.abs(old.height - height) <= 8) return old;
+  // A little more room keeps the cards as they are (no jitter); any less fits them again
+  // (kept, cards 2-3 px too tall left the page as much past a 1280 x 800 screen).
+  if (old && old.n === n && old.width === width && height >= old.height && height - old.height <= 8) return old;
   memory.fit = { n, width, height, ...fit(n, width - 16, height) };
   return memory.fit;
 }
