@@ -14,7 +14,9 @@ import ipaddress
 import multiprocessing
 import os
 import queue
+import signal
 import socket
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -177,37 +179,61 @@ Progress = Callable[[float, Totals], None]
 
 def run_load(plan: LoadPlan, on_progress: Progress | None = None) -> dict[str, Any]:
     """Run the plan in ``plan.processes`` processes; the report. Ctrl-C stops the load
-    early (the report says so); a second one stops the processes at once."""
+    early (the report says so); a second one stops the processes at once.
+
+    Ctrl-C only raises a flag, read at the loops' turns: a KeyboardInterrupt raised at
+    any instruction could land inside a queue read or the progress display's lock and
+    leave the run hanging (seen once in CI: no exit 55 s after Ctrl-C)."""
+    asked = threading.Event()
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if asked.is_set():
+            raise KeyboardInterrupt  # the second Ctrl-C: stop at once
+        asked.set()
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_interrupt) if in_main else None
+    try:
+        return _run_load(plan, on_progress, asked)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _run_load(plan: LoadPlan, on_progress: Progress | None,
+              asked: threading.Event) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     messages: Any = context.Queue()
     start, stop = context.Event(), context.Event()
     workers = [context.Process(target=process_main, args=(plan, index, messages, start, stop),
                                name=f"twintable-load-{index}", daemon=True)
                for index in range(plan.processes)]
-    for worker in workers:
-        worker.start()
     latest: dict[int, dict[str, Any]] = {}
     done: set[int] = set()
     interrupted = loading = forced = False
     began = stopped = time.perf_counter()
     try:
+        for worker in workers:
+            worker.start()
         ready: set[int] = set()
         while len(ready) < len(workers):
+            if asked.is_set():
+                raise KeyboardInterrupt  # before the load began: nothing to drain
             kind, index, _ = _next_message(messages, workers)
             if kind == "ready":
                 ready.add(index)
         start.set()
         began, loading = time.perf_counter(), True
-        try:
-            while len(done) < len(workers):
-                _gather(messages, workers, latest, done)
-                elapsed = time.perf_counter() - began
-                if on_progress is not None:
-                    on_progress(min(elapsed, plan.duration_s), Totals.of(list(latest.values())))
-                if elapsed >= plan.duration_s:
-                    break
-        except KeyboardInterrupt:
-            interrupted = True
+        while len(done) < len(workers):
+            if asked.is_set():
+                interrupted = True
+                break
+            _gather(messages, workers, latest, done)
+            elapsed = time.perf_counter() - began
+            if on_progress is not None:
+                on_progress(min(elapsed, plan.duration_s), Totals.of(list(latest.values())))
+            if elapsed >= plan.duration_s:
+                break
         stopped = time.perf_counter()
         stop.set()
         drain_until = time.monotonic() + DRAIN_S
@@ -222,6 +248,8 @@ def run_load(plan: LoadPlan, on_progress: Progress | None = None) -> dict[str, A
         stop.set()
         start.set()
         for worker in workers:
+            if worker.pid is None:
+                continue  # never started
             worker.join(timeout=0.2 if forced else 5)
             if worker.is_alive():
                 worker.terminate()
