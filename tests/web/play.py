@@ -62,11 +62,17 @@ TAP = """(el) => {
   const r = el.getBoundingClientRect();
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
-  // What a finger on that point touches: the control, unless something lies over it.
-  const hit = document.elementFromPoint(x, y);
-  if (!hit || !(hit === el || el.contains(hit))) return false;
-  el.click();
-  return true;
+  // A finger lands on a part of the control in sight: its middle, else another point of
+  // it (in a fanned hand a lifted or hovered neighbour may lie over a card's middle; the
+  // mouse rests where the last click left it, so a hover can last the whole game).
+  const spots = [.5, .3, .7, .15, .85];
+  for (const fy of spots) for (const fx of spots) {
+    const px = r.left + r.width * fx, py = r.top + r.height * fy;
+    if (px < 0 || py < 0 || px >= innerWidth || py >= innerHeight) continue;
+    const hit = document.elementFromPoint(px, py);
+    if (hit && (hit === el || el.contains(hit))) { el.click(); return true; }
+  }
+  return false;  // covered: the table is changing under the finger; look again
 }"""
 
 

@@ -46,10 +46,11 @@ def get_json(url: str) -> Any:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     db = tmp_path_factory.mktemp("tricks") / "twintable.sqlite3"
+    log = db.with_suffix(".log")  # a file: an undrained pipe blocks the server when full
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
          f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=subprocess.DEVNULL, stderr=log.open("ab"))
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
         try:
@@ -57,8 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 break
         except OSError:
             if process.poll() is not None:
-                error = process.stderr.read().decode() if process.stderr else ""
-                raise RuntimeError(error) from None
+                raise RuntimeError(log.read_text(errors="replace")[-2000:]) from None
             time.sleep(0.1)
     yield url
     process.terminate()
