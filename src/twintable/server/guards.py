@@ -298,6 +298,13 @@ def profile_share(player_id: str) -> str:
     return PROFILE_SHARE + player_id
 
 
+def shares_of(address: str | None, player_id: str | None) -> list[str]:
+    """The shares a table counts in: its maker's address and, when a checked profile made
+    it, that profile's."""
+    return ([address] if address is not None else []) + (
+        [profile_share(player_id)] if player_id else [])
+
+
 def unfinished_by(tables: Mapping[str, Any], share: str) -> list[str]:
     """The tables (of ``tables``, by id) waiting or running that count in ``share`` (an
     address, or a :func:`profile_share`)."""

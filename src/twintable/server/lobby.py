@@ -36,7 +36,7 @@ from twintable.server.guards import (
     AddressBook,
     TableQuota,
     TooManyTables,
-    profile_share,
+    shares_of,
     unfinished_by,
 )
 from twintable.server.protocol import CreateTable, Joined, JoinTable
@@ -138,7 +138,7 @@ class Lobby:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
         server.check_capacity(client)
         # The profile was checked by the worker the request reached (see create).
-        shares = [client] + ([profile_share(request.player_id)] if request.player_id else [])
+        shares = shares_of(client, request.player_id)
         try:
             async with self.quota.places(shares) as made:
                 seated = await self.create_counted(request, client, token_hash,

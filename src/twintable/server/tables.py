@@ -31,7 +31,7 @@ from twintable.core.types import Action, events_for
 from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
 from twintable.server.errors import LobbyError
-from twintable.server.guards import profile_share
+from twintable.server.guards import shares_of
 from twintable.server.listing import Listing
 from twintable.server.presence import Connection, Presence
 from twintable.server.protocol import ErrorMessage, ack_frame, event_frame, snapshot_frame
@@ -96,8 +96,7 @@ class Table:
         and, when a checked profile made it, that profile's (``guards.profile_share``)."""
         settings = self.row.settings or {}
         profile = settings.get("created_by_profile")
-        return ([self.created_by] if self.created_by is not None else []) + (
-            [profile_share(profile)] if isinstance(profile, str) else [])
+        return shares_of(self.created_by, profile if isinstance(profile, str) else None)
 
     async def start(self) -> None:
         async with self.lock:

@@ -133,26 +133,29 @@ export async function tablePage(tableId) {
     summary.draw(s.info.status === "finished", true);
     if (lines.length) {
       log.querySelectorAll(".latest").forEach((item) => item.classList.remove("latest"));
-      for (const line of lines) {
-        const item = el("li", { class: "latest" }, [line].flat());
-        const text = item.textContent;
-        // The same line twice in a row is one line with a count, never a repeat.
-        const top = log.firstElementChild;
-        if (top && lineText(top) === text) {
-          const times = Number(top.dataset.times || 1) + 1;
-          top.dataset.times = times;
-          top.classList.add("latest");
-          top.querySelector(".times")?.remove();
-          top.append(el("span", { class: "times", "aria-label": t("table.times", { n: times }) }, ` ×${times}`));
-          continue;
-        }
-        item.dataset.text = text;
-        log.prepend(item);
-      }
-      while (log.childNodes.length > LOG_LINES) log.lastChild.remove();
+      for (const line of lines) tell(line, "latest");
     }
     saveLog(tableId, log, s.version);
     performance.measure("tt:log", { start: started, end: performance.now() });
+  }
+
+  // One line on top of the log (kept to its last LOG_LINES); the same line twice in a
+  // row is one line with a count, never a repeat.
+  function tell(line, mark) {
+    const item = el("li", { class: mark }, [line].flat());
+    const text = item.textContent;
+    const top = log.firstElementChild;
+    if (top && lineText(top) === text) {
+      const times = Number(top.dataset.times || 1) + 1;
+      top.dataset.times = times;
+      if (mark) top.classList.add(mark);
+      top.querySelector(".times")?.remove();
+      top.append(el("span", { class: "times", "aria-label": t("table.times", { n: times }) }, ` ×${times}`));
+      return;
+    }
+    item.dataset.text = text;
+    log.prepend(item);
+    while (log.childNodes.length > LOG_LINES) log.lastChild.remove();
   }
 
   // A game whose first moves are not told (Twin It's flips) says what is under way, so
@@ -161,9 +164,7 @@ export async function tablePage(tableId) {
     if (log.childElementCount || !game.opening || s.info.status !== "running" || !view) return;
     const line = game.opening(view, use({ view, ctx, replay: false }));
     if (!line) return;
-    const item = el("li", {}, [line].flat());
-    item.dataset.text = item.textContent;
-    log.prepend(item);
+    tell(line, null);
     saveLog(tableId, log, s.version);
   }
 
