@@ -37,14 +37,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          "--log-level", "warning", *ONE_MACHINE],
         stdout=subprocess.DEVNULL, stderr=log.open("ab"))
     url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1):
-                break
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(log.read_text(errors="replace")[-2000:]) from None
-            time.sleep(0.1)
+    wait_until_up(process, url, log)
     yield url
     process.terminate()
     process.wait(timeout=15)
@@ -57,13 +50,22 @@ def serve_on(port: int, db: Path) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
          f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning", *ONE_MACHINE],
         stdout=subprocess.DEVNULL, stderr=log.open("ab"))
-    # A start is slow on a loaded machine (a restart replays its tables: 10 s did not
-    # always do in CI): wait while the server lives, fail as soon as it exits.
+    wait_until_up(process, f"http://127.0.0.1:{port}", log)
+    return process
+
+
+def wait_until_up(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    """Wait until the server at ``url`` answers its health check.
+
+    A start is slow on a loaded machine (a restart replays its tables; beside stress-ng a
+    plain start took over 10 s, and a fixed number of tries then handed the tests a
+    server not yet listening: "connection refused"): wait while the server lives, fail
+    as soon as it exits, and never go on without an answer."""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return process
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1):
+                return
         except OSError:
             if process.poll() is not None:
                 error = log.read_text(errors="replace")[-2000:]

@@ -53,13 +53,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          f"sqlite:///{db}", "--bot-delay-ms", "40", "--log-level", "warning"],
         stdout=subprocess.DEVNULL, stderr=log.open("ab"))
     url = f"http://127.0.0.1:{port}"
-    for _ in range(150):
+    # Until it answers, however long a loaded machine takes (a fixed number of tries
+    # handed the tests a server not yet listening), failing as soon as it exits.
+    deadline = time.monotonic() + 90
+    while True:
         try:
             with urllib.request.urlopen(f"{url}/healthz", timeout=1):
                 break
         except OSError:
             if process.poll() is not None:
                 raise RuntimeError(log.read_text(errors="replace")[-2000:]) from None
+            if time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("the server did not answer in 90 s") from None
             time.sleep(0.1)
     yield url
     process.terminate()

@@ -8,7 +8,7 @@ import { client, DECLARED, GAMES } from "./catalogues.mjs";
 
 const LANGUAGES = ["en", "fr", "ko", "nl"];
 const REQUIRED = ["render", "seat", "whoActs", "narrate", "replayHand"];
-const OPTIONAL = ["picture", "key", "tick", "deadline", "remember", "breakdown", "ranking", "result", "drawCard"];
+const OPTIONAL = ["picture", "key", "tick", "deadline", "remember", "breakdown", "ranking", "result", "drawCard", "opening", "toldOnBoard"];
 const SHELL = fileURLToPath(new URL("../../../src/twintable/web/i18n/", import.meta.url));
 const json = async (path) => JSON.parse(await readFile(path, "utf8"));
 

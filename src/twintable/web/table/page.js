@@ -120,7 +120,7 @@ export async function tablePage(tableId) {
     for (const [event, line] of describeEvents(game, events, use({ view, actor: seat, ctx, replay: false }))) {
       lines.push(line);
       if (SOUND_OF[event.kind]) play(SOUND_OF[event.kind]);
-      if (FLASHED.has(event.kind)) {
+      if (FLASHED.has(event.kind) && !game.toldOnBoard?.(event, view)) {
         flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
         glow(flash);
         flashMoves = 0;

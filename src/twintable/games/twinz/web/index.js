@@ -51,6 +51,10 @@ export default {
   whoActs: renderTwinz.toAct,
   deadline,
   narrate,
+  // The round's result stands on the board's banner through the pause and at the end
+  // (board.js banner): not flashed above it too.
+  toldOnBoard: (event, view) => event.kind === "round_over"
+    && (view?.phase === "over" || (view?.phase === "draw" && view.pause_until != null)),
   breakdown,
   ranking,
   replayHand,
