@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
-from tests.web.play import create_table, open_replay, play_to_results, seek
+from tests.web.play import create_table, join_as, open_replay, play_to_results, seek
 from tests.web.test_table_twinz import autoplay, seat_people
 
 pytestmark = pytest.mark.browser
@@ -158,3 +158,15 @@ def test_every_card_number_is_legible_on_its_colour(tab: Tab, second_tab: Tab) -
             if ratio < (3 if large else 4.5):
                 problems.append(f"{label} at {size:.1f}px: {ratio:.2f}")
     assert problems == []
+
+
+def test_a_seat_whose_person_is_away(axe: Any, tab: Tab, second_tab: Tab) -> None:
+    """Bea joins, then closes her page: her seat reads "away" on Ann's screen, at full
+    contrast (the whole seat at 72% opacity put that badge at 3.4:1; seen only when a
+    loaded machine caught Ann's own seat before her socket was up)."""
+    table_id = create_table(tab, "timo", 2, {}, open_seats=(1,))
+    join_as(second_tab, table_id, "Bea")
+    tab.page.locator('.seat[data-seat="1"]', has_text="Bea").wait_for()
+    second_tab.go("/#/leaderboard")
+    tab.page.locator('.seat.is-away[data-seat="1"] .badge.away').wait_for()
+    assert serious(axe, tab, "a seat away") == []
