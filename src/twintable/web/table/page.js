@@ -120,7 +120,10 @@ export async function tablePage(tableId) {
     for (const [event, line] of describeEvents(game, events, use({ view, actor: seat, ctx, replay: false }))) {
       lines.push(line);
       if (SOUND_OF[event.kind]) play(SOUND_OF[event.kind]);
-      if (FLASHED.has(event.kind) && !game.toldOnBoard?.(event, view)) {
+      if (FLASHED.has(event.kind) && game.toldOnBoard?.(event, view)) {
+        // The board tells this one itself; an older flash above it would be stale.
+        flash.replaceChildren();
+      } else if (FLASHED.has(event.kind)) {
         flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
         glow(flash);
         flashMoves = 0;
