@@ -77,7 +77,9 @@ function status(view, ctx) {
       .format(won.map((seat) => ctx.names[seat] ?? ""));
     return el("div", { class: "tw2-status", id: "turn" },
       el("strong", {}, t("twins.game_over")), " ",
-      won.includes(ctx.me) ? t("twins.you_win") : t("twins.winner", { names, n: won.length }));
+      // One winner or a shared win is a different sentence, not a plural form: Korean
+      // has no "one" form, so a count would have made a lone winner "joint winner".
+      won.includes(ctx.me) ? t("twins.you_win") : t(won.length === 1 ? "twins.winner" : "twins.shared_win", { names }));
   }
   const pips = el("span", { class: "tw2-pips", "aria-hidden": "true" },
     Array.from({ length: ROUNDS }, (_, i) => el("span", { class: `tw2-pip${i + 1 < view.round ? " done" : ""}${i + 1 === view.round && view.phase === "pick" ? " now" : ""}` })));
