@@ -15,7 +15,8 @@ from twintable.games.twinz.decks import fold
 from twintable.games.twinz.roots import lemma as root_lemma
 from twintable.games.twinz.words import WordSpace
 
-ASSOCIATION_FILES = ("associations_yellow.json", "associations_blue.json")
+ASSOCIATION_FILES = ("associations_yellow.json", "associations_blue.json",
+                     "associations_everyday.json")
 
 
 def _data_folder() -> Path:
