@@ -1,7 +1,7 @@
 """The Twinz association lexicon (``data/associations_*.json``: what players say for
-each deck word): read as the lexicographers write it (re-read whenever a file changes, a
-half-written file read as its last complete state) and indexed both ways over a word
-space's rows, for the word bots (:mod:`.bots`).
+each deck word, and for everyday words on no card): read as the lexicographers write it
+(re-read whenever a file changes, a half-written file read as its last complete state)
+and indexed both ways over a word space's rows, for the word bots (:mod:`.bots`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from twintable.games.twinz.decks import fold
 from twintable.games.twinz.roots import lemma as root_lemma
 from twintable.games.twinz.words import WordSpace
 
+#: The two deck lexicons, then the everyday one (everyday words on no card: a mystery word
+#: may be one; none of its headwords is a deck word).
 ASSOCIATION_FILES = ("associations_yellow.json", "associations_blue.json",
                      "associations_everyday.json")
 
@@ -59,9 +61,10 @@ def _stamps() -> tuple[tuple[Path, tuple[int, int]], ...]:
 def load_associations(
         stamps: tuple[tuple[Path, tuple[int, int]], ...] | None = None,
 ) -> dict[str, tuple[str, ...]]:
-    """The association lexicon as it stands now: deck word -> what players say when they
-    hear it, strongest first. The lexicographers may still be writing it: whatever the
-    files hold, partial or missing, is read (again, whenever a file changes)."""
+    """The association lexicon as it stands now: headword (a deck word, or an everyday
+    word on no card) -> what players say when they hear it, strongest first. The
+    lexicographers may still be writing it: whatever the files hold, partial or missing,
+    is read (again, whenever a file changes)."""
     found: dict[str, tuple[str, ...]] = {}
     for path, stamp in _stamps() if stamps is None else stamps:
         for word, said in _read_associations(path, stamp).items():
@@ -80,12 +83,12 @@ class Lexicon:
     """The association lexicon read both ways, over a word space's rows."""
 
     evokes: dict[str, dict[int, float]]
-    """Clue key -> {row of a deck word it evokes: strength}: the lexicon in reverse."""
+    """Clue key -> {row of a headword it evokes: strength}: the lexicon in reverse."""
     said_for: dict[int, tuple[str, ...]]
-    """Row of a deck word -> its associations (what a clue giver may say)."""
+    """Row of a headword (deck or everyday) -> its associations (what a clue giver may say)."""
     members: dict[int, list[tuple[int, float]]]
-    """Row of a deck word -> (row, strength) of its associations in the space: words said
-    together for one deck word are related too (GATEAU and BOUGIE, for ANNIVERSAIRE)."""
+    """Row of a headword -> (row, strength) of its associations in the space: words said
+    together for one headword are related too (GATEAU and BOUGIE, for ANNIVERSAIRE)."""
 
 
 @lru_cache(maxsize=8)

@@ -3,7 +3,8 @@
 What a bot knows (:data:`KNOWLEDGE`, by level): the word space (:mod:`.words`: every
 Lexique noun, adjective, verb and adverb with a French vector, junk and proper nouns
 out); the association lexicon (``data/associations_*.json``: what players say for each
-deck word, every sense), read in reverse (which deck words a clue evokes) and re-read
+deck word, every sense, and for everyday words on no card), read in reverse (which
+headwords a clue evokes) and re-read
 whenever the lexicographers change it; the decks (the cards are public, a prior for
 their words); and what it learned from recorded rounds. ``casual`` has the vectors only;
 ``sharp`` (the default, ``words``) knows the cards and the strongest part of each
@@ -12,7 +13,7 @@ lexicon list; ``expert`` knows every list and weighs more clue candidates.
 Guessing: each word's *tie* to one clue is its cosine with the clue, less how close it is
 to everything (its hub score) and a little when its vector is borrowed from a commoner
 word, plus the lexicon's strength when the clue is said for it (and a share of that for
-a word said with the clue for some deck word), plus what rounds taught. The ties to the
+a word said with the clue for some headword), plus what rounds taught. The ties to the
 clues combine as a mix of their mean and their minimum (:data:`MIN_SHARE`): the mean lets
 a word strongly tied to each clue separately win (two senses: AVOCAT <- tribunal +
 guacamole), the minimum keeps a word tied to one clue only from winning. A prior adds
@@ -108,7 +109,7 @@ BORROWED_PENALTY = 0.1
 #: The same mix by the vectors alone (a level without the lexicon, and the places kept
 #: for such answers): without the lexicon's certainty, one strong tie counts more.
 PLAIN_MIN_SHARE = 0.4
-#: A word said with the clue for one deck word counts for this share of a direct one.
+#: A word said with the clue for one headword counts for this share of a direct one.
 CO_SHARE = 0.5
 #: Prior for nouns: the words people play (and put on cards) are mostly things.
 NOUN_WEIGHT = 0.03
@@ -333,13 +334,14 @@ class WordBot:
 
     @staticmethod
     def _evoked(clue: str, lexicon: Lexicon) -> dict[int, float]:
-        """Rows the lexicon ties to ``clue``: deck words said for it, and (a share) words
-        said with it for some deck word."""
+        """Rows the lexicon ties to ``clue``: headwords it is said for, and (a share) words
+        said with it for some headword."""
         bonus: dict[int, float] = {}
         for key in match_keys(clue):
             for row, strength in lexicon.evokes.get(key, {}).items():
                 bonus[row] = max(bonus.get(row, 0.0), strength)
-        # Only for words off the cards: a deck word has its own list to go by.
+        # Only for words without a list of their own (a deck or everyday headword has its
+        # own list to go by).
         for row, strength in list(bonus.items()):
             for member, other in lexicon.members.get(row, ()):
                 if member not in lexicon.said_for:
