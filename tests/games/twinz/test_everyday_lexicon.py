@@ -28,14 +28,15 @@ def everyday() -> dict[str, Any]:
     return data
 
 
-def deck_headwords() -> set[str]:
+@cache
+def deck_headwords() -> frozenset[str]:
     """Folded words of the cards and of the two deck lexicons."""
     found = {fold(word) for deck in load_decks().values() for card in deck
              for pair in card.lines for word in pair}
     for name in ("associations_yellow.json", "associations_blue.json"):
         found |= {fold(word) for word in json.loads(
             (DATA / name).read_text(encoding="utf-8"))["words"]}
-    return found
+    return frozenset(found)
 
 
 def test_the_everyday_lexicon_is_read_after_the_deck_lexicons() -> None:
