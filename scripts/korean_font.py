@@ -35,10 +35,17 @@ def korean_sources() -> list[Path]:
                    *games.glob("*/web/i18n/ko.json"), *games.glob("*/rules/ko.md")])
 
 
+#: Korean the browser writes itself into the pages: Intl.ListFormat's joiners ("A, B 및
+#: C"; "또는" for an "or" list). Without them a list of names in a Korean log line showed
+#: a missing-glyph box on a machine with no Korean font.
+BROWSER_KOREAN = "및 또는"
+
+
 def korean_characters() -> set[str]:
-    """Hangul, CJK symbols and full-width forms in those files (Latin stays the system's)."""
+    """Hangul, CJK symbols and full-width forms in those files and in what the browser's
+    Intl writes (Latin stays the system's)."""
     text = "".join(path.read_text(encoding="utf-8") for path in korean_sources())
-    return {char for char in text if ord(char) >= 0x1100}
+    return {char for char in text + BROWSER_KOREAN if ord(char) >= 0x1100}
 
 
 def unicode_range(chars: set[str]) -> str:
