@@ -28,8 +28,9 @@ CHROMIUM = "/usr/bin/chromium"
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "twintable.sqlite3"
-    # Its log goes to a file: a pipe nobody reads fills after 64 KiB of warnings, and the
-    # server then blocks in its next write, every table with it (late in a long run).
+    # Its log goes to a file, read back when it fails to start: a pipe nobody reads would
+    # block the server in a write once 64 KiB of warnings filled it (a whole browser run
+    # logs nothing at this level today, so this is a guard, not a mended stall).
     log = db.with_suffix(".log")
     process = subprocess.Popen(
         [sys.executable, "-m", "twintable.cli", "serve", "--port", str(port), "--db",
