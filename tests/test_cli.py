@@ -101,17 +101,17 @@ def test_bots_are_named_by_level_in_play_and_sim(tmp_path: Path) -> None:
     assert set(json.loads(report_path.read_text())["bots"]) == {"strong", "random"}
     assert "strong (hard)" in result.output
     # A level the game has no bot at is refused in words, once.
-    result = runner.invoke(app, ["sim", "timo", "--bots", "expert,expert", "--games", "1"],
-                           env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["sim", "twins", "--bots", "expert,expert,expert", "--games",
+                                 "1"], env={"COLUMNS": "200"})
     assert result.exit_code == 2 and result.output.count("expert") == 1, result.output
     assert "no bot at level expert" in result.output \
-        and "beginner, easy, medium, hard" in result.output
+        and "beginner, medium, hard" in result.output
 
 
 def test_games_lists_each_games_bot_levels() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
     assert "bot levels (--bots): beginner (random), easy (greedy), medium (heuristic), " \
-        "hard (search)" in result.output
+        "hard (learned), expert (search)" in result.output
 
 
 def test_sim_writes_a_report_and_a_figure(tmp_path: Path) -> None:

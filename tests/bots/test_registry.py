@@ -71,6 +71,6 @@ def test_every_game_seats_bots_by_level_where_it_has_them() -> None:
 
 
 def test_make_bots_refuses_a_level_the_game_lacks() -> None:
-    entry = default_registry().entry("timo")
+    entry = default_registry().entry("twins")
     with pytest.raises(ValueError, match="no bot at level expert"):
         make_bots(entry, ["expert", "hard"])

@@ -25,7 +25,8 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
         games = {g["id"]: g for g in client.get("/api/games").json()}
     timo, twinit, twinz = games["timo"], games["twinit"], games["twinz"]
     assert {"bot": "random", "level": "beginner"} in timo["levels"]
-    assert {"bot": "search", "level": "hard"} in timo["levels"]
+    assert {"bot": "learned", "level": "hard"} in timo["levels"]
+    assert {"bot": "search", "level": "expert"} in timo["levels"]
     for game in games.values():
         assert [level["bot"] for level in game["levels"]] == [
             bot for bot in game["bots"] if bot != "random" or game["id"] != "twinz"]

@@ -36,15 +36,15 @@ def test_a_ladder_seats_every_bot_the_games_entry_offers() -> None:
         ladder = parse_ladder(f"{entry.id}:{players}", registry)
         assert ladder == Ladder(f"{entry.id}-{players}p", entry.id, {}, players, tuple(names))
         assert ladder.bots[0] == "random"
-    assert game_ladder("timo", 4).bots == ("random", "greedy", "learned", "ismcts",
-                                           "heuristic", "search")
+    assert game_ladder("timo", 4).bots == ("random", "greedy", "ismcts", "heuristic",
+                                           "learned", "search")
 
 
 def test_a_ladder_names_levels_and_may_be_short_or_narrowed() -> None:
     ladder = game_ladder("timo", 2, short=True, only=["random", "learned", "search"])
     assert ladder.bots == ("random", "learned", "search")
     assert ladder.options == {"target": 100}
-    assert ladder.levels == {"random": "beginner", "learned": "easy", "search": "hard"}
+    assert ladder.levels == {"random": "beginner", "learned": "hard", "search": "expert"}
     report = main(["timo:2", "--games", "1", "--short", "--bots", "random,greedy",
                    "--note", "a smoke run"])
     assert report["note"] == "a smoke run"

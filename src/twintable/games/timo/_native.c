@@ -986,7 +986,7 @@ static PyObject *engine_load(Engine *self, PyObject *data) {
     Py_RETURN_NONE;
 }
 
-/* The search bot's rollout policy (bots.py: SearchTimoBot._rollout), to the end of the
+/* search-v1's rollout policy (research/baseline.py; also IS-MCTS's), to the end of the
  * round: everybody remembers TIMO!, plays a random playable coloured card if it has one
  * (else a random playable card), names the colour it holds most of for a black card, and
  * draws when it cannot play. ``words`` is random.Random.getstate()[1]; the generator's
@@ -1186,6 +1186,181 @@ static PyGetSetDef engine_getset[] = {
     {NULL},
 };
 
+/* ---- the search bot: determinized Monte Carlo in C -----------------------------------
+ * games/timo/bots.py (SearchTimoBot) is its Python face. A small fast generator of its own
+ * (splitmix64) drives the sampling and the rollouts: they need no match with Python's
+ * random, only to be repeatable from the seed the bot draws. */
+typedef struct {
+    uint64_t x;
+} Mix;
+
+static inline uint64_t mix_next(Mix *m) {
+    uint64_t z = (m->x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static inline int mix_below(Mix *m, int n) {
+    return (int)((mix_next(m) >> 32) * (uint64_t)n >> 32);
+}
+
+/* Deal again what ``viewer`` cannot see (the others' hands and the draw pile), each hand
+ * keeping its size: one state among those its view allows. */
+static void determinize(Timo *g, int viewer, Mix *m) {
+    uint8_t pool[MAX_CARDS];
+    int n = 0;
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != viewer) {
+            memcpy(pool + n, g->hands[seat], (size_t)g->hand_size[seat]);
+            n += g->hand_size[seat];
+        }
+    memcpy(pool + n, g->draw_pile, (size_t)g->draw_size);
+    n += g->draw_size;
+    for (int i = n - 1; i > 0; i--) {
+        int j = mix_below(m, i + 1);
+        uint8_t swap = pool[i];
+        pool[i] = pool[j];
+        pool[j] = swap;
+    }
+    int at = 0;
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != viewer) {
+            memcpy(g->hands[seat], pool + at, (size_t)g->hand_size[seat]);
+            at += g->hand_size[seat];
+        }
+    memcpy(g->draw_pile, pool + at, (size_t)g->draw_size);
+    /* Reshuffles inside a rollout follow this sample, not the real game's seed. */
+    g->seed = mix_next(m);
+    g->rng_counter = 0;
+}
+
+/* The colour the rest of ``seat``'s hand follows most (none: the colour in force). */
+static int colour_to_name(const Timo *g, int seat, int without) {
+    int counts[4] = {0, 0, 0, 0}, any = 0;
+    const uint8_t *hand = g->hands[seat];
+    for (int i = 0; i < g->hand_size[seat]; i++)
+        if (hand[i] != without && g->colour_of[hand[i]] != BLACK) {
+            counts[g->colour_of[hand[i]]] += 1;
+            any = 1;
+        }
+    if (!any) return g->colour == BLACK ? 0 : g->colour;
+    int named = 0;
+    for (int c = 1; c < 4; c++)
+        if (counts[c] > counts[named]) named = c;
+    return named;
+}
+
+/* A rollout move for the seat on turn, as HeuristicTimoBot chooses (bots.py), with a
+ * little noise so that rollouts differ: numbers first (high ones, in the colour held
+ * most), Stop/Twist/+2 and black cards kept until the next seat is close to going out. */
+static int rollout_card(const Timo *g, Mix *m) {
+    int seat = g->turn, size = g->hand_size[seat];
+    const uint8_t *hand = g->hands[seat];
+    if (g->drawn != NOBODY) return g->drawn;
+    int next = ((seat + g->direction) % g->players + g->players) % g->players;
+    int threat = g->hand_size[next] <= 2, counts[5] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < size; i++) counts[g->colour_of[hand[i]]]++;
+    int best = NOBODY, best_score = -1;
+    for (int i = 0; i < size; i++) {
+        int card = hand[i];
+        if (!playable(g, card)) continue;
+        int rank = g->rank_of[card], colour = g->colour_of[card], score;
+        if (g->penalty) score = rank == PLUS2 ? 10 : 5;
+        else if (colour == BLACK) score = threat ? (rank == PLUS4 ? 70 : 60) : (rank == PLUS4 ? 2 : 1);
+        else if (rank < 10) score = 30 + rank + 2 * counts[colour];
+        else score = threat ? 80 : 10 + 2 * counts[colour];
+        score = score * 4 + mix_below(m, 24);
+        if (score > best_score) {
+            best_score = score;
+            best = card;
+        }
+    }
+    return best;
+}
+
+/* Play the round out with rollout_card; everybody remembers TIMO!. */
+static void rollout_round(Timo *g, Mix *m) {
+    int start_round = g->round_no;
+    for (long step = 0; step < 100000 && !g->over && g->round_no == start_round; step++) {
+        g->exposed = NOBODY;
+        int turn = g->turn, card = rollout_card(g, m);
+        if (card == NOBODY) {
+            draw_turn(g, turn);
+            continue;
+        }
+        int colour = g->colour_of[card];
+        if (colour == BLACK) colour = colour_to_name(g, turn, card);
+        play_card(g, turn, card, colour, g->hand_size[turn] == 2);
+    }
+}
+
+/* What the finished round was worth to ``viewer``: its points, or minus an opponent's,
+ * in hundreds (bots.py: _round_value). */
+static double round_value(const Timo *g, const long *scores_before, int viewer) {
+    int winner = g->round_winner;
+    if (winner == NOBODY) return 0.0;
+    double points = (double)(g->scores[winner] - scores_before[winner]) / 100.0;
+    return winner == viewer ? points : -points;
+}
+
+/* search(viewer, codes, samples, seed) -> totals: each candidate move code's summed round
+ * value over ``samples`` determinizations shared by all candidates. */
+static PyObject *engine_search(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "search(viewer, codes, samples, seed)");
+        return NULL;
+    }
+    int viewer;
+    if (seat_arg(self, args[0], &viewer) < 0) return NULL;
+    PyObject *items = PySequence_Fast(args[1], "codes must be a sequence of move codes");
+    if (items == NULL) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+    long samples = PyLong_AsLong(args[2]);
+    unsigned long long seed = PyLong_AsUnsignedLongLong(args[3]);
+    if (PyErr_Occurred()) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    if (count < 1 || count > MAX_LEGAL || samples < 1) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, "search needs 1 or more codes and samples");
+        return NULL;
+    }
+    int codes[MAX_LEGAL];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        codes[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+        if (PyErr_Occurred() || !is_legal(&self->game, viewer, codes[i])) {
+            Py_DECREF(items);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "code %d is not legal for seat %d now",
+                             codes[i], viewer);
+            return NULL;
+        }
+    }
+    Py_DECREF(items);
+    double totals[MAX_LEGAL] = {0};
+    Mix m = {seed};
+    const Timo *base = &self->game;
+    Py_BEGIN_ALLOW_THREADS
+    Timo sample, played;
+    for (long s = 0; s < samples; s++) {
+        sample = *base;
+        determinize(&sample, viewer, &m);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            played = sample;
+            apply_code(&played, viewer, codes[i]);
+            rollout_round(&played, &m);
+            totals[i] += round_value(&played, base->scores, viewer);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = PyList_New(count);
+    if (result == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) PyList_SET_ITEM(result, i, PyFloat_FromDouble(totals[i]));
+    return result;
+}
+
 static PyMethodDef engine_methods[] = {
     {"legal", (PyCFunction)engine_legal, METH_O, "legal(seat) -> the seat's move codes"},
     {"apply", (PyCFunction)(void (*)(void))engine_apply, METH_FASTCALL,
@@ -1203,7 +1378,9 @@ static PyMethodDef engine_methods[] = {
     {"greedy_index", (PyCFunction)(void (*)(void))engine_greedy_index, METH_FASTCALL,
      "greedy_index(seat, reacting) -> the vector engine opponents' action index"},
     {"greedy_round", (PyCFunction)engine_greedy_round, METH_O,
-     "greedy_round(random_words) -> random_words: the search bot's rollout policy"},
+     "greedy_round(random_words) -> random_words: search-v1's and IS-MCTS's rollout policy"},
+    {"search", (PyCFunction)(void (*)(void))engine_search, METH_FASTCALL,
+     "search(viewer, codes, samples, seed) -> each code's summed round value"},
     {NULL},
 };
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from twintable.core.rng import Rng
 from twintable.core.types import Action
 from twintable.games.timo.cards import BLACK, COLOURS, PLUS2, PLUS4, STOP, TWIST
 from twintable.games.timo.fast import NATIVE, FastTimoGame
@@ -195,26 +196,50 @@ class HeuristicTimoBot:
         return max(matching, key=lambda a: bool(a.payload.get("timo")))
 
 
+MASK64 = (1 << 64) - 1
+
+
+class Mix:
+    """splitmix64: the search's own small generator (``_native.c: Mix``), so that the C
+    search and this one draw the same numbers from the same seed."""
+
+    __slots__ = ("x",)
+
+    def __init__(self, seed: int):
+        self.x = seed & MASK64
+
+    def next(self) -> int:
+        self.x = z = (self.x + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return ((self.next() >> 32) * n) >> 32
+
+
 class SearchTimoBot:
-    """Determinized Monte Carlo: sample hidden hands, roll each candidate out, average.
+    """Determinized Monte Carlo: deal the unseen cards again many times, play each
+    candidate forward in every deal, keep the best on average.
 
-    ``samples`` determinizations are shared by all candidates (common random numbers),
-    each rollout runs to the end of the round with a fast greedy policy, and a candidate
-    is worth the round's points to this seat (positive if it goes out, negative if an
-    opponent does).
+    ``samples`` deals are shared by all candidates (common random numbers). Each rollout
+    plays the round out with :class:`HeuristicTimoBot`'s rules of thumb, a little noise
+    added so that rollouts differ, and a candidate is worth the round's points to this
+    seat (positive if it goes out, negative if an opponent does).
 
-    Rollouts are nearly all of its time, so they run on the C engine when it was built
-    (``native``, default: when available), with the same policy and the same draws from
-    the bot's ``random.Random``: the decisions are the same either way, only sooner.
+    The search runs in C when the engine was built (``native``, default: when available;
+    ``_native.c: engine_search``); this module's Python search is the same algorithm,
+    draw for draw, for installs without a compiler, and many times slower. Either way the
+    bot draws one seed and a sampled state from the ``random.Random`` it is handed, so a
+    seed gives the same decisions on both.
     """
 
     name = "search"
 
-    def __init__(self, samples: int = 24, game: TimoGame | None = None,
+    def __init__(self, samples: int = 150, game: TimoGame | None = None,
                  native: bool | None = None):
         self.samples = samples
         self.game = game or TimoGame()
-        self.fallback = HeuristicTimoBot()
         if native and not NATIVE:
             raise RuntimeError("the C engine of Timo's Twist was not built")
         self._fast = FastTimoGame() if NATIVE and native is not False else None
@@ -229,17 +254,13 @@ class SearchTimoBot:
         candidates = self._candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
-        # Rollouts stop at the end of the round: a target of 1 makes that the end of the
-        # game, so the engine never deals a round nobody will look at.
-        rollout_options = {**view.options, "target": 1}
-        for _ in range(self.samples):
-            sample = self.game.sample_state(view, rng)
-            sample.options = rollout_options
-            for index, action in enumerate(candidates):
-                state = sample.clone()
-                self.game.apply(state, action)
-                totals[index] += self._rollout(state, view, rng)
+        # A state the view allows; each sample deals its unseen cards again.
+        base = self.game.sample_state(view, rng)
+        seed = rng.getrandbits(64)
+        if self._fast is not None:
+            totals = self._native_search(base, view.turn, candidates, seed)
+        else:
+            totals = self._search(base, view, candidates, seed)
         best = max(range(len(candidates)), key=lambda i: totals[i])
         return candidates[best]
 
@@ -260,48 +281,99 @@ class SearchTimoBot:
                 seen[key] = action
         return list(seen.values())
 
-    def _rollout(self, state: TimoState, view: TimoView, rng: random.Random) -> float:
-        """Greedy play to the end of the round; the round's points, signed for ``view``'s seat."""
-        if self._fast is not None:
-            return self._native_rollout(state, view, rng)
-        game = self.game
-        start_round = view.round_no
-        deck = state.deck
-        colour_of = deck.colour
-        while not state.over and state.round_no == start_round:
-            if state.exposed != NOBODY:
-                state.exposed = NOBODY  # in rollouts everybody remembers TIMO!
-            turn = state.turn
-            hand = state.hands[turn]
-            if state.drawn != NOBODY:
-                card = state.drawn
-            else:
-                playable = game.playable_cards(state, hand)
-                if not playable:
-                    game.draw_checked(state, turn)
-                    continue
-                plain = [c for c in playable if colour_of[c] != BLACK]
-                card = rng.choice(plain or playable)
-            colour = colour_of[card]
-            if colour == BLACK:
-                counts = [0, 0, 0, 0]
-                for other in hand:
-                    if colour_of[other] != BLACK:
-                        counts[colour_of[other]] += 1
-                colour = counts.index(max(counts))
-            game.play_checked(state, turn, card, colour, len(hand) == 2)
-        return _round_value(view, state.round_winner, state.scores)
-
-    def _native_rollout(self, state: TimoState, view: TimoView, rng: random.Random) -> float:
-        """:meth:`_rollout` on the C engine (``_native.c: greedy_round``)."""
+    def _native_search(self, base: TimoState, viewer: int, candidates: Sequence[Action],
+                       seed: int) -> list[float]:
         assert self._fast is not None
-        key = (state.players, *sorted(state.options.items()))
+        fast = self._fast
+        key = (base.players, *sorted(base.options.items()))
         template = self._templates.get(key)
         if template is None:
-            template = self._templates[key] = self._fast.new_state(state.options,
-                                                                   state.players, 0)
+            template = self._templates[key] = fast.new_state(base.options, base.players, 0)
         engine = template.clone()
-        engine.load(self._fast.plain(state))
-        version, words, gauss = rng.getstate()
-        rng.setstate((version, engine.greedy_round(words), gauss))
-        return _round_value(view, engine.round_winner, engine.scores)
+        engine.load(fast.plain(base))
+        totals: list[float] = engine.search(viewer, [fast.code_of(a) for a in candidates],
+                                            self.samples, seed)
+        return totals
+
+    def _search(self, base: TimoState, view: TimoView, candidates: Sequence[Action],
+                seed: int) -> list[float]:
+        mix = Mix(seed)
+        totals = [0.0] * len(candidates)
+        for _ in range(self.samples):
+            sample = base.clone()
+            _determinize(sample, view.turn, mix)
+            for index, action in enumerate(candidates):
+                state = sample.clone()
+                self.game.apply(state, action)
+                _rollout_round(self.game, state, mix)
+                totals[index] += _round_value(view, state.round_winner, state.scores)
+        return totals
+
+
+def _determinize(state: TimoState, viewer: int, mix: Mix) -> None:
+    """Deal what ``viewer`` cannot see (the others' hands, the draw pile) again, each hand
+    keeping its size; reshuffles further on follow the sample (``_native.c: determinize``)."""
+    pool = [card for seat, hand in enumerate(state.hands) if seat != viewer for card in hand]
+    pool += state.draw_pile
+    for i in range(len(pool) - 1, 0, -1):
+        j = mix.below(i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    at = 0
+    for seat, hand in enumerate(state.hands):
+        if seat != viewer:
+            state.hands[seat] = pool[at:at + len(hand)]
+            at += len(hand)
+    state.draw_pile = pool[at:]
+    state.rng = Rng(mix.next())
+
+
+def _rollout_card(game: TimoGame, state: TimoState, mix: Mix) -> int:
+    """The rollout's card for the seat on turn (NOBODY: it draws): HeuristicTimoBot's
+    scores with noise (``_native.c: rollout_card``)."""
+    if state.drawn != NOBODY:
+        return state.drawn
+    deck, turn = state.deck, state.turn
+    hand = state.hands[turn]
+    threat = len(state.hands[(turn + state.direction) % state.players]) <= 2
+    counts = Counter(deck.colour[c] for c in hand)
+    playable = set(game.playable_cards(state, hand))
+    best, best_score = NOBODY, -1
+    for card in hand:
+        if card not in playable:
+            continue
+        rank, colour = deck.rank[card], deck.colour[card]
+        if state.penalty:
+            score = 10 if rank == PLUS2 else 5
+        elif colour == BLACK:
+            score = (70 if rank == PLUS4 else 60) if threat else (2 if rank == PLUS4 else 1)
+        elif rank < 10:
+            score = 30 + rank + 2 * counts[colour]
+        else:
+            score = 80 if threat else 10 + 2 * counts[colour]
+        score = score * 4 + mix.below(24)
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def _rollout_round(game: TimoGame, state: TimoState, mix: Mix) -> None:
+    """Play the round out with :func:`_rollout_card`; everybody remembers TIMO!."""
+    start_round = state.round_no
+    colour_of = state.deck.colour
+    for _ in range(100_000):
+        if state.over or state.round_no != start_round:
+            return
+        state.exposed = NOBODY
+        turn = state.turn
+        card = _rollout_card(game, state, mix)
+        if card == NOBODY:
+            game.draw_checked(state, turn)
+            continue
+        colour = colour_of[card]
+        if colour == BLACK:
+            counts = [0, 0, 0, 0]
+            for other in state.hands[turn]:
+                if colour_of[other] != BLACK:
+                    counts[colour_of[other]] += 1
+            colour = counts.index(max(counts)) if any(counts) else state.colour
+        game.play_checked(state, turn, card, colour, len(state.hands[turn]) == 2)

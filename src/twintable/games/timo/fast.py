@@ -21,9 +21,9 @@ from typing import Any
 from twintable.core.game import Outcome
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
-from twintable.games.timo.cards import load_deck
+from twintable.games.timo.cards import COLOURS, load_deck
 from twintable.games.timo.rules import TimoGame
-from twintable.games.timo.state import CALL, DRAW, PASS, TimoState
+from twintable.games.timo.state import CALL, CATCH, DRAW, PASS, PLAY, TimoState
 from twintable.games.timo.views import TimoView
 
 try:
@@ -73,6 +73,21 @@ class FastTimoGame(TimoGame):
         if code == native.CODE_CALL:
             return self._simple(seat, CALL)
         return self._catch_action(seat, code - native.CODE_CATCH)
+
+    def code_of(self, action: Action) -> int:
+        """The engine's move code of ``action`` (``_native.c: legal_codes``); the engine
+        checks that it is legal where it takes one."""
+        native = _native
+        assert native is not None
+        payload = action.payload
+        if action.kind == PLAY:
+            colour = payload.get("colour")
+            slot = 0 if colour is None else 1 + COLOURS.index(colour)
+            return int(payload["card"]) * 10 + slot * 2 + int(bool(payload.get("timo")))
+        if action.kind == CATCH:
+            return native.CODE_CATCH + int(payload["target"])
+        codes = {DRAW: native.CODE_DRAW, PASS: native.CODE_PASS, CALL: native.CODE_CALL}
+        return codes[action.kind]
 
     # -- set-up ---------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any] | None, players: int, seed: int) -> Any:

@@ -27,8 +27,8 @@ def games(bots: tuple[str, ...], count: int, seed: int, target: int) -> list[Gam
 def test_the_levels_are_offered_with_their_places_on_the_scale() -> None:
     entry = default_registry().entry("timo")
     levels = {bot.name: bot.level for bot in entry.available_bots()}
-    assert levels == {"greedy": "easy", "learned": "easy", "ismcts": "easy",
-                      "heuristic": "medium", "search": "hard"}
+    assert levels == {"greedy": "easy", "learned": "hard", "ismcts": "easy",
+                      "heuristic": "medium", "search": "expert"}
     assert {"greedy", "ismcts", "learned"} <= set(bot_factories(entry))
 
 

@@ -171,9 +171,10 @@ class TimoRules(Rules):
 
 class GreedyRollouts:
     """An MCTS evaluator for the IS-MCTS bot: the round played out on the C engine by
-    the ``search`` bot's rollout policy (``_native.c: greedy_round``: a random playable
-    coloured card, a black one only when no other fits), the round's winner worth 1;
-    priors uniform. Draws come from the bot's generator."""
+    the first ``search`` bot's rollout policy (``search-v1``, ``research/baseline.py``;
+    ``_native.c: greedy_round``: a random playable coloured card, a black one only when
+    no other fits), the round's winner worth 1; priors uniform. Draws come from the
+    bot's generator."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng

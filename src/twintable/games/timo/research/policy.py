@@ -11,7 +11,7 @@ it holds most of (ties: the lowest colour; none held: the colour in force), and 
 only when it cannot play. It uses no randomness.
 
 :class:`LearnedTimoBot` plays the weights ``twintable train timo`` wrote (shipped as
-``games/timo/data/timo_a2c.npz``; ``data/timo_a2c.md`` says how they were made): it
+``games/timo/data/timo_learned.npz``; ``data/timo_learned.md`` says how they were made): it
 answers every TIMO! race at once, as the other bots do, and on its turn plays the legal
 move its network thinks most probable. It needs NumPy and nothing of Gymnasium. The
 weights were trained at two seats; at a larger table the bot sees the next player as its
@@ -78,7 +78,7 @@ class GreedyTimoPolicy:
 
 
 #: The shipped weights, in the game package's data.
-WEIGHTS = "timo_a2c.npz"
+WEIGHTS = "timo_learned.npz"
 
 
 def weights_available() -> bool:

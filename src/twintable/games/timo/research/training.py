@@ -8,7 +8,9 @@ seed: the same seed, sizes and step count give the same weights on the same mach
 of them random and the rest the engine's greedy policy. The policy plays in
 ``twintable.envs.evaluate``, as an opponent of ``TimoSelfPlayVectorEnv``, and, as the
 ``learned`` bot level (``research/policy.py: LearnedTimoBot``), at tables, in ``sim`` and
-in the environments, from the weights shipped in ``games/timo/data/timo_a2c.npz``.
+in the environments. ``--teacher search`` trains the same network by distilling the
+search bot instead (``research/distill.py``): the shipped ``games/timo/data/timo_learned.npz``
+was made so.
 """
 
 from __future__ import annotations
@@ -188,19 +190,42 @@ def train(steps: int, seed: int = 1, num_envs: int = 256, rollout: int = 16,
 
 def train_timo(
         out: Annotated[Path, typer.Option(help="where to write the weights (.npz)")],
-        steps: Annotated[int, typer.Option(help="learner decisions to train for")] = 4_000_000,
+        teacher: Annotated[str | None, typer.Option(
+            help="distil this bot ('search') instead of training with A2C")] = None,
+        steps: Annotated[int, typer.Option(help="A2C: learner decisions to train for")
+                         ] = 4_000_000,
         seed: Annotated[int, typer.Option()] = 1,
-        envs: Annotated[int, typer.Option(help="games stepped together")] = 256,
-        hidden: Annotated[int, typer.Option(help="hidden units")] = 64,
+        envs: Annotated[int, typer.Option(help="A2C: games stepped together")] = 256,
+        hidden: Annotated[int | None, typer.Option(
+            help="hidden units (default: 64 for A2C, 128 distilled)")] = None,
+        games: Annotated[int, typer.Option(help="distilling: games per round")] = 500,
+        rounds: Annotated[int, typer.Option(
+            help="distilling: rounds (the first records the teacher, the others the "
+                 "network so far, labelled by the teacher)")] = 3,
+        teacher_samples: Annotated[int, typer.Option(
+            help="distilling: the search's deals per decision")] = 200,
+        workers: Annotated[int, typer.Option(help="distilling: processes")] = 2,
         eval_games: Annotated[int, typer.Option(
             help="games against heuristic afterwards (0: none)")] = 400) -> None:
-    """Train a 2-player Timo's Twist policy with A2C (NumPy, the C vector engine)."""
+    """Train a 2-player Timo's Twist policy: A2C on the C vector engine, or (``--teacher
+    search``) the search bot distilled into the network (research/distill.py)."""
     from twintable.envs.evaluation import evaluate
 
-    network, summary = train(steps, seed, envs, hidden=hidden, log=typer.echo)
-    network.save(out, **summary)
-    typer.echo(f"wrote {out} ({out.stat().st_size:,} bytes) after {summary['steps']:,} "
-               f"steps in {summary['seconds']:.0f} s")
+    if teacher is None:
+        network, summary = train(steps, seed, envs, hidden=hidden or 64, log=typer.echo)
+        network.save(out, **summary)
+        typer.echo(f"wrote {out} ({out.stat().st_size:,} bytes) after "
+                   f"{summary['steps']:,} steps in {summary['seconds']:.0f} s")
+    elif teacher == "search":
+        from twintable.games.timo.research.distill import distill
+
+        _, summary = distill(games, rounds, seed, hidden or 128, teacher_samples,
+                             workers=workers, out=out, log=typer.echo)
+        typer.echo(f"wrote {out} ({out.stat().st_size:,} bytes) after {rounds} rounds, "
+                   f"{summary['decisions']:,} decisions, in {summary['seconds']:.0f} s")
+    else:
+        raise typer.BadParameter(f"only 'search' can be distilled, not {teacher!r}",
+                                 param_hint="--teacher")
     if eval_games:
         result = evaluate(LearnedPolicy.load(out), "heuristic", eval_games, seed=seed + 10_000,
                           game="timo", options={"target": summary["target"]})
