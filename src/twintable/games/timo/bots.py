@@ -284,16 +284,21 @@ class SearchTimoBot:
     def _native_search(self, base: TimoState, viewer: int, candidates: Sequence[Action],
                        seed: int) -> list[float]:
         assert self._fast is not None
-        fast = self._fast
+        codes = [self._fast.code_of(action) for action in candidates]
+        totals: list[float] = self.engine_for(base).search(viewer, codes, self.samples, seed)
+        return totals
+
+    def engine_for(self, base: TimoState) -> Any:
+        """The C engine loaded with ``base`` (its ``search`` deals the unseen cards again)."""
+        assert self._fast is not None
         key = (base.players, *sorted(base.options.items()))
         template = self._templates.get(key)
         if template is None:
-            template = self._templates[key] = fast.new_state(base.options, base.players, 0)
+            template = self._templates[key] = self._fast.new_state(base.options,
+                                                                   base.players, 0)
         engine = template.clone()
-        engine.load(fast.plain(base))
-        totals: list[float] = engine.search(viewer, [fast.code_of(a) for a in candidates],
-                                            self.samples, seed)
-        return totals
+        engine.load(self._fast.plain(base))
+        return engine
 
     def _search(self, base: TimoState, view: TimoView, candidates: Sequence[Action],
                 seed: int) -> list[float]:
