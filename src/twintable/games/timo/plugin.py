@@ -91,7 +91,7 @@ def entry() -> GameEntry:
         rules=TimoGame(), package="twintable.games.timo",
         # greedy: the vector engine's C policy; ismcts: OpenSpiel's IS-MCTS with a small
         # budget (research/openspiel.py); learned: the search distilled into a network
-        # (research/policy.py; about 73% against heuristic, 45% against search).
+        # (research/policy.py; about 73% against heuristic, 44% against search).
         bots=(BotLevel("greedy", "easy", _greedy, available=_numpy),
               BotLevel("ismcts", "easy", _ismcts, available=_openspiel),
               BotLevel("heuristic", "medium", _heuristic),
@@ -108,5 +108,5 @@ def entry() -> GameEntry:
                    "sb3": "twintable.games.timo.research.sb3",
                    "training": "twintable.games.timo.research.training"},
         openspiel="twintable.games.timo.research.openspiel",
-        trainer="twintable.games.timo.research.training:train_timo",
+        trainer="twintable.games.timo.research.trainer:train_timo",
         short_options={"target": 100}, lobby_order=10)

@@ -25,15 +25,20 @@ from typing import Any
 
 import numpy as np
 
-from twintable.games.timo.bots import SearchTimoBot, reflexes_of
+from twintable.core.game import Outcome
+from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
 from twintable.games.timo.cards import load_deck
+from twintable.games.timo.fast import NATIVE, FastTimoGame
 from twintable.games.timo.research import codec
+from twintable.games.timo.research.policy import GreedyTimoPolicy
 from twintable.games.timo.research.training import Adam, Network
 from twintable.games.timo.rules import TimoGame
 from twintable.games.timo.views import TimoView
 
 #: The opponents of the recorded seat, game by game in turn.
 OPPONENTS = ("heuristic", "search", "heuristic", "greedy")
+#: More moves than any game takes: a game past it is a bug, not a long game.
+MAX_STEPS = 100_000
 
 
 @dataclass(frozen=True)
@@ -52,8 +57,7 @@ class Recorder:
 
     def __init__(self, teacher: SearchTimoBot, student: Any, labels_rng: random.Random):
         self.teacher, self.student, self.labels_rng = teacher, student, labels_rng
-        actor = student or teacher
-        self.name, self.reflexes = actor.name, reflexes_of(actor)
+        self.name = (student or teacher).name
         self.observations: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []
         self.actions: list[int] = []
@@ -78,23 +82,48 @@ class Recorder:
         return chosen
 
 
-def _record(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    from twintable.games import default_registry
-    from twintable.games.timo.research.policy import LearnedTimoBot
-    from twintable.sim.runner import make_bots, play_game
+def _opponent(name: str) -> Any:
+    if name == "heuristic":
+        return HeuristicTimoBot()
+    if name == "search":
+        return SearchTimoBot()
+    return GreedyTimoPolicy()
 
-    entry = default_registry().entry("timo")
-    game = entry.simulation_engine()
+
+def play(game: Any, bots: list[Any], options: dict[str, Any], seed: int) -> Outcome:
+    """One game as the simulator's bots play it (``act``: TIMO! called with the play,
+    every race answered at once), seats asked in a seeded order when several may act."""
+    state = game.new_state(options, len(bots), seed)
+    rng = random.Random(seed)
+    for _ in range(MAX_STEPS):
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return outcome  # type: ignore[no-any-return]
+        seats = sorted(game.to_act(state))
+        rng.shuffle(seats)
+        for seat in seats:
+            action = bots[seat].act(game.view(state, seat), rng)
+            if action is not None:
+                game.apply(state, action)
+                break
+        else:
+            raise RuntimeError(f"nobody moved in game {seed}")
+    raise RuntimeError(f"game {seed} did not end in {MAX_STEPS} steps")
+
+
+def _record(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    from twintable.games.timo.research.policy import LearnedTimoBot
+
+    game = FastTimoGame() if NATIVE else TimoGame()
     student = LearnedTimoBot(chunk.student) if chunk.student is not None else None
     recorder = Recorder(SearchTimoBot(samples=chunk.teacher_samples), student,
                         random.Random(chunk.seed ^ 0x5EED))
     wins = 0.0
     for index in range(chunk.first, chunk.first + chunk.count):
-        opponent = make_bots(entry, [OPPONENTS[index % len(OPPONENTS)]])[0]
+        opponent = _opponent(OPPONENTS[index % len(OPPONENTS)])
         bots: list[Any] = [recorder, opponent] if index % 2 == 0 else [opponent, recorder]
-        result = play_game(game, {"target": chunk.target}, bots, chunk.seed + index,
-                           plan=entry.plan)
-        wins += (index % 2 in result.winners) / len(result.winners)
+        outcome = play(game, bots, {"target": chunk.target}, chunk.seed + index)
+        wins += (index % 2 in outcome.winners) / len(outcome.winners)
     return (np.array(recorder.observations), np.array(recorder.masks),
             np.array(recorder.actions, np.int64), wins)
 

@@ -1,5 +1,5 @@
-"""``twintable train timo`` (the entry's ``trainer``): a reproducible A2C run on the C
-vector engine, its weights saved as a small ``.npz``, and :class:`LearnedPolicy` to play them back.
+"""A reproducible A2C run on the C vector engine (``twintable train timo``, research/trainer.py),
+its weights saved as a small ``.npz``, and :class:`LearnedPolicy` to play them back.
 
 The algorithm is ``examples/timo_a2c.py``'s (a one-hidden-layer masked-softmax policy
 with a value head, GAE, Adam, NumPy only), kept here so that a run is a command with a
@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import typer
 
 Array = npt.NDArray[Any]
 
@@ -188,48 +187,4 @@ def train(steps: int, seed: int = 1, num_envs: int = 256, rollout: int = 16,
     return net, summary
 
 
-def train_timo(
-        out: Annotated[Path, typer.Option(help="where to write the weights (.npz)")],
-        teacher: Annotated[str | None, typer.Option(
-            help="distil this bot ('search') instead of training with A2C")] = None,
-        steps: Annotated[int, typer.Option(help="A2C: learner decisions to train for")
-                         ] = 4_000_000,
-        seed: Annotated[int, typer.Option()] = 1,
-        envs: Annotated[int, typer.Option(help="A2C: games stepped together")] = 256,
-        hidden: Annotated[int | None, typer.Option(
-            help="hidden units (default: 64 for A2C, 128 distilled)")] = None,
-        games: Annotated[int, typer.Option(help="distilling: games per round")] = 500,
-        rounds: Annotated[int, typer.Option(
-            help="distilling: rounds (the first records the teacher, the others the "
-                 "network so far, labelled by the teacher)")] = 3,
-        teacher_samples: Annotated[int, typer.Option(
-            help="distilling: the search's deals per decision")] = 200,
-        workers: Annotated[int, typer.Option(help="distilling: processes")] = 2,
-        eval_games: Annotated[int, typer.Option(
-            help="games against heuristic afterwards (0: none)")] = 400) -> None:
-    """Train a 2-player Timo's Twist policy: A2C on the C vector engine, or (``--teacher
-    search``) the search bot distilled into the network (research/distill.py)."""
-    from twintable.envs.evaluation import evaluate
-
-    if teacher is None:
-        network, summary = train(steps, seed, envs, hidden=hidden or 64, log=typer.echo)
-        network.save(out, **summary)
-        typer.echo(f"wrote {out} ({out.stat().st_size:,} bytes) after "
-                   f"{summary['steps']:,} steps in {summary['seconds']:.0f} s")
-    elif teacher == "search":
-        from twintable.games.timo.research.distill import distill
-
-        _, summary = distill(games, rounds, seed, hidden or 128, teacher_samples,
-                             workers=workers, out=out, log=typer.echo)
-        typer.echo(f"wrote {out} ({out.stat().st_size:,} bytes) after {rounds} rounds, "
-                   f"{summary['decisions']:,} decisions, in {summary['seconds']:.0f} s")
-    else:
-        raise typer.BadParameter(f"only 'search' can be distilled, not {teacher!r}",
-                                 param_hint="--teacher")
-    if eval_games:
-        result = evaluate(LearnedPolicy.load(out), "heuristic", eval_games, seed=seed + 10_000,
-                          game="timo", options={"target": summary["target"]})
-        typer.echo(f"against heuristic: {result}")
-
-
-__all__ = ["LearnedPolicy", "Network", "train", "train_timo"]
+__all__ = ["LearnedPolicy", "Network", "train"]
