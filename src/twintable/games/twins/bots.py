@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from twintable.core.types import Action
@@ -28,7 +29,14 @@ def best_pair(cards: Sequence[int]) -> Pair:
 
 
 def heuristic_pick(hand: Sequence[int], round_no: int, players: int, rivals: int) -> Pair:
-    """Round-aware choice of two cards.
+    """Round-aware choice of two cards (:func:`_pick_for`, remembered: the strong bot's
+    rollouts ask the same question of the same hand for every candidate it weighs)."""
+    return _pick_for(tuple(sorted(hand)), round_no, players, rivals)
+
+
+@lru_cache(maxsize=1 << 16)
+def _pick_for(hand: tuple[int, ...], round_no: int, players: int, rivals: int) -> Pair:
+    """Round-aware choice of two cards from a sorted hand.
 
     Keeps the hand's best set for round 4 (the whole bank); in rounds 1 and 3 plays the
     cheapest set that should stay clear of the paying bottom places, in round 2 plays its
@@ -96,7 +104,7 @@ class StrongTwinsBot:
 
     name = "strong"
 
-    def __init__(self, samples: int = 12, max_candidates: int = 7,
+    def __init__(self, samples: int = 24, max_candidates: int = 7,
                  game: TwinsGame | None = None):
         self.samples = samples
         self.max_candidates = max_candidates
@@ -166,6 +174,9 @@ class StrongTwinsBot:
         return state
 
     def _rollout(self, state: TwinsState, seat: int) -> float:
+        """The rest of the hand with every seat on the heuristic; this seat's chips at its
+        end (-12 for a bankruptcy). Picks are committed straight into the state, as the
+        rules' pick would after checking them (they come from the hands, so they pass)."""
         game = self.game
         while state.phase != "over":
             if state.phase == BUY:
@@ -174,8 +185,11 @@ class StrongTwinsBot:
                 game.apply(state, Action(buyer, BUY_KIND, {"count": count}))
                 continue
             players = game.participants(state)
-            player = next(p for p in players if state.picks[p] is None)
-            pair = heuristic_pick(state.hands[player], state.round_no, state.players,
-                                  len(players) - 1)
-            game.apply(state, Action(player, PICK_KIND, {"cards": pair}))
+            rivals_now = len(players) - 1
+            picks = state.picks
+            for player in players:
+                if picks[player] is None:
+                    picks[player] = heuristic_pick(state.hands[player], state.round_no,
+                                                   state.players, rivals_now)
+            game.reveal(state)
         return -12.0 if state.out[seat] else float(state.chips[seat])

@@ -278,6 +278,13 @@ class TwinsGame(Game[TwinsState]):
             self._reveal(state, events)
         return events
 
+    def reveal(self, state: TwinsState) -> list[Event]:
+        """Show every participant's committed pick and settle the round, as the last
+        pick does (for a search that commits picks it made from the hands itself)."""
+        events: list[Event] = []
+        self._reveal(state, events)
+        return events
+
     def _reveal(self, state: TwinsState, events: list[Event]) -> None:
         ranks: dict[int, int] = {}
         shown = []
