@@ -1341,7 +1341,9 @@ static PyObject *engine_search(Engine *self, PyObject *const *args, Py_ssize_t n
     Py_DECREF(items);
     double totals[MAX_LEGAL] = {0};
     Mix m = {seed};
-    const Timo *base = &self->game;
+    /* A copy: the engine may be used by other threads while this one runs without the
+     * interpreter lock. */
+    const Timo root = self->game, *base = &root;
     Py_BEGIN_ALLOW_THREADS
     Timo sample, played;
     for (long s = 0; s < samples; s++) {
