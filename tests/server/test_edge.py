@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -283,6 +285,41 @@ def test_a_log_that_cannot_open_its_database_refuses_moves_and_recovers(
         await asyncio.wait_for(store.append_action(
             "t1", StoredAction(1, 0, "draw", {}, 1, "c1")), 30)
         assert [a.client_id for a in await store.load_actions("t1")] == ["c1"]
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_move_waits_for_sqlites_lock_in_the_writer_thread_not_on_the_loop(
+        sqlite_url: str) -> None:
+    """Moves are committed on the event loop, but never by waiting there for SQLite's
+    write lock: while another writer holds it, the loop runs on and the move is written
+    by the log's thread once the lock is free (acknowledged only then)."""
+
+    async def scenario() -> None:
+        store = Store(sqlite_url)
+        await store.migrate()
+        async with store.engine.begin() as connection:
+            await connection.exec_driver_sql(
+                "INSERT INTO tables (id, game, name, options, seed, players, status, "
+                "creator_hash, created_ms) VALUES "
+                "('t1', 'timo', 'x', '{}', 1, 2, 'running', 'h', 0)")
+        await store.append_action("t1", StoredAction(1, 0, "draw", {}, 1, "c1"))
+        log = store._sqlite_log
+        assert log is not None and log.thread is None  # written on the loop
+        other = sqlite3.connect(log.path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        move = asyncio.ensure_future(
+            store.append_action("t1", StoredAction(2, 0, "draw", {}, 1, "c2")))
+        started = time.monotonic()
+        await asyncio.sleep(0.3)
+        assert time.monotonic() - started < 2  # the loop was never held
+        assert not move.done()  # not acknowledged before it is written
+        assert log.thread is not None
+        other.execute("COMMIT")
+        other.close()
+        await asyncio.wait_for(move, 30)
+        assert [a.client_id for a in await store.load_actions("t1")] == ["c1", "c2"]
         await store.close()
 
     asyncio.run(scenario())

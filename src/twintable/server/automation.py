@@ -104,8 +104,22 @@ class Automation:
             self.task.cancel()
         if self.stopped:
             return
-        if table.row.status == "running" and not table.game.is_over(table.state):
+        if table.row.status == "running" and not table.game.is_over(table.state) \
+                and self._may_act():
             self.task = asyncio.create_task(self._automatic_move())
+
+    def _may_act(self) -> bool:
+        """Whether anything automatic can happen at the table as it is: a bot, a game in
+        real time, a deadline, or a stand-in for a seat to act (now or later). A table of
+        people with no clock, all here, has none, and planning for it would cost a task a
+        move for nothing (issue 28's hot path); this is the case in which
+        :meth:`_automatic_move` returns at once."""
+        table = self.table
+        game = table.game
+        if self.bots or game.realtime or game.deadline(table.state) is not None:
+            return True
+        presence = table.presence
+        return any(presence.stand_in_from(seat) is not None for seat in game.to_act(table.state))
 
     async def stop(self) -> None:
         self.stopped = True

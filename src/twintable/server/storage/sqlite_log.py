@@ -1,6 +1,8 @@
-"""The SQLite move log's writer thread: plain ``sqlite3`` with group commit, the hot path
-of every move on SQLite (issue 28: through SQLAlchemy and aiosqlite it cost half the
-server's CPU at 1,000 moves/s). The store (:mod:`twintable.server.storage.store`) owns it."""
+"""The SQLite move log: plain ``sqlite3`` with group commit, the hot path of every move on
+SQLite (issue 28: through SQLAlchemy and aiosqlite it cost half the server's CPU at 1,000
+moves/s). The moves of one turn of the event loop are committed together on the loop,
+and a writer thread takes what the loop cannot write at once. The store
+(:mod:`twintable.server.storage.store`) owns it."""
 
 from __future__ import annotations
 
@@ -18,10 +20,23 @@ from twintable.server.storage.moves import BATCH_LIMIT, FencedOut, Pending
 _SQLITE_INSERT = ("INSERT INTO actions (table_id, seq, seat, kind, payload, t_ms, client_id)"
                   " VALUES (?, ?, ?, ?, ?, ?, ?)")
 _SQLITE_FENCE = "UPDATE tables SET fence = ? WHERE id = ? AND fence <= ?"
+#: Commits on the event loop between two WAL checkpoints (run by the writer thread).
+CHECKPOINT_EVERY = 1000
+#: Asks the writer thread for a WAL checkpoint.
+_CHECKPOINT = "checkpoint"
 
 
 class SqliteLog:
-    """The SQLite action log's writer: a thread with its own ``sqlite3`` connection that
+    """The SQLite action log's writers.
+
+    On the event loop: the moves appended during one turn of the loop are committed in one
+    transaction at the end of that turn, on a connection that never waits for SQLite's
+    write lock and never checkpoints, so the loop is held only for the commit itself (a
+    write to the WAL, no fsync at ``synchronous=NORMAL``). Waking a thread and being woken
+    back for every move cost more of the server's CPU than the commit (issue 28).
+
+    In a thread with its own ``sqlite3`` connection: what the loop could not write at once
+    (another writer held the lock, or the batch failed) and the WAL checkpoints. It
     commits every move waiting (up to :data:`BATCH_LIMIT`) in one transaction, then
     answers each move's future on its event loop, once per batch.
 
@@ -33,13 +48,55 @@ class SqliteLog:
 
     def __init__(self, path: str):
         self.path = path
-        self.moves: queue.SimpleQueue[Pending | None] = queue.SimpleQueue()
+        self.turn: list[Pending] = []
+        """Moves appended during this turn of the event loop, committed at its end."""
+        self.here: sqlite3.Connection | None = None
+        """The event loop's connection (opened at the first move)."""
+        self.commits_here = 0
+        self.moves: queue.SimpleQueue[Pending | str | None] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
         # Held to start the thread and queue a move, and by a thread that gives up, so
         # that no move is queued for a thread that has stopped reading.
         self.lock = threading.Lock()
 
     def append(self, item: Pending) -> None:
+        """Commit a move with the others of this turn of the loop; its future is answered
+        once it is committed (or refused)."""
+        if not self.turn:
+            item[3].get_loop().call_soon(self._commit_turn)
+        self.turn.append(item)
+
+    def _commit_turn(self) -> None:
+        moves, self.turn = self.turn, []
+        for start in range(0, len(moves), BATCH_LIMIT):
+            batch = moves[start:start + BATCH_LIMIT]
+            try:
+                refused = self._commit(self.here or self._connect_here(), batch)
+            except Exception:
+                for item in batch:  # the thread writes it, row by row if it must
+                    self._to_thread(item)
+                continue
+            _answer([item[3] for item in batch],
+                    [FencedOut(table_id, fence or 0) if table_id in refused else None
+                     for table_id, _, fence, _ in batch])
+            self.commits_here += 1
+            if self.commits_here % CHECKPOINT_EVERY == 0:
+                self._to_thread(_CHECKPOINT)
+
+    def _connect_here(self) -> sqlite3.Connection:
+        # timeout=0: a lock held by another writer sends the batch to the thread, which
+        # waits for it; the loop never does.
+        connection = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+        try:
+            sqlite_pragmas(connection, None)
+            connection.execute("PRAGMA wal_autocheckpoint=0")
+        except BaseException:
+            connection.close()
+            raise
+        self.here = connection
+        return connection
+
+    def _to_thread(self, item: Pending | str) -> None:
         with self.lock:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="twintable-log",
@@ -49,6 +106,11 @@ class SqliteLog:
 
     async def close(self) -> None:
         """Write what is waiting, then stop the thread."""
+        if self.turn:
+            self._commit_turn()
+        if self.here is not None:
+            self.here.close()
+            self.here = None
         with self.lock:
             thread, self.thread = self.thread, None
             if thread is not None:
@@ -72,15 +134,19 @@ class SqliteLog:
                         item = self.moves.get_nowait()
                     except queue.Empty:
                         return
-                    if item is not None:
+                    if item is not None and not isinstance(item, str):
                         _answer_from_thread([item], [error])
         try:
             while True:
                 first = self.moves.get()
                 if first is None:
                     return
+                if isinstance(first, str):  # _CHECKPOINT: readers never wait for it
+                    with contextlib.suppress(sqlite3.Error):
+                        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    continue
                 batch = [first]
-                stop = False
+                stop = checkpoint = False
                 while len(batch) < BATCH_LIMIT:
                     try:
                         item = self.moves.get_nowait()
@@ -89,11 +155,17 @@ class SqliteLog:
                     if item is None:
                         stop = True
                         break
+                    if isinstance(item, str):
+                        checkpoint = True
+                        continue
                     batch.append(item)
                 try:
                     self._write(connection, batch)
                 except Exception as error:  # never leave a move unanswered
                     _answer_from_thread(batch, [error] * len(batch))
+                if checkpoint:
+                    with contextlib.suppress(sqlite3.Error):
+                        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 if stop:
                     return
         finally:
