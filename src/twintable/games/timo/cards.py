@@ -7,7 +7,7 @@ points, so the hot path compares small ints and never builds card objects.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -33,6 +33,16 @@ class Deck:
     colour: tuple[int, ...]
     rank: tuple[int, ...]
     points: tuple[int, ...]
+    json: tuple[dict[str, Any], ...] = field(default=(), compare=False, repr=False)
+    """Each card's JSON, made once: a view writes every card of the discard pile for
+    every seat at every move (the server's hot path). Shared: never change one."""
+
+    def __post_init__(self) -> None:
+        if not self.json:
+            object.__setattr__(self, "json", tuple(
+                {"id": card, "colour": COLOUR_NAMES[colour], "rank": RANKS[rank]}
+                for card, (colour, rank) in enumerate(zip(self.colour, self.rank,
+                                                          strict=True))))
 
     @property
     def size(self) -> int:
@@ -43,8 +53,7 @@ class Deck:
         return rank if colour == BLACK else f"{COLOUR_NAMES[colour]} {rank}"
 
     def card_json(self, card: int) -> dict[str, Any]:
-        return {"id": card, "colour": COLOUR_NAMES[self.colour[card]],
-                "rank": RANKS[self.rank[card]]}
+        return self.json[card]
 
 
 def deck_names() -> tuple[str, ...]:
