@@ -114,19 +114,38 @@ def finished(tab: Tab) -> bool:
     return bool(tab.page.locator("#results:not([hidden])").count())
 
 
+#: What a Timo player taps, first things first: a colour being chosen, a card that can be
+#: played, a shout, passing, drawing.
+TIMO_CHOICES = ("[data-colour]", ".hand button.card.legal:not([disabled])", "#call-timo",
+                "[data-catch]", "#pass", "#draw")
+
+
 def timo_move(tab: Tab) -> None:
-    page = tab.page
-    if page.locator("[data-colour]").count():
-        tap(page.locator("[data-colour]").first)
-        return
-    legal = page.locator(".hand button.card.legal:not([disabled])")
-    if legal.count():
-        tap(legal.first)
-        return
-    for selector in ("#call-timo", "[data-catch]", "#pass", "#draw"):
-        if page.locator(selector).count():
-            tap(page.locator(selector).first)
-            return
+    tap_first(tab, TIMO_CHOICES)
+
+
+TAP_FIRST = f"""(selectors) => {{ const tap = {TAP};
+  for (const selector of selectors) {{
+    const el = document.querySelector(selector);
+    if (el) return [selector, tap(el)];
+  }}
+  return null; }}"""
+
+
+def tap_first(tab: Tab, selectors: tuple[str, ...]) -> bool:
+    """Tap the first control found of ``selectors``, looked for and tapped in one step in
+    the page (one look per decision: two looks could see two different tables), as
+    :func:`tap` taps; one off screen is scrolled to first."""
+    try:
+        found = tab.page.evaluate(TAP_FIRST, list(selectors))
+    except Exception:
+        return False  # the page was being replaced (a redirect, the results): look again
+    if found is None:
+        return False
+    selector, done = found
+    if done is None:
+        return tap(tab.page.locator(selector).first)
+    return bool(done)
 
 
 def twins_move(tab: Tab) -> None:
