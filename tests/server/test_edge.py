@@ -260,6 +260,18 @@ def test_the_page_policy_never_names_the_host_a_request_gave(sqlite_url: str) ->
             assert "ws://play.example.org:8001 ws://play.example.org:8002" in policy, policy
 
 
+async def store_with_a_running_table(url: str, table_id: str) -> Store:
+    """A migrated store whose log has a running table ``table_id`` to write moves for."""
+    store = Store(url)
+    await store.migrate()
+    async with store.engine.begin() as connection:
+        await connection.exec_driver_sql(
+            "INSERT INTO tables (id, game, name, options, seed, players, status, "
+            "creator_hash, created_ms) VALUES "
+            f"('{table_id}', 'timo', 'x', '{{}}', 1, 2, 'running', 'h', 0)")
+    return store
+
+
 def test_a_log_that_cannot_open_its_database_refuses_moves_and_recovers(
         sqlite_url: str, tmp_path: Path) -> None:
     """The SQLite log's writer thread answers every move even when it cannot open the
@@ -267,13 +279,7 @@ def test_a_log_that_cannot_open_its_database_refuses_moves_and_recovers(
     next move, once the database is there, is written."""
 
     async def scenario() -> None:
-        store = Store(sqlite_url)
-        await store.migrate()
-        async with store.engine.begin() as connection:
-            await connection.exec_driver_sql(
-                "INSERT INTO tables (id, game, name, options, seed, players, status, "
-                "creator_hash, created_ms) VALUES "
-                "('t1', 'timo', 'x', '{}', 1, 2, 'running', 'h', 0)")
+        store = await store_with_a_running_table(sqlite_url, "t1")
         log = store._sqlite_log
         assert log is not None
         path, log.path = log.path, str(tmp_path / "missing" / "twintable.sqlite3")
@@ -297,13 +303,7 @@ def test_a_move_waits_for_sqlites_lock_in_the_writer_thread_not_on_the_loop(
     by the log's thread once the lock is free (acknowledged only then)."""
 
     async def scenario() -> None:
-        store = Store(sqlite_url)
-        await store.migrate()
-        async with store.engine.begin() as connection:
-            await connection.exec_driver_sql(
-                "INSERT INTO tables (id, game, name, options, seed, players, status, "
-                "creator_hash, created_ms) VALUES "
-                "('t1', 'timo', 'x', '{}', 1, 2, 'running', 'h', 0)")
+        store = await store_with_a_running_table(sqlite_url, "t1")
         await store.append_action("t1", StoredAction(1, 0, "draw", {}, 1, "c1"))
         log = store._sqlite_log
         assert log is not None and log.thread is None  # written on the loop
