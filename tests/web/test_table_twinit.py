@@ -16,33 +16,16 @@ from tests.web.play import FIND_TWINS, create_table, finished, play_to_results, 
 pytestmark = pytest.mark.browser
 
 
-def frames(tab: Tab) -> list[dict[str, Any]]:
-    """Every frame the page's socket receives, parsed, from now on (hook before the table
-    opens)."""
+def frames(tab: Tab, direction: str = "framereceived") -> list[dict[str, Any]]:
+    """Every frame the page's socket receives (or, with ``"framesent"``, sends), parsed,
+    from now on (hook before the table opens)."""
     seen: list[dict[str, Any]] = []
 
     def on_socket(socket: Any) -> None:
-        socket.on("framereceived", lambda payload: seen.append(json.loads(payload)))
+        socket.on(direction, lambda payload: seen.append(json.loads(payload)))
 
     tab.page.on("websocket", on_socket)
     return seen
-
-
-def actions_sent(tab: Tab) -> list[dict[str, Any]]:
-    """Every move the page's socket sends, parsed, from now on (hook before the table
-    opens): each carries the id the server's one answer to it names."""
-    sent: list[dict[str, Any]] = []
-
-    def on_socket(socket: Any) -> None:
-        def on_sent(payload: Any) -> None:
-            frame = json.loads(payload)
-            if frame.get("type") == "action":
-                sent.append(frame)
-
-        socket.on("framesent", on_sent)
-
-    tab.page.on("websocket", on_socket)
-    return sent
 
 
 def events_of(seen: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -146,7 +129,7 @@ def test_a_click_racing_a_change_of_its_card_is_refused_without_a_penalty(tab: T
     person's click lands on it: the touch names the picture the person saw, the server
     refuses it as stale, and nobody counts an error."""
     seen = frames(tab)
-    sent = actions_sent(tab)
+    sent = frames(tab, "framesent")  # each move carries the id its one answer names
     create_table(tab, "twinit", 3, {"hold_ms": "10", "sets_to_win": "20"})
     tab.page.click("#start")
     tab.page.wait_for_selector('.tw-card[data-ref="p1"]')
@@ -182,8 +165,9 @@ def test_a_click_racing_a_change_of_its_card_is_refused_without_a_penalty(tab: T
     while touch is None:
         assert time.monotonic() < until, f"the racing click sent no touch: {sent}"
         # Taps just before it may reach the socket after the count was read.
-        touch = next((move for move in sent[moves_before:] if move["kind"] == "touch"
-                      and move["payload"]["card"] == change["ref"]), None)
+        touch = next((move for move in sent[moves_before:] if move.get("type") == "action"
+                      and move["kind"] == "touch" and move["payload"]["card"] == change["ref"]),
+                     None)
         tab.page.wait_for_timeout(20)
     answer = None
     while answer is None:

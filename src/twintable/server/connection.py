@@ -79,9 +79,7 @@ class Connection:
                     await self.websocket.send_text(self.queue.popleft())
         except TimeoutError:
             self._drop("a send timed out")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
+        except Exception:  # not a cancellation (a drop's): that is no failure of the client
             self._fail()
         finally:
             self.waiting = None

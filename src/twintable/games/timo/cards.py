@@ -33,13 +33,13 @@ class Deck:
     colour: tuple[int, ...]
     rank: tuple[int, ...]
     points: tuple[int, ...]
-    json: tuple[dict[str, Any], ...] = field(default=(), compare=False, repr=False)
+    card_dicts: tuple[dict[str, Any], ...] = field(default=(), compare=False, repr=False)
     """Each card's JSON, made once: a view writes every card of the discard pile for
     every seat at every move (the server's hot path). Shared: never change one."""
 
     def __post_init__(self) -> None:
-        if not self.json:
-            object.__setattr__(self, "json", tuple(
+        if not self.card_dicts:
+            object.__setattr__(self, "card_dicts", tuple(
                 {"id": card, "colour": COLOUR_NAMES[colour], "rank": RANKS[rank]}
                 for card, (colour, rank) in enumerate(zip(self.colour, self.rank,
                                                           strict=True))))
@@ -53,7 +53,7 @@ class Deck:
         return rank if colour == BLACK else f"{COLOUR_NAMES[colour]} {rank}"
 
     def card_json(self, card: int) -> dict[str, Any]:
-        return self.json[card]
+        return self.card_dicts[card]
 
 
 def deck_names() -> tuple[str, ...]:

@@ -44,7 +44,7 @@ class TimoView(NamedTuple):
         return self.discard[-1]
 
     def to_json(self) -> dict[str, Any]:
-        card = self.deck.json.__getitem__
+        card = self.deck.card_dicts.__getitem__
         return {
             "game": "timo",
             "viewer": self.viewer,

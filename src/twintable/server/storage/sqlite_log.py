@@ -141,12 +141,11 @@ class SqliteLog:
                 first = self.moves.get()
                 if first is None:
                     return
-                if isinstance(first, str):  # _CHECKPOINT: readers never wait for it
-                    with contextlib.suppress(sqlite3.Error):
-                        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                    continue
-                batch = [first]
-                stop = checkpoint = False
+                # A _CHECKPOINT marker runs after the moves gathered with it (PASSIVE:
+                # readers never wait for it).
+                checkpoint = isinstance(first, str)
+                batch = [] if isinstance(first, str) else [first]
+                stop = False
                 while len(batch) < BATCH_LIMIT:
                     try:
                         item = self.moves.get_nowait()
@@ -160,7 +159,8 @@ class SqliteLog:
                         continue
                     batch.append(item)
                 try:
-                    self._write(connection, batch)
+                    if batch:
+                        self._write(connection, batch)
                 except Exception as error:  # never leave a move unanswered
                     _answer_from_thread(batch, [error] * len(batch))
                 if checkpoint:
