@@ -7,12 +7,13 @@ TWINTABLE_REQUIRE_SERVICES=1, where they fail: CI must run them.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -113,8 +114,34 @@ class Tab:
         self.page.goto(self.base + path)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    # Kept on the item so that a tab's teardown knows whether its test failed.
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def _record_failure(tab: Tab, request: pytest.FixtureRequest,
+                    folders: pytest.TempPathFactory) -> None:
+    """What the page looked like when its test failed: a screenshot and the page's text,
+    in a folder of pytest's temporary ones (kept for the last runs), named in the
+    report."""
+    folder = folders.mktemp(re.sub(r"[^\w-]", "_", request.node.name)[:60])
+    try:
+        tab.page.screenshot(path=str(folder / "failed.png"), full_page=True)
+        (folder / "failed.txt").write_text(
+            f"{tab.page.url}\n\n{tab.page.locator('body').inner_text(timeout=5_000)}\n\n"
+            f"console errors: {tab.errors}\n")
+    except Exception as error:  # the page itself may be what broke
+        (folder / "failed.txt").write_text(f"could not record the page: {error}\n")
+    print(f"the page at the failure: {folder}")
+
+
 def _open_tab(browser: Any, base: str, width: int, height: int,
-              bypass_csp: bool = True) -> Iterator[Tab]:
+              request: pytest.FixtureRequest | None = None, bypass_csp: bool = True
+              ) -> Iterator[Tab]:
     """A page in a fresh browser context; it must end without console errors.
 
     Tests poll the page with string predicates, which Playwright evaluates like eval():
@@ -123,23 +150,30 @@ def _open_tab(browser: Any, base: str, width: int, height: int,
     context = browser.new_context(viewport={"width": width, "height": height},
                                   bypass_csp=bypass_csp)
     opened = Tab(context.new_page(), base)
+    # Asked for now: a fixture cannot be taken up for the first time in a teardown.
+    folders = request.getfixturevalue("tmp_path_factory") if request is not None else None
     yield opened
+    called = getattr(request.node, "report_call", None) if request is not None else None
+    if request is not None and folders is not None and called is not None and called.failed:
+        _record_failure(opened, request, folders)
     context.close()
     assert opened.errors == [], opened.errors
 
 
 @pytest.fixture
-def tab(browser: Any, server_url: str) -> Iterator[Tab]:
-    yield from _open_tab(browser, server_url, 1200, 900)
+def tab(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Tab]:
+    yield from _open_tab(browser, server_url, 1200, 900, request)
 
 
 @pytest.fixture
-def second_tab(browser: Any, server_url: str) -> Iterator[Tab]:
+def second_tab(browser: Any, server_url: str, request: pytest.FixtureRequest
+               ) -> Iterator[Tab]:
     """A second person, on a phone-sized screen."""
-    yield from _open_tab(browser, server_url, 390, 844)
+    yield from _open_tab(browser, server_url, 390, 844, request)
 
 
 @pytest.fixture
-def strict_tab(browser: Any, server_url: str) -> Iterator[Tab]:
+def strict_tab(browser: Any, server_url: str, request: pytest.FixtureRequest
+               ) -> Iterator[Tab]:
     """A page under the server's Content-Security-Policy: a violation is a console error."""
-    yield from _open_tab(browser, server_url, 1200, 900, bypass_csp=False)
+    yield from _open_tab(browser, server_url, 1200, 900, request, bypass_csp=False)

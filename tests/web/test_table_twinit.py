@@ -79,7 +79,9 @@ WATCH = """() => {
 
 
 # Draws two views of one table into the page with the real renderer, one after the other,
-# and presses cards with pointerdown at chosen moments: what each touch names.
+# and presses cards with pointerdown at chosen moments: what each touch names. The page's
+# clock is the test's (performance.now and each touch's timeStamp): beside a CPU load, a
+# real 400 ms could pass between drawing the board and a press made in the next line.
 NAMED = """async () => {
   const { renderTwinIt } = await import('/static/games/twinit/board.js');
   const { el } = await import('/static/lib/dom.js');
@@ -97,19 +99,30 @@ NAMED = """async () => {
                     'p0', 'p1']) });
   const board = document.createElement('div');
   document.body.append(board);
-  const press = (ref) => board.querySelector(`[data-ref="${ref}"]`).dispatchEvent(
-    new PointerEvent('pointerdown', { bubbles: true, button: 0, isPrimary: true }));
-  const wait = (ms) => new Promise((done) => setTimeout(done, ms));
-  board.replaceChildren(renderTwinIt(view([20, null], 30), ctx));
-  await wait(600);
-  // A bot took the card in c0 and a new one landed there; p1's owner flipped; c1 filled.
-  board.replaceChildren(renderTwinIt(view([21, 22], 31), ctx));
-  press('c0'); press('p1'); press('c1');
-  await wait(450);
-  press('c0'); press('p1');
-  board.remove();
+  let clock = 10_000;
+  const realNow = performance.now;
+  performance.now = () => clock;
+  const press = (ref) => {
+    const down = new PointerEvent('pointerdown', { bubbles: true, button: 0, isPrimary: true });
+    Object.defineProperty(down, 'timeStamp', { value: clock });
+    board.querySelector(`[data-ref="${ref}"]`).dispatchEvent(down);
+  };
+  try {
+    board.replaceChildren(renderTwinIt(view([20, null], 30), ctx));
+    clock += 600;
+    // A bot took the card in c0 and a new one landed there; p1's owner flipped; c1 filled.
+    board.replaceChildren(renderTwinIt(view([21, 22], 31), ctx));
+    clock += 10;
+    press('c0'); press('p1'); press('c1');
+    clock += 450;
+    press('c0'); press('p1');
+  } finally {
+    performance.now = realNow;
+    board.remove();
+  }
   return sent;
 }"""
+
 
 
 def test_a_touch_just_after_a_change_names_the_picture_shown_before(tab: Tab) -> None:
