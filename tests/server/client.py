@@ -192,3 +192,12 @@ def running_server(db_url: str, port: int, log: Path | None = None,
         if process.poll() is None:
             process.terminate()
             process.wait(timeout=20)
+
+
+def until(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    """Wait until ``condition()`` holds (it is something the app's thread does), or fail."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition did not come about in time")
+        time.sleep(0.01)

@@ -6,14 +6,17 @@ timeout turns that into a failure."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
 import pytest
 
 import twintable.server.clock as clock
-from tests.server.client import app_client, create_table, hello, play_to_end, start
+from tests.server.client import app_client, create_table, hello, play_to_end, start, until
 from tests.server.test_play import SHORT, twinit_chooser
+from twintable.bots.base import RandomBot
+from twintable.bots.registry import bot_factories
 from twintable.core.types import Action
 
 
@@ -132,3 +135,37 @@ def test_a_table_of_bots_plays_on_after_a_write_whose_fate_was_unknown(
                 break
             time.sleep(0.1)
         assert broken and status == "finished", (broken, status)
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_slow_to_make_leaves_the_server_answering(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Twinz's word bots load a language model when first made (a second or more): made
+    # on the event loop, they froze every table of the server meanwhile, and a page
+    # waiting for its new table timed out beside a CPU load.
+    released = threading.Event()
+    made_in: list[str] = []
+
+    def slow_bot() -> RandomBot:
+        made_in.append(threading.current_thread().name)
+        released.wait(30)
+        return RandomBot()
+
+    monkeypatch.setattr("twintable.server.automation.bot_factories",
+                        lambda entry: bot_factories(entry) | {"random": slow_bot})
+    with app_client(sqlite_url) as client:
+        joined = create_table(client, "timo", 2, {"target": 1},
+                              seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        table_id = joined["table"]["id"]
+        start(client, table_id, joined["token"])
+        with client.websocket_connect(f"/ws/tables/{table_id}") as player:
+            hello(player, joined["token"])
+            until(lambda: bool(made_in))
+            # The bot is being made, and the server goes on answering meanwhile.
+            assert client.get(f"/api/tables/{table_id}").json()["status"] == "running"
+            assert client.get("/healthz").status_code == 200
+            released.set()
+            play_to_end(player)
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+    # In the event loop's worker threads (asyncio's default executor names them so).
+    assert made_in and all(name.startswith("asyncio_") for name in made_in), made_in

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.client import app_client, create_table, hello, play_to_end, start
+from tests.server.client import app_client, create_table, hello, play_to_end, start, until
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
@@ -148,7 +148,11 @@ def test_finished_twinz_rounds_teach_the_next_tables_word_bots(sqlite_url: str) 
         records = server.records["twinz"]
         assert len(records) == 12 and all("word" in r and "clues" in r for r in records)
         second = create_table(client, "twinz", 4, SHORT["twinz"])
-        bots = server.tables[second["table"]["id"]].automation.bots
+        # Its bots are made off the event loop once the game needs them.
+        start(client, second["table"]["id"], second["token"])
+        automation = server.tables[second["table"]["id"]].automation
+        until(lambda: 1 in automation.bots)
+        bots = automation.bots
         learned = sum(len(c) for c in bots[1].clue_for.values())
         assert learned == sum(len([c for c in r["clues"] if c]) for r in records
                               if r["winners"])

@@ -46,8 +46,14 @@ class Automation:
 
     def __init__(self, table: TableView):
         self.table = table
+        self.bot_seats: dict[int, str] = {}
+        """The seats that bots hold, and each one's bot name, as seated now."""
         self.bots: dict[int, Any] = {}
+        """The bots made for those seats so far (:meth:`_players_ready` makes the rest)."""
         self.stand_ins: dict[int, Any] = {}
+        self.making: asyncio.Future[list[tuple[int, str | None, Any]]] | None = None
+        """Bots being made in a worker thread: (seat, bot name or None for a stand-in,
+        bot)."""
         self.rng = random.Random(table.row.seed ^ 0x7AB1E)
         self.task: asyncio.Task[None] | None = None
         self.stopped = False
@@ -61,10 +67,11 @@ class Automation:
 
     # -- the bots ---------------------------------------------------------------------
     def load_bots(self) -> None:
-        table = self.table
-        factories = bot_factories(table.entry)
-        self.bots = {s.seat: self.make_bot(factories[s.bot]) for s in table.seats
-                     if s.kind == "bot" and s.bot is not None}
+        """Take the seats' bots as they are now; the bots themselves are made when first
+        needed, off the event loop (:meth:`_players_ready`)."""
+        self.bot_seats = {s.seat: s.bot for s in self.table.seats
+                          if s.kind == "bot" and s.bot is not None}
+        self.bots = {}
 
     def make_bot(self, factory: Any) -> Any:
         """A bot; one that learns from people gets every round finished on this server."""
@@ -76,14 +83,50 @@ class Automation:
             return factory(records=self.table.server.records.get(self.table.game.id, []))
         return factory()
 
-    def stand_in(self, seat: int) -> Any:
-        if seat not in self.stand_ins:
-            entry = self.table.entry
-            self.stand_ins[seat] = self.make_bot(bot_factories(entry)[default_bot(entry)])
-        return self.stand_ins[seat]
+    def _missing(self, seats: list[int]) -> list[tuple[int, str | None]]:
+        """Of ``seats`` (bots' or stand-ins'), those whose player is not made yet."""
+        return [(seat, self.bot_seats.get(seat)) for seat in seats
+                if seat not in self.bots
+                and (seat in self.bot_seats or seat not in self.stand_ins)]
+
+    async def _players_ready(self, seats: list[int]) -> None:
+        """Make the players ``seats`` need, in a worker thread: a bot may take a second
+        to make (Twinz's word bots load a language model and warm it up), and made on
+        the event loop it froze every table of the server meanwhile. A making that a
+        re-plan interrupts goes on, and the next plan takes what it made."""
+        while True:
+            if self.making is not None and self.making.done():
+                made, self.making = self.making.result(), None
+                for seat, name, bot in made:
+                    if name is None:
+                        self.stand_ins.setdefault(seat, bot)
+                    elif self.bot_seats.get(seat) == name:  # still the seat's bot
+                        self.bots.setdefault(seat, bot)
+            missing = self._missing(seats)
+            if not missing:
+                return
+            if self.making is None:
+                self.making = asyncio.ensure_future(asyncio.to_thread(self._make, missing))
+            await asyncio.wait((self.making,))  # a cancelled plan leaves it running
+
+    def _make(self, missing: list[tuple[int, str | None]]) -> list[tuple[int, str | None, Any]]:
+        entry = self.table.entry
+        factories = bot_factories(entry)
+        made = []
+        for seat, name in missing:
+            factory = factories[default_bot(entry) if name is None else name]
+            try:
+                bot = self.make_bot(factory)
+            except Exception:  # a bot that cannot be made must not stop the table
+                log.exception("bot could not be made; the random bot plays the seat",
+                              extra={"table": self.table.id, "seat": seat})
+                bot = self.make_bot(factories["random"])
+            made.append((seat, name, bot))
+        return made
 
     def _player(self, seat: int) -> Any:
-        return self.bots.get(seat) or self.stand_in(seat)
+        """The made bot or stand-in of ``seat`` (see :meth:`_players_ready`)."""
+        return self.bots.get(seat) or self.stand_ins[seat]
 
     def _think(self, seat: int, bot: Any, decide: Callable[[Any, Any], T], view: Any) -> T:
         """``decide(bot, view)``; if the bot raises, the error is logged and the random bot
@@ -116,7 +159,7 @@ class Automation:
         :meth:`_automatic_move` returns at once."""
         table = self.table
         game = table.game
-        if self.bots or game.realtime or game.deadline(table.state) is not None:
+        if self.bot_seats or game.realtime or game.deadline(table.state) is not None:
             return True
         presence = table.presence
         return any(presence.stand_in_from(seat) is not None for seat in game.to_act(table.state))
@@ -146,6 +189,9 @@ class Automation:
     async def _automatic_move(self) -> None:
         table = self.table
         game = table.game
+        # Every bot of the table is made at its first plan, not at its first turn: a
+        # model loaded mid-game would hold up that turn.
+        await self._players_ready(list(self.bot_seats))
         if game.realtime:
             await self._realtime_move()
             return
@@ -157,7 +203,10 @@ class Automation:
             acting = sorted(game.to_act(state))
             now = time.monotonic()
             automatic = [s for s in acting
-                         if s in self.bots or table.presence.stands_in(s, now)]
+                         if s in self.bot_seats or table.presence.stands_in(s, now)]
+            if self._missing(automatic):
+                await self._players_ready(automatic)
+                continue  # look again: time passed
             refused = False
             if automatic and table.entry.pacing is Pacing.PEOPLE:
                 moved = await self._paced_move(state, automatic)
@@ -240,13 +289,18 @@ class Automation:
         game's own deadline and a stand-in taking over happens next (then we plan again)."""
         table = self.table
         game = table.game
+        seats = len(table.seats)
+        while True:
+            mono = time.monotonic()
+            automatic = [seat for seat in range(seats)
+                         if seat in self.bot_seats or table.presence.stands_in(seat, mono)]
+            if not self._missing(automatic):
+                break
+            await self._players_ready(automatic)
         state = table.state
-        mono = time.monotonic()
         wall = clock.now_ms()
         pace = table.server.settings.realtime_bot_pace
-        seats = len(table.seats)
-        bots = [(seat, self._player(seat)) for seat in range(seats)
-                if seat in self.bots or table.presence.stands_in(seat, mono)]
+        bots = [(seat, self._player(seat)) for seat in automatic]
 
         def plan_all() -> list[tuple[int, Any]]:
             # Off the event loop: a word bot thinking for a moment must not hold up a
