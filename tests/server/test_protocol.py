@@ -28,6 +28,7 @@ from twintable.server.protocol import (
     client_message,
     event_frame,
     quick_action,
+    shared_keys,
     snapshot_frame,
 )
 from twintable.server.tables import ANSWERS_KEPT_PER_SEAT
@@ -212,16 +213,29 @@ def test_frames_written_by_orjson_are_the_models_json(game: Game[Any]) -> None:
             events = game.apply(state, move.at(step * 50))
         except RuleError:
             continue
-        for viewer in [*range(players), None]:
+        viewers = [*range(players), None]
+        shared, own = game.views_json(state, viewers)
+        for viewer in viewers:
             shown = [e.to_json() for e in events_for(events, viewer)]
             view = game.view(state, viewer).to_json()
             quick = event_frame(step, state.version, move.seat, move.kind, shown, view)
             model = EventFrame(seq=step, version=state.version, seat=move.seat,
                                kind=move.kind, events=shown, view=view).model_dump_json()
             assert json.loads(quick) == json.loads(model)
+            # As the server writes a move's frames: the keys all seats share written once.
+            spliced = event_frame(step, state.version, move.seat, move.kind, shown,
+                                  own[viewer], shared_keys(shared))
+            assert json.loads(spliced, object_pairs_hook=once) == json.loads(model)
             assert snapshot_frame(step, state.version, view) == Snapshot(
                 seq=step, version=state.version, view=view).model_dump_json()
     assert ack_frame("é\"x", 3, 4) == Ack(id="é\"x", seq=3, version=4).model_dump_json()
+
+
+def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object read with a check that it names no key twice."""
+    keys = [key for key, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
 
 
 ACTION_VALUES = (st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2)

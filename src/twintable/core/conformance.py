@@ -3,7 +3,8 @@
 Modelled on PettingZoo's shipped API tests: random playouts end, seats that may act
 have legal actions, illegal actions are refused without a trace, the same seed and
 actions give the same states, replays survive JSON, and views leak nothing (a seat's view
-is unchanged when everything it cannot see is re-dealt).
+is unchanged when everything it cannot see is re-dealt; the views written together for
+a move's frames are each audience's own).
 """
 
 from __future__ import annotations
@@ -128,12 +129,17 @@ def _probe_illegal(game: Game[Any], state: Any, legal: list[Action],
 
 def _probe_leaks(game: Game[Any], state: Any, players: int, rng: random.Random) -> int:
     changed = 0
-    for viewer in [*range(players), None]:
+    viewers = [*range(players), None]
+    shared, own = game.views_json(state, viewers)
+    for viewer in viewers:
         redealt = game.determinize(state, viewer, rng)
         if game.snapshot(redealt) != game.snapshot(state):
             changed += 1
         mine = game.view(state, viewer).to_json()
         json.dumps(mine)
+        # The views written together (a move's frames) are each audience's own view.
+        if shared.keys() & own[viewer].keys() or shared | own[viewer] != mine:
+            raise AssertionError(f"views_json does not give the view of {viewer}")
         theirs = game.view(redealt, viewer).to_json()
         if mine != theirs:
             raise AssertionError(f"the view of {viewer} depends on what it cannot see")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
@@ -211,6 +211,16 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def view(self, state: S, viewer: int | None) -> View:
         """What seat ``viewer`` (None: a spectator) may see."""
+
+    def views_json(self, state: S, viewers: Iterable[int | None]
+                   ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        """Several audiences' views as JSON at once: the keys they all see alike, and
+        each audience's own keys (never the same keys): ``viewer``'s view is
+        ``shared | own[viewer]``, the JSON of :meth:`view`. The server writes the shared
+        keys of a move's frames once for every seat (issue 28). By default nothing is
+        shared; a game whose seats see much alike (a discard pile, the scores) says
+        what."""
+        return {}, {viewer: self.view(state, viewer).to_json() for viewer in viewers}
 
     def determinize(self, state: S, viewer: int | None, rng: random.Random) -> S:
         """A copy of ``state`` with everything ``viewer`` cannot see re-dealt at random.

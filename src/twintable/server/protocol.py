@@ -244,12 +244,27 @@ def _dumps(value: Any) -> str:
 
 
 def event_frame(seq: int, version: int, seat: int, kind: str,
-                events: list[dict[str, Any]], view: dict[str, Any]) -> str:
+                events: list[dict[str, Any]], view: dict[str, Any],
+                shared: bytes = b"") -> str:
     """:class:`EventFrame`'s JSON, written by orjson: one is made per distinct view of
     each move, on the hot path (pydantic's validation and writer cost several times
-    more; tests/server/test_protocol.py checks that the two agree)."""
-    return _dumps({"type": "event", "seq": seq, "version": version, "seat": seat,
-                   "kind": kind, "events": events, "view": view})
+    more; tests/server/test_protocol.py checks that the two agree).
+
+    ``shared``: more keys of the view, already written (:func:`shared_keys`): the keys
+    every seat sees alike are written once per move, not once per seat."""
+    framed = orjson.dumps({"type": "event", "seq": seq, "version": version, "seat": seat,
+                           "kind": kind, "events": events, "view": view},
+                          default=_plain_json)
+    if shared:
+        # The view is the frame's last key: the text ends with its brace, then the frame's.
+        framed = b"".join((framed[:-2], b"," if view else b"", shared, b"}}"))
+    return framed.decode()
+
+
+def shared_keys(view: dict[str, Any]) -> bytes:
+    """The keys of a view written as they go inside a JSON object (no braces), for
+    :func:`event_frame`."""
+    return orjson.dumps(view, default=_plain_json)[1:-1] if view else b""
 
 
 def snapshot_frame(seq: int, version: int, view: dict[str, Any]) -> str:

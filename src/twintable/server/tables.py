@@ -34,7 +34,13 @@ from twintable.server.errors import LobbyError
 from twintable.server.guards import shares_of
 from twintable.server.listing import Listing
 from twintable.server.presence import Connection, Presence
-from twintable.server.protocol import ErrorMessage, ack_frame, event_frame, snapshot_frame
+from twintable.server.protocol import (
+    ErrorMessage,
+    ack_frame,
+    event_frame,
+    shared_keys,
+    snapshot_frame,
+)
 from twintable.server.ratings import new_ratings
 from twintable.server.seating import Seating
 from twintable.server.storage.models import SeatRow, TableRow
@@ -233,16 +239,22 @@ class Table:
 
     def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
         # One frame per distinct view (each seat's, and one that every spectator shares),
-        # encoded once; connections are handed the same string.
+        # encoded once; connections are handed the same string. What every view holds
+        # alike is encoded once for them all.
+        connections = self.presence.connections
+        if not connections:
+            return
+        shared, own = self.game.views_json(self.state, {c.seat for c in connections})
+        shared_json = shared_keys(shared)
         frames: dict[int | None, str] = {}
-        for connection in self.presence.connections:
+        for connection in connections:
             viewer = connection.seat
             frame = frames.get(viewer)
             if frame is None:
                 frame = frames[viewer] = event_frame(
                     self.seq, self.state.version, seat, kind,
-                    [e.to_json() for e in events_for(events, viewer)],
-                    self.game.view(self.state, viewer).to_json())
+                    [e.to_json() for e in events_for(events, viewer)], own[viewer],
+                    shared_json)
             connection.send(frame)
 
     def snapshot(self, viewer: int | None) -> str:

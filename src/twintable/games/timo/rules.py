@@ -7,7 +7,7 @@ leaves the state exactly as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -461,6 +461,15 @@ class TimoGame(Game[TimoState]):
             legal=tuple(self.legal_actions(state, viewer)) if seated and viewer is not None
             else (),
         )
+
+    def views_json(self, state: TimoState, viewers: Iterable[int | None]
+                   ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        # The discard pile, the scores and the rest are every seat's alike: written once.
+        views = {viewer: self.view(state, viewer) for viewer in viewers}
+        if not views:
+            return {}, {}
+        shared = next(iter(views.values())).shared_json()
+        return shared, {viewer: view.own_json() for viewer, view in views.items()}
 
     def determinize(self, state: TimoState, viewer: int | None,
                     rng: random.Random) -> TimoState:

@@ -44,14 +44,27 @@ class TimoView(NamedTuple):
         return self.discard[-1]
 
     def to_json(self) -> dict[str, Any]:
+        return self.shared_json() | self.own_json()
+
+    def own_json(self) -> dict[str, Any]:
+        """The keys of the JSON that differ from one audience to another."""
+        card = self.deck.card_dicts.__getitem__
+        return {
+            "viewer": self.viewer,
+            "hand": [card(c) for c in self.hand],
+            "drawn": card(self.drawn) if self.drawn >= 0 else None,
+            "legal": [action.to_json() for action in self.legal],
+        }
+
+    def shared_json(self) -> dict[str, Any]:
+        """The keys of the JSON that every audience of one state sees alike (the
+        server writes them once for all the seats: ``TimoGame.views_json``)."""
         card = self.deck.card_dicts.__getitem__
         return {
             "game": "timo",
-            "viewer": self.viewer,
             "options": {k: list(v) if isinstance(v, tuple) else v
                         for k, v in self.options.items()},
             "players": self.players,
-            "hand": [card(c) for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "discard": [card(c) for c in self.discard],
             "top": card(self.top),
@@ -59,7 +72,6 @@ class TimoView(NamedTuple):
             "turn": self.turn,
             "direction": self.direction,
             "penalty": self.penalty,
-            "drawn": card(self.drawn) if self.drawn >= 0 else None,
             "draw_pile_size": self.draw_pile_size,
             "exposed": self.exposed if self.exposed >= 0 else None,
             "dealer": self.dealer,
@@ -67,5 +79,4 @@ class TimoView(NamedTuple):
             "scores": list(self.scores),
             "over": self.over,
             "winner": self.winner if self.winner >= 0 else None,
-            "legal": [action.to_json() for action in self.legal],
         }
