@@ -96,8 +96,8 @@ class Automation:
         re-plan interrupts goes on, and the next plan takes what it made."""
         while True:
             if self.making is not None and self.making.done():
-                made, self.making = self.making.result(), None
-                for seat, name, bot in made:
+                making, self.making = self.making, None
+                for seat, name, bot in making.result():
                     if name is None:
                         self.stand_ins.setdefault(seat, bot)
                     elif self.bot_seats.get(seat) == name:  # still the seat's bot
