@@ -49,11 +49,17 @@ def serving(db: str | None, scratch: str, extra_args: Sequence[str] = (),
 
 def open_timo_tables(http: httpx2.Client, tables: int) -> list[tuple[str, str]]:
     """Started Timo tables of four people (no bots, a target nobody reaches): the
-    (table, seat token) of every seat."""
+    (table, seat token) of every seat.
+
+    Their people wait an hour for someone who left (``grace_s``): a phase's people leave
+    when it ends, and after the usual minute stand-in bots (instant in the benchmarks)
+    would take over every seat and play the tables flat out, charged to a later phase
+    (with ``--rounds 3`` the second and third rounds ran at two thirds of the first's
+    speed)."""
     seats: list[tuple[str, str]] = []
     for _ in range(tables):
         joined = http.post("/api/tables", json={
-            "game": "timo", "players": 4, "display_name": "P0",
+            "game": "timo", "players": 4, "display_name": "P0", "grace_s": 3600,
             "options": {"target": 100_000}, "seats": [{"kind": "human"}] * 4}).json()
         table_id = joined["table"]["id"]
         seats.append((table_id, joined["token"]))
