@@ -4,9 +4,10 @@ schema, the migrations and every path but one.
 The action log is append-only, and the server acknowledges an action only after
 :meth:`Store.append_action` returns, once the move is committed. That one path is the
 hot one (every move), so it goes through the database's driver directly: moves from
-every table are committed together (group commit), by a thread with its own ``sqlite3``
-connection on SQLite (:class:`SqliteLog`), and as one statement per batch on asyncpg on
-PostgreSQL. Through SQLAlchemy and aiosqlite the same group commit cost half the
+every table are committed together (group commit): on SQLite through ``sqlite3``, the
+moves of one turn of the event loop at its end, and what the loop cannot write at once
+by a thread with its own connection (:class:`SqliteLog`); on PostgreSQL as one statement
+per batch on asyncpg. Through SQLAlchemy and aiosqlite the same group commit cost half the
 server's CPU at 1,000 moves/s (issue 28; bench/server_timo.py).
 
 With several workers a table's writes carry the fencing token its owner got with its
