@@ -27,7 +27,7 @@ from typing import Any
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
-from twintable.core.types import Action, events_for
+from twintable.core.types import Action
 from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
 from twintable.server.errors import LobbyError
@@ -240,12 +240,13 @@ class Table:
     def _broadcast(self, seat: int, kind: str, events: list[Any]) -> None:
         # One frame per distinct view (each seat's, and one that every spectator shares),
         # encoded once; connections are handed the same string. What every view holds
-        # alike is encoded once for them all.
+        # alike is encoded once for them all, and each event made JSON once.
         connections = self.presence.connections
         if not connections:
             return
         shared, own = self.game.views_json(self.state, {c.seat for c in connections})
         shared_json = shared_keys(shared)
+        written = [(event, event.to_json()) for event in events]
         frames: dict[int | None, str] = {}
         for connection in connections:
             viewer = connection.seat
@@ -253,8 +254,8 @@ class Table:
             if frame is None:
                 frame = frames[viewer] = event_frame(
                     self.seq, self.state.version, seat, kind,
-                    [e.to_json() for e in events_for(events, viewer)], own[viewer],
-                    shared_json)
+                    [data for event, data in written if event.visible_to(viewer)],
+                    own[viewer], shared_json)
             connection.send(frame)
 
     def snapshot(self, viewer: int | None) -> str:

@@ -30,7 +30,7 @@ from twintable.games.timo.cards import (
     load_deck,
 )
 from twintable.games.timo.state import CALL, CATCH, DRAW, NOBODY, PASS, PLAY, TimoState
-from twintable.games.timo.views import TimoView
+from twintable.games.timo.views import TimoView, own_json
 
 #: The move kinds live with the state; they are named here too for older imports.
 __all__ = ["CALL", "CATCH", "DRAW", "PASS", "PLAY", "TimoGame"]
@@ -73,6 +73,11 @@ class TimoGame(Game[TimoState]):
             CATCH: self._catch}
         self._play_cache: dict[tuple[int, int, bool, bool], list[Action]] = {}
         self._simple_cache: dict[tuple[int, str], Action] = {}
+        self._action_json: dict[int, dict[str, Any]] = {}
+        """The JSON of every action those caches hold, by the action's ``id`` (the caches
+        keep each action alive, so no id is reused): every frame of every move lists
+        each seat's legal moves, and writing them again each time was a tenth of a
+        move's work on the server (issue 28)."""
 
     # -- set-up ---------------------------------------------------------------------
     def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
@@ -175,6 +180,8 @@ class TimoGame(Game[TimoState]):
                 if with_timo:
                     actions.append(Action(seat, PLAY, MappingProxyType({**payload, "timo": True})))
             self._play_cache[key] = actions
+            for action in actions:
+                self._action_json[id(action)] = action.to_json()
         return actions
 
     def _catch_action(self, seat: int, target: int) -> Action:
@@ -182,12 +189,14 @@ class TimoGame(Game[TimoState]):
         if action is None:
             action = Action(seat, CATCH, MappingProxyType({"target": target}))
             self._simple_cache[(seat, f"catch {target}")] = action
+            self._action_json[id(action)] = action.to_json()
         return action
 
     def _simple(self, seat: int, kind: str) -> Action:
         action = self._simple_cache.get((seat, kind))
         if action is None:
             action = self._simple_cache[(seat, kind)] = Action(seat, kind)
+            self._action_json[id(action)] = action.to_json()
         return action
 
     def playable_cards(self, state: TimoState, cards: Sequence[int]) -> list[int]:
@@ -436,21 +445,20 @@ class TimoGame(Game[TimoState]):
 
     # -- seeing ---------------------------------------------------------------------
     def view(self, state: TimoState, viewer: int | None) -> TimoView:
-        seated = viewer is not None and 0 <= viewer < state.players
-        own = seated and viewer == state.turn
+        seated, hand, drawn, legal = self._own(state, viewer)
         return TimoView(
-            viewer=viewer if seated else None,
+            viewer=seated,
             deck=state.deck,
             options=state.options,
             players=state.players,
-            hand=tuple(state.hands[viewer]) if seated and viewer is not None else (),
+            hand=hand,
             hand_sizes=tuple(map(len, state.hands)),
             discard=tuple(state.discard),
             colour=state.colour,
             turn=state.turn,
             direction=state.direction,
             penalty=state.penalty,
-            drawn=state.drawn if own else NOBODY,
+            drawn=drawn,
             draw_pile_size=len(state.draw_pile),
             exposed=state.exposed,
             dealer=state.dealer,
@@ -458,18 +466,34 @@ class TimoGame(Game[TimoState]):
             scores=tuple(state.scores),
             over=state.over,
             winner=state.round_winner if state.over else NOBODY,
-            legal=tuple(self.legal_actions(state, viewer)) if seated and viewer is not None
-            else (),
+            legal=legal,
         )
+
+    def _own(self, state: TimoState, viewer: int | None
+             ) -> tuple[int | None, tuple[int, ...], int, tuple[Action, ...]]:
+        """What only ``viewer`` sees of ``state``: the seat (None for a spectator), its
+        hand, the card it just drew (else NOBODY) and its legal moves."""
+        if viewer is None or not 0 <= viewer < state.players:
+            return None, (), NOBODY, ()
+        return (viewer, tuple(state.hands[viewer]),
+                state.drawn if viewer == state.turn else NOBODY,
+                tuple(self.legal_actions(state, viewer)))
 
     def views_json(self, state: TimoState, viewers: Iterable[int | None]
                    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
-        # The discard pile, the scores and the rest are every seat's alike: written once.
-        views = {viewer: self.view(state, viewer) for viewer in viewers}
-        if not views:
+        # The discard pile, the scores and the rest are every seat's alike: written once,
+        # from a spectator's view; each seat adds its own part (the server only encodes
+        # these dicts, so the legal moves' JSON is shared from the cache).
+        own: dict[int | None, dict[str, Any]] = {}
+        known = self._action_json
+        for viewer in viewers:
+            seated, hand, drawn, legal = self._own(state, viewer)
+            own[viewer] = own_json(state.deck, seated, hand, drawn,
+                                   [known.get(id(action)) or action.to_json()
+                                    for action in legal])
+        if not own:
             return {}, {}
-        shared = next(iter(views.values())).shared_json()
-        return shared, {viewer: view.own_json() for viewer, view in views.items()}
+        return self.view(state, None).shared_json(), own
 
     def determinize(self, state: TimoState, viewer: int | None,
                     rng: random.Random) -> TimoState:

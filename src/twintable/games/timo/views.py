@@ -48,13 +48,8 @@ class TimoView(NamedTuple):
 
     def own_json(self) -> dict[str, Any]:
         """The keys of the JSON that differ from one audience to another."""
-        card = self.deck.card_dicts.__getitem__
-        return {
-            "viewer": self.viewer,
-            "hand": [card(c) for c in self.hand],
-            "drawn": card(self.drawn) if self.drawn >= 0 else None,
-            "legal": [action.to_json() for action in self.legal],
-        }
+        return own_json(self.deck, self.viewer, self.hand, self.drawn,
+                        [action.to_json() for action in self.legal])
 
     def shared_json(self) -> dict[str, Any]:
         """The keys of the JSON that every audience of one state sees alike (the
@@ -80,3 +75,16 @@ class TimoView(NamedTuple):
             "over": self.over,
             "winner": self.winner if self.winner >= 0 else None,
         }
+
+
+def own_json(deck: Deck, viewer: int | None, hand: tuple[int, ...], drawn: int,
+             legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """:meth:`TimoView.own_json` from its parts, the legal moves already as JSON (the
+    server writes them from a cache: ``TimoGame.views_json``)."""
+    card = deck.card_dicts.__getitem__
+    return {
+        "viewer": viewer,
+        "hand": [card(c) for c in hand],
+        "drawn": card(drawn) if drawn >= 0 else None,
+        "legal": legal,
+    }
