@@ -219,7 +219,8 @@ class Game(ABC, Generic[S]):
         ``shared | own[viewer]``, the JSON of :meth:`view`. The server writes the shared
         keys of a move's frames once for every seat (issue 28). By default nothing is
         shared; a game whose seats see much alike (a discard pile, the scores) says
-        what."""
+        what. The server only encodes these dicts, so a game may hand out the same
+        inner objects again (Timo's legal moves come from a cache)."""
         return {}, {viewer: self.view(state, viewer).to_json() for viewer in viewers}
 
     def determinize(self, state: S, viewer: int | None, rng: random.Random) -> S:
