@@ -181,7 +181,8 @@ def open_tables(workers: list[Worker], count: int, people: int, target: int = ON
         started = httpx2.post(f"{other.base}/api/tables/{table_id}/start",
                               headers={"Authorization": f"Bearer {token}"})
         assert started.status_code == 200, started.text
-        tables.append({"id": table_id, "token": token, "person": n < people})
+        tables.append({"id": table_id, "token": token, "person": n < people,
+                       "socket": joined["socket"]})
     return tables
 
 

@@ -49,6 +49,7 @@ def test_create_join_by_invite_bots_kick_leave_and_start(sqlite_url: str) -> Non
                                      {"kind": "bot", "bot": "random"}, {"kind": "human"}])
         table_id, token = joined["table"]["id"], joined["token"]
         assert joined["invite"].endswith(f"?table={table_id}") and len(token) >= 32
+        assert joined["socket"] is None  # one process: the socket is at its own address
         creator = auth(token)
         assert client.get("/api/tables?status=open").json()[0]["id"] == table_id
 

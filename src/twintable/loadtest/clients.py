@@ -371,17 +371,21 @@ async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, st
         "game": plan.game, "players": players, "options": plan.options, "seats": seats,
         "display_name": f"{name}-0"})
     table_id = created["table"]["id"]
-    tokens = [created["token"]]
+    # Each seat's socket: at the worker that runs the table, when the lobby names it
+    # (several workers), else the shared address (a worker that does not run the
+    # table sends the seat on: open_seat).
+    shared = f"{plan.ws_url}/ws/tables/{table_id}"
+    seated = [(created["token"], created.get("socket") or shared)]
     for n in range(1, people):
         joined = await _lobby(http, stats, stopping, f"/api/tables/{table_id}/join",
                               {"display_name": f"{name}-{n}"})
-        tokens.append(joined["token"])
+        seated.append((joined["token"], joined.get("socket") or shared))
     if stopping.is_set():
         return
     async with contextlib.AsyncExitStack() as stack:
         clients = []
-        for token in tokens:
-            ws, first = await open_seat(f"{plan.ws_url}/ws/tables/{table_id}", token, stats)
+        for token, url in seated:
+            ws, first = await open_seat(url, token, stats)
             stack.push_async_exit(ws)
             choose, unversioned = game_client(plan.game)
             client = SeatClient(ws, choose, stats, pacer, random.Random(rng.random()),
@@ -394,7 +398,7 @@ async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, st
                  asyncio.create_task(_all(client.finished.wait() for client in clients))]
         try:
             await _lobby(http, stats, stopping, f"/api/tables/{table_id}/start",
-                         token=tokens[0])
+                         token=seated[0][0])
             stats.tables_started += 1
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if any(client.status == "finished" for client in clients):

@@ -103,6 +103,9 @@ class Seated(BaseModel):
 
     table: TableInfo
     seat: int
+    socket: str | None = None
+    """The table's WebSocket at the address of the worker that runs it (see
+    :attr:`~twintable.server.protocol.Joined.socket`)."""
 
 
 class RelayedHello(BaseModel):

@@ -40,6 +40,7 @@ from twintable.server.guards import (
     unfinished_by,
 )
 from twintable.server.protocol import CreateTable, Joined, JoinTable
+from twintable.server.public import table_socket
 from twintable.server.seating import digest, hash_token, new_token
 from twintable.server.settings import Settings
 from twintable.server.storage.store import Store
@@ -79,7 +80,16 @@ class Lobby:
         key = key if info.private else None
         invite = (f"{self.settings.public_url or ''}/?table={info.id}"
                   + (f"&key={key}" if key else ""))
-        return Joined(table=info, seat=seated.seat, token=token, invite=invite, key=key)
+        return Joined(table=info, seat=seated.seat, token=token, invite=invite, key=key,
+                      socket=seated.socket)
+
+    def seated(self, table: Table, seat: int) -> Seated:
+        """A seat at a table this worker runs, with the table's socket at this worker's
+        own address (several workers)."""
+        cluster = self.server.cluster
+        return Seated(table=table.listing.info(), seat=seat,
+                      socket=table_socket(cluster.address, table.id)
+                      if cluster is not None else None)
 
     def default_bot(self, game_id: str) -> str:
         if game_id not in self.registry:
@@ -164,7 +174,7 @@ class Lobby:
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
             invite_hash=invite_hash, created_by=client, token_hash=token_hash,
             counted_profile=request.player_id)
-        return Seated(table=table.listing.info(), seat=0)
+        return self.seated(table, 0)
 
     # -- joining and playing again -------------------------------------------------------
     async def join(self, table_id: str, request: JoinTable) -> Joined:
@@ -240,7 +250,7 @@ class Lobby:
                                  "this table is private: use its invite link")
             seat = await seating.join(call.display_name, call.player_id, call.seat,
                                       call.token_hash)
-            return Seated(table=table.listing.info(), seat=seat).model_dump(mode="json")
+            return self.seated(table, seat).model_dump(mode="json")
         if isinstance(call, LeaveCall):
             leaving = seating.seat_for_hash(call.token_hash)
             if leaving is None:
@@ -252,7 +262,7 @@ class Lobby:
             if player is None:
                 raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
             new = await server.rematch(table, player, call.new_token_hash, call.client)
-            return Seated(table=new.listing.info(), seat=player).model_dump(mode="json")
+            return self.seated(new, player).model_dump(mode="json")
         if not seating.is_creator(call.token_hash):
             raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
         if isinstance(call, StartCall):

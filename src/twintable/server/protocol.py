@@ -378,6 +378,11 @@ class Joined(BaseModel):
     key: str | None = None
     """A private table's invite secret (also in ``invite``), for the creator and those who
     joined with it to pass on."""
+    socket: str | None = None
+    """With several workers, the table's WebSocket at the own address of the worker that
+    runs it (when that worker has one): a client connects there at once, instead of
+    reaching another worker and being sent on with ``moved``. None: connect to
+    ``/ws/tables/{id}`` at the server's address."""
 
 
 class BotLevelInfo(BaseModel):

@@ -78,6 +78,15 @@ def worker_url(public_url: str | None, advertise_url: str | None,
     return f"{scheme}://{host}:{own_port}"
 
 
+def table_socket(worker_address: str | None, table_id: str, query: str = "") -> str | None:
+    """A table's WebSocket at a worker's own address (:func:`worker_url`), or None when
+    that address is no WebSocket URL (a path a proxy routes: clients then reach the
+    table through the shared address)."""
+    if worker_address is None or not worker_address.startswith(("ws://", "wss://")):
+        return None
+    return f"{worker_address}/ws/tables/{table_id}" + (f"?{query}" if query else "")
+
+
 def worker_sockets(public_url: str | None, ports: list[int] | None) -> list[str]:
     """The page policy's ``connect-src`` sources for the workers' own ports."""
     if not ports or public_url is None:

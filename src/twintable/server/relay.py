@@ -39,6 +39,7 @@ from twintable.server.guards import FLOOD_PAUSE_S, Allowance, ForwardGuard, hell
 from twintable.server.limits import BadJson, bounded_json
 from twintable.server.lobby import Lobby
 from twintable.server.protocol import ErrorMessage, Hello, Moved
+from twintable.server.public import table_socket
 from twintable.server.seating import key_opens, token_seat
 from twintable.server.session import SocketSession
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
@@ -122,10 +123,7 @@ class Relay:
         """The table's socket at its owner's own address, if the owner has one: a
         WebSocket URL made from the owner's configuration (``server/public.py``), never
         from what this request said its host was."""
-        address = await self.cluster.address_of(owner)
-        if address is None or not address.startswith(("ws://", "wss://")):
-            return None
-        return f"{address}/ws/tables/{table_id}" + (f"?{query}" if query else "")
+        return table_socket(await self.cluster.address_of(owner), table_id, query)
 
     async def shows_access(self, table_id: str, hello: Hello) -> bool:
         """Whether ``hello`` opens the table: any hello for a public one; for a private
