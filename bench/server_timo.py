@@ -427,7 +427,13 @@ def server_log(log: Any) -> str:
 def print_ratios(ours: list[dict[str, dict[str, float]]],
                  bare: list[dict[str, dict[str, float]]], rate: float, tables: int) -> None:
     """Our server's figures over the bare stack's, against issue 28's targets: each
-    round's ratio, and over several rounds their median and range."""
+    round's ratio, and over several rounds their median and range.
+
+    The CPU target is flat out's, as the issue measured its 1.79x: both servers then do
+    all they can, and CPU per move is what one move costs. Below capacity (at 1,000/s)
+    the ratio is printed without a target: each move then pays alone for its wake-ups
+    and its commit (about 1.8 moves a commit at 1,000/s, dozens flat out), which the
+    bare stack, with no storage and nothing to wait for, never has."""
     rounds = f", median of {len(ours)} alternating rounds [lowest, highest]"
     print(f"twintable / bare stack (same clients, same run{rounds if len(ours) > 1 else ''}):")
 
@@ -442,7 +448,8 @@ def print_ratios(ours: list[dict[str, dict[str, float]]],
                 for mine, base in zip(ours, bare, strict=True)]
         print(f"  {phase:>12}: acks/s {ratio(phase, 'acks')}"
               f"{'  (target >= 0.80x)' if phase == 'flat out' else ''}, "
-              f"CPU per ack {ratio(phase, 'cpu')} (target <= 1.30x), "
+              f"CPU per ack {ratio(phase, 'cpu')}"
+              f"{'  (target <= 1.30x)' if phase == 'flat out' else ''}, "
               f"p99 {ratio(phase, 'p99')}"
               f"{f'  (target <= 2.00x at {rate:.0f}/s)' if phase != 'flat out' else ''}; "
               f"machine busy (ours / bare) {', '.join(busy)}")
