@@ -76,8 +76,8 @@ class TimoGame(Game[TimoState]):
         self._action_json: dict[int, dict[str, Any]] = {}
         """The JSON of every action those caches hold, by the action's ``id`` (the caches
         keep each action alive, so no id is reused): every frame of every move lists
-        each seat's legal moves, and writing them again each time was a tenth of a
-        move's work on the server (issue 28)."""
+        each seat's legal moves, which the server would otherwise write out from their
+        payloads again on every move (issue 28)."""
 
     # -- set-up ---------------------------------------------------------------------
     def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
