@@ -14,7 +14,7 @@ False and :meth:`TimoGame.simulator` stays on the Python rules.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -114,14 +114,11 @@ class FastTimoGame(TimoGame):
     """apply(state, action) -> events. A legal move made of this game's Actions is played
     by the engine and reports no events; anything else goes to :meth:`_judge`."""
 
-    def views_json(self, state: Any, viewers: Iterable[int | None]
-                   ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
-        # The engine's views are whole: the shared keys come from the first one.
-        views = {viewer: self.view(state, viewer) for viewer in viewers}
-        if not views:
-            return {}, {}
-        return (next(iter(views.values())).shared_json(),
-                {viewer: view.own_json() for viewer, view in views.items()})
+    def _own(self, state: Any, viewer: int | None
+             ) -> tuple[int | None, tuple[int, ...], int, tuple[Action, ...]]:
+        # The engine makes whole views only: the seat's own part is read off its view.
+        view = self.view(state, viewer)
+        return view.viewer, view.hand, view.drawn, view.legal
 
     def _judge(self, state: Any, action: Action) -> list[Event]:
         """The reference rules decide on a copy, so the error (or, for an equal action
