@@ -53,6 +53,8 @@ REDIS_SERVER = "/usr/bin/redis-server"
 ONE_MACHINE = ("--tables-per-address", "100000", "--sockets-per-address", "100000",
                "--messages-per-address", "1000000")
 LEASE_TTL_MS = 1500
+#: How long a readiness check may take: ``/readyz`` gives the database and Redis 2 s each.
+READYZ_WAIT_S = 5.0
 #: One round: a short game.
 ONE_ROUND = 1
 #: Several rounds: games that outlast a fault a second or two into them.
@@ -101,11 +103,17 @@ class Worker:
     def base(self) -> str:
         return f"http://{self.address}"
 
-    def ready(self) -> bool:
+    def readiness(self) -> str:
+        """What ``/readyz`` answers: "ready", or why not (its error code, or how asking
+        failed). The wait covers what the server itself may take (2 s per service)."""
         try:
-            return httpx2.get(f"{self.base}/readyz", timeout=1).status_code == 200
-        except httpx2.HTTPError:
-            return False
+            answer = httpx2.get(f"{self.base}/readyz", timeout=READYZ_WAIT_S)
+        except httpx2.HTTPError as error:
+            return repr(error)
+        return "ready" if answer.status_code == 200 else answer.json().get("code", answer.text)
+
+    def ready(self) -> bool:
+        return self.readiness() == "ready"
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -535,7 +543,7 @@ def test_dropped_database_connections_refuse_moves_then_recover(
                                        drop_connections()))
         assert not unfinished(clients), unfinished(clients)
         assert seen.get("not_ready"), "/readyz never said the database was down"
-        assert first.ready() and second.ready()
+        assert [first.readiness(), second.readiness()] == ["ready", "ready"]
         assert probed == ["storage.failed"], probed
     check_logs(database, tables, clients)
 

@@ -208,6 +208,7 @@ def test_a_worker_cut_off_from_postgres(
         tables = open_tables([first, second], 8, people=4, target=SEVERAL_ROUNDS)
 
         said: list[str] = []
+        lookups: list[tuple[int, str | None]] = []
 
         async def cut_first() -> None:
             await asyncio.sleep(1.0)
@@ -219,13 +220,20 @@ def test_a_worker_cut_off_from_postgres(
                     with contextlib.suppress(httpx2.HTTPError):
                         ready = await http.get(f"{first.base}/readyz")
                         said.append(ready.json().get("code", "ready"))
+                    # A request that needs the database is told it is out of reach (503),
+                    # not answered with a bare 500.
+                    with contextlib.suppress(httpx2.HTTPError):
+                        looked_up = await http.get(f"{first.base}/api/tables/no-such-table")
+                        lookups.append((looked_up.status_code, looked_up.json().get("code")))
                     await asyncio.sleep(0.5)
             network[0].heal("postgres")
 
         clients = asyncio.run(play_all(tables, _addresses(first, second), 50, cut_first()))
         # The cut-off worker said so while it lasted, and serves again since.
         assert "storage.down" in said, said
-        assert first.ready() and second.ready()
+        assert (503, "storage.down") in lookups, lookups
+        assert {status for status, _ in lookups} <= {503, 404}, lookups
+        assert [first.readiness(), second.readiness()] == ["ready", "ready"]
     _finished_well(database, tables, clients)
 
 
@@ -248,7 +256,7 @@ def test_a_partition_heals(database: str, network: list[Place], tmp_path: Path) 
         _came_back(clients, _taken_over(second), first)
         _finished_well(database, tables, clients)
         # Healed: both serve, and tables made through the first play to the end.
-        assert first.ready() and second.ready()
+        assert [first.readiness(), second.readiness()] == ["ready", "ready"]
         after = open_tables([first, first], 4, people=2, target=ONE_ROUND)
         again = asyncio.run(play_all(after, _addresses(first, second), 30))
     _finished_well(database, after, again)

@@ -31,6 +31,7 @@ from twintable.server.guards import unfinished_by_address
 from twintable.server.limits import EdgeMiddleware
 from twintable.server.lobby import Lobby
 from twintable.server.metrics import Metrics
+from twintable.server.outages import OUTAGE_ERRORS, service_out_of_reach
 from twintable.server.own_port import OwnPort
 from twintable.server.protocol import ErrorMessage
 from twintable.server.public import worker_sockets, worker_url
@@ -97,6 +98,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
                        worker_sockets=worker_sockets(settings.public_url,
                                                      settings.worker_ports))
+
+    for outage in OUTAGE_ERRORS:
+        app.add_exception_handler(outage, service_out_of_reach)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:

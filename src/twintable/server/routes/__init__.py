@@ -14,7 +14,7 @@ from twintable.server.lobby import Lobby
 from twintable.server.protocol import ErrorMessage
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorMessage} for code in (401, 403, 404, 409, 422)}
+    code: {"model": ErrorMessage} for code in (401, 403, 404, 409, 422, 503)}
 
 
 def lobby_of(connection: HTTPConnection) -> Lobby:

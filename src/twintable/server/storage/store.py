@@ -30,6 +30,8 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, event, func, insert, make_url, select, text, update
+from sqlalchemy.exc import DBAPIError, InterfaceError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -440,4 +442,30 @@ def _give_up_when_silent(connection: Any) -> None:
                         POSTGRES_UNREACHABLE_S * 1000)
 
 
-__all__ = ["FencedOut", "Store", "StoredAction"]
+#: SQLite's result codes for a database that cannot be used now (busy, locked by another
+#: process, not openable, failing disk, full), as against a wrong statement (SQLITE_ERROR).
+_SQLITE_UNAVAILABLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_IOERR",
+                       "SQLITE_FULL")
+#: PostgreSQL's SQLSTATE classes for the same: connection exceptions (08), insufficient
+#: resources (53: too many connections, disk full), the server shutting down or starting (57P).
+_POSTGRES_UNAVAILABLE = ("08", "53", "57P")
+
+
+def database_out_of_reach(error: BaseException) -> bool:
+    """Whether ``error`` says the database cannot be used now (a connection refused, timed
+    out, cut or invalidated, the pool exhausted waiting for one, the server busy or going
+    down), not that a statement was wrong: the first is worth trying again in a moment, the
+    second is a bug. asyncpg's connect raises ``OSError`` unwrapped."""
+    if isinstance(error, OSError | PoolTimeout):
+        return True
+    if not isinstance(error, DBAPIError):
+        return False
+    if error.connection_invalidated or isinstance(error, InterfaceError):
+        return True
+    sqlite_name = getattr(error.orig, "sqlite_errorname", None) or ""
+    sqlstate = getattr(error.orig, "sqlstate", None) or ""
+    return (sqlite_name.startswith(_SQLITE_UNAVAILABLE)
+            or sqlstate.startswith(_POSTGRES_UNAVAILABLE))
+
+
+__all__ = ["FencedOut", "Store", "StoredAction", "database_out_of_reach"]
