@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.server.client import free_port
+from tests.server.conftest import _admin, fresh_postgres, require_postgres
 from twintable.server.app import create_app
 from twintable.server.settings import Settings
 from twintable.server.storage.store import Store, database_out_of_reach
@@ -47,6 +48,19 @@ def _raised(url: str, statement: str = "SELECT 1") -> BaseException:
 def test_a_refused_postgres_connection_is_an_outage() -> None:
     error = _raised(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/x")
     assert isinstance(error, OSError)
+    assert database_out_of_reach(error)
+
+
+def test_a_postgres_database_that_refuses_connections_is_an_outage() -> None:
+    require_postgres()
+    with fresh_postgres() as url:
+        name = url.rsplit("/", 1)[1]
+        _admin(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        try:
+            error = _raised(url)
+        finally:
+            _admin(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    assert isinstance(error, DBAPIError) and not isinstance(error, OSError)
     assert database_out_of_reach(error)
 
 
@@ -132,3 +146,16 @@ def test_a_bug_in_a_statement_stays_a_server_error(
         _looking_up_fails_with(monkeypatch, wrong)
         answer = client.get("/api/tables/0123456789abcdef")
     assert answer.status_code == 500
+
+
+def test_connections_postgres_closed_in_the_pool_fail_no_request() -> None:
+    """A PostgreSQL restart or failover closes every pooled connection; the request after
+    it gets a new one, not the first refusal."""
+    require_postgres()
+    with fresh_postgres() as url, TestClient(create_app(Settings(db_url=url))) as client:
+        assert client.post("/api/profiles", json={"display_name": "Ann"}).status_code == 201
+        name = url.rsplit("/", 1)[1]
+        _admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+               f"WHERE datname = '{name}' AND pid <> pg_backend_pid()")
+        answer = client.post("/api/profiles", json={"display_name": "Bo"})
+        assert answer.status_code == 201, answer.text

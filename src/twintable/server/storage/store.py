@@ -96,9 +96,13 @@ class Store:
     def __init__(self, url: str):
         self.url = url
         postgres = url.startswith("postgresql")
+        # PostgreSQL's pooled connections are tried at checkout (pre-ping): one the server
+        # or the network closed while it sat in the pool (a restart, a failover) is
+        # replaced, instead of failing the first request after it. Moves do not pay for it:
+        # the log has a connection of its own.
         self.engine: AsyncEngine = create_async_engine(
-            url, **({"connect_args": {"timeout": POSTGRES_CONNECT_TIMEOUT_S}} if postgres
-                    else {}))
+            url, **({"connect_args": {"timeout": POSTGRES_CONNECT_TIMEOUT_S},
+                     "pool_pre_ping": True} if postgres else {}))
         if url.startswith("sqlite"):
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         if postgres:
@@ -455,12 +459,15 @@ def database_out_of_reach(error: BaseException) -> bool:
     """Whether ``error`` says the database cannot be used now (a connection refused, timed
     out, cut or invalidated, the pool exhausted waiting for one, the server busy or going
     down), not that a statement was wrong: the first is worth trying again in a moment, the
-    second is a bug. asyncpg's connect raises ``OSError`` unwrapped."""
+    second is a bug. asyncpg's connect raises ``OSError`` unwrapped; a connection the
+    server refused (a database not accepting connections, or gone) is a ``DBAPIError`` with
+    no statement."""
     if isinstance(error, OSError | PoolTimeout):
         return True
     if not isinstance(error, DBAPIError):
         return False
-    if error.connection_invalidated or isinstance(error, InterfaceError):
+    if error.connection_invalidated or error.statement is None or isinstance(
+            error, InterfaceError):
         return True
     sqlite_name = getattr(error.orig, "sqlite_errorname", None) or ""
     sqlstate = getattr(error.orig, "sqlstate", None) or ""
