@@ -182,9 +182,12 @@ class Place:
         _ip("-n", self.hub, "link", "set", self.ends[service], "down")
 
     def heal(self, service: str) -> None:
-        """The link back up, returning once it carries packets: the kernel brings a veth's
-        carrier (and with it the queue that sends) up later, from a work queue, and until
-        then every packet, ARP's included, is dropped."""
+        """The link back up, returning once a connection from this namespace gets through
+        it. Two things lag behind ``link set up``: the kernel brings a veth's carrier (and
+        with it the queue that sends) up later, from a work queue, dropping every packet
+        until then; and the namespace's entry for the service's address may still be
+        unresolved, asked for (ARP) while the link was cut: a connection made before that
+        attempt gives up fails with "No route to host" at once, though the link is up."""
         _ip("-n", self.hub, "link", "set", self.ends[service], "up")
         deadline = time.monotonic() + 10
         while not all(" state UP " in _ip("-n", namespace, "-o", "link", "show", end)
@@ -193,6 +196,16 @@ class Place:
             if time.monotonic() > deadline:
                 raise OSError(f"{self.namespace}'s {service} link still down 10 s after heal")
             time.sleep(0.01)
+        at = (self.hosts[service], SERVICES[service])
+        while True:
+            try:
+                inside(self.namespace, lambda: socket.create_connection(at, timeout=1).close())
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise OSError(f"{self.namespace} cannot reach {service} 10 s after heal"
+                                  ) from None
+                time.sleep(0.05)
 
     def impair(self, service: str, one_way_s: float, loss: float) -> None:
         impairment = self.impairments.setdefault(service, Impairment())
