@@ -1,7 +1,7 @@
-"""The browser client on several workers (PostgreSQL and Redis): a table page whose socket
-reached the other worker of `serve --workers 2` is sent to its table's worker's own port,
-under the server's Content-Security-Policy, and plays there to the end; a page sent to an
-address it cannot reach is served through the shared one instead."""
+"""The browser client on several workers (PostgreSQL and Redis): a table page connects
+straight to its table's worker's own port, as the lobby named it (`Joined.socket`), under
+the server's Content-Security-Policy, and plays there to the end; a page given an address
+it cannot reach is served through the shared one instead."""
 
 from __future__ import annotations
 
@@ -92,8 +92,8 @@ def test_a_table_page_is_sent_to_its_worker_and_plays_there(
     tab = next(opened)
     sockets: list[str] = []
     tab.page.on("websocket", lambda ws: sockets.append(ws.url))
-    # Two tables: the second is made on the other worker (it runs fewer), so its page is
-    # sent there; the first one's is served where it is.
+    # Two tables: the second is made on the other worker (it runs fewer), and its page
+    # connects there at once, not through a redirect from the worker it was loaded from.
     tables = []
     for _ in range(2):
         before = len(sockets)
@@ -101,7 +101,12 @@ def test_a_table_page_is_sent_to_its_worker_and_plays_there(
         tab.page.click("#start")
         tab.page.wait_for_selector("#board > *")
         tables.append([url.removesuffix(f"/ws/tables/{table_id}") for url in sockets[before:]])
-    assert tables == [[first], [first, second]]
+    assert tables == [[first], [second]]
+    # Loaded again, the page goes straight to the table's worker once more.
+    before = len(sockets)
+    tab.page.reload()
+    tab.page.wait_for_selector("#board > *")
+    assert [url.removesuffix(f"/ws/tables/{table_id}") for url in sockets[before:]] == [second]
     play_to_results(tab, "timo")
     assert tab.page.locator("#results").is_visible()
     next(opened, None)  # closes the page, checking it logged no error
@@ -128,8 +133,7 @@ def test_a_page_sent_where_it_cannot_connect_is_served_through_the_shared_addres
         tab.page.click("#start")
         tab.page.wait_for_selector("#board > *")
         shared = f"ws://127.0.0.1:{here.port}/ws/tables/{table_id}"
-        assert sockets[:3] == [shared, f"ws://127.0.0.1:{nowhere}/ws/tables/{table_id}",
-                               shared]
+        assert sockets[:2] == [f"ws://127.0.0.1:{nowhere}/ws/tables/{table_id}", shared]
         play_to_results(tab, "timo")
         # The one console error allowed: the browser's word on the address it could not
         # reach.

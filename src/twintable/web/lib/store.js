@@ -5,8 +5,9 @@ const read = (key, fallback) => {
 };
 
 export const tokens = () => read("tt.tokens", {});
-export function saveToken(tableId, token, seat) {
-  localStorage.setItem("tt.tokens", JSON.stringify({ ...tokens(), [tableId]: { token, seat } }));
+// `socket`: where the table's worker takes its socket (`Joined.socket`), null with one process.
+export function saveToken(tableId, token, seat, socket = null) {
+  localStorage.setItem("tt.tokens", JSON.stringify({ ...tokens(), [tableId]: { token, seat, socket } }));
 }
 
 const inviteKeys = () => read("tt.keys", {});

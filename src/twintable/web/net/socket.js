@@ -5,8 +5,12 @@
 export class TableSocket {
   // `hello()`: the hello frame's fields; `onFrame(frame)`; `onLost()`: the connection
   // dropped and will come back; `onOpen()`; `finished()`: nothing more will come.
-  constructor(tableId, { hello, onFrame, onOpen = () => {}, onLost = () => {}, finished = () => false }) {
-    Object.assign(this, { tableId, hello, onFrame, onOpen, onLost, finished });
+  // `direct`: the socket of the table's worker as the lobby named it (`Joined.socket`,
+  // null with one process): the first connection goes there instead of being redirected
+  // from the shared address; the later ones start from the shared address, as the table
+  // may have moved since.
+  constructor(tableId, { hello, onFrame, onOpen = () => {}, onLost = () => {}, finished = () => false, direct = null }) {
+    Object.assign(this, { tableId, hello, onFrame, onOpen, onLost, finished, direct });
     this.socket = null;
     this.closed = false;
     this.retry = 500;
@@ -20,7 +24,9 @@ export class TableSocket {
   }
 
   connect(sentTo = null) {
-    const socket = new WebSocket(sentTo || this.shared());
+    const direct = sentTo ? null : this.direct;
+    this.direct = null;
+    const socket = new WebSocket(sentTo || direct || this.shared());
     this.socket = socket;
     let movedTo = null;
     let welcomed = false;
@@ -42,9 +48,12 @@ export class TableSocket {
         this.connect(movedTo);
         return;
       }
-      if (movedTo || (sentTo && !welcomed)) this.followRedirects = false;
+      if (movedTo || ((sentTo || direct) && !welcomed)) this.followRedirects = false;
       // A finished game sends nothing more, and its table leaves the server's memory.
       if (this.finished()) return;
+      // The lobby's address for the table did not answer (its worker stopped, or workers'
+      // own addresses are not reachable from here): the shared one at once.
+      if (direct && !welcomed) { this.connect(); return; }
       this.onLost();
       setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
       this.retry = Math.min(this.retry * 2, 8000);

@@ -111,7 +111,7 @@ export function tableForm(game, facts, box, message, who) {
     try {
       const joined = await api("POST", "/api/tables", { game: game.id, players: n, options: read.options,
         seats, private: privateBox.checked, display_name: who(), ...(await identity()) });
-      saveToken(joined.table.id, joined.token, joined.seat);
+      saveToken(joined.table.id, joined.token, joined.seat, joined.socket);
       if (joined.key) saveKey(joined.table.id, joined.key);
       location.hash = `#/table/${joined.table.id}`;
     } catch (error) { message.textContent = errorText(error); }

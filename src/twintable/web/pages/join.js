@@ -33,7 +33,7 @@ export async function joinPage(arg) {
           try {
             const joined = await api("POST", `/api/tables/${tableId}/join`, { display_name: name.value.trim() || t("lobby.anonymous"),
               ...(key ? { key } : {}), ...(await identity()) });
-            saveToken(tableId, joined.token, joined.seat);
+            saveToken(tableId, joined.token, joined.seat, joined.socket);
             location.hash = `#/table/${tableId}`;
           } catch (error) { message.textContent = errorText(error); }
         } }, t("lobby.join")),

@@ -54,7 +54,7 @@ export async function lobbyPage() {
     try {
       const joined = await api("POST", "/api/tables", { game: game.id, players, options: {}, seats,
         display_name: who(), ...(await identity()) });
-      saveToken(joined.table.id, joined.token, joined.seat);
+      saveToken(joined.table.id, joined.token, joined.seat, joined.socket);
       await api("POST", `/api/tables/${joined.table.id}/start`, null, joined.token);
       location.hash = `#/table/${joined.table.id}`;
     } catch (error) {

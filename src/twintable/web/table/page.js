@@ -205,6 +205,7 @@ export async function tablePage(tableId) {
     onOpen: () => status(""),
     onLost: () => status(t("table.reconnecting")),
     finished: () => s.info.status === "finished",
+    direct: mine ? mine.socket : null,
   });
 
   const head = el("div", { class: "table-tools" }, muteButton(),

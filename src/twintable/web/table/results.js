@@ -57,7 +57,7 @@ export function resultNodes(game, s) {
       if (mineRematch) { location.hash = `#/table/${info.rematch}`; return; }
       try {
         const joined = await api("POST", `/api/tables/${tableId}/rematch`, null, mine.token);
-        saveToken(joined.table.id, joined.token, joined.seat);
+        saveToken(joined.table.id, joined.token, joined.seat, joined.socket);
         if (inviteKey(tableId)) saveKey(joined.table.id, inviteKey(tableId));  // a private rematch keeps its key
         // Nobody else to wait for (only bots besides you): the rematch starts at once.
         const onlyBots = joined.table.seats.every((seat, index) => index === joined.seat || (seat.kind === "bot" && !seat.reserved));

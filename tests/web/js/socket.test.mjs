@@ -1,0 +1,71 @@
+// The table's socket: where each connection goes (the lobby's address for the table
+// first, the shared one after, the server's redirects followed), with a stand-in for the
+// browser's WebSocket that the test opens, answers and closes.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+globalThis.location = { protocol: "http:", host: "play.example:8000" };
+const opened = [];
+class FakeWebSocket {
+  static OPEN = 1;
+  constructor(url) { Object.assign(this, { url, sent: [], readyState: 0 }); opened.push(this); }
+  send(data) { this.sent.push(JSON.parse(data)); }
+  close() { this.readyState = 3; }
+  // What the server does: accept, say something, close.
+  accept() { this.readyState = 1; this.onopen(); }
+  say(frame) { this.onmessage({ data: JSON.stringify(frame) }); }
+  drop() { this.readyState = 3; this.onclose(); }
+}
+globalThis.WebSocket = FakeWebSocket;
+const { TableSocket } = await import("../../../src/twintable/web/net/socket.js");
+
+const SHARED = "ws://play.example:8000/ws/tables/t1";
+const WORKER = "ws://play.example:8002/ws/tables/t1";
+
+function tableSocket(direct) {
+  opened.length = 0;
+  const frames = [];
+  const socket = new TableSocket("t1", { hello: () => ({ token: "tok" }), onFrame: (f) => frames.push(f), direct });
+  return { socket, frames };
+}
+
+test("the first connection goes to the table's worker as the lobby named it; a later one to the shared address", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { socket, frames } = tableSocket(WORKER);
+  socket.connect();
+  assert.equal(opened[0].url, WORKER);
+  opened[0].accept();
+  assert.deepEqual(opened[0].sent[0], { type: "hello", protocol: 1, token: "tok", redirects: true });
+  opened[0].say({ type: "welcome" });
+  assert.equal(frames.length, 1);
+  opened[0].drop();  // the connection is lost: back after the back-off, from the shared address
+  t.mock.timers.tick(500);
+  assert.deepEqual(opened.map((ws) => ws.url), [WORKER, SHARED]);
+});
+
+test("a table's worker that does not answer is passed over for the shared address at once, which serves without redirects", () => {
+  const { socket } = tableSocket(WORKER);
+  socket.connect();
+  opened[0].drop();  // refused: never opened, never welcomed
+  assert.deepEqual(opened.map((ws) => ws.url), [WORKER, SHARED]);
+  opened[1].accept();
+  // As after a redirect to an address that failed: workers' own addresses are not trusted
+  // from here any more, so the shared one relays the table instead.
+  assert.equal(opened[1].sent[0].redirects, false);
+});
+
+test("a redirect from the shared address is followed", () => {
+  const { socket } = tableSocket(null);
+  socket.connect();
+  opened[0].accept();
+  assert.equal(opened[0].sent[0].redirects, true);
+  opened[0].say({ type: "moved", url: WORKER });
+  opened[0].drop();
+  assert.deepEqual(opened.map((ws) => ws.url), [SHARED, WORKER]);
+});
+
+test("with one process (no address for the table) every connection goes to the shared address", () => {
+  const { socket } = tableSocket(null);
+  socket.connect();
+  assert.equal(opened[0].url, SHARED);
+});
