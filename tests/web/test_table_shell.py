@@ -339,9 +339,13 @@ def test_results_come_into_view_and_play_again_against_bots_starts_at_once(tab: 
     wait_in_view(tab, "#results")
     assert in_view(tab, "#results")
     before = tab.page.url
+    finished_board = tab.page.query_selector("#board")
     tab.page.click("#play-again")
     tab.page.wait_for_function(f"() => location.href !== {json.dumps(before)}")
     rematch = tab.page.url.rsplit("/", 1)[1]
+    # The finished table's page stays up while the rematch's loads, its board drawn: what
+    # follows must be read off the rematch's page, once the old one is gone.
+    tab.page.wait_for_function("board => !board.isConnected", arg=finished_board)
     tab.page.wait_for_selector("#board > *")
     assert info(tab, rematch)["status"] == "running"
     assert tab.page.locator("#start").count() == 0

@@ -92,7 +92,9 @@ export async function tablePage(tableId) {
 
   function drawWaiting() {
     waiting.hidden = s.info.status !== "open";
-    if (!waiting.hidden) waiting.replaceChildren(...waitingNodes({ info: s.info, mine, tableId, game: gameInfo, flash: ctx.flash }));
+    // Once the game runs, the start button and the seat controls go, not only out of sight.
+    waiting.replaceChildren(...(waiting.hidden ? []
+      : waitingNodes({ info: s.info, mine, tableId, game: gameInfo, flash: ctx.flash })));
   }
 
   function drawResults() {
