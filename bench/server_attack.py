@@ -20,7 +20,10 @@ Each mode runs once without attackers, then once per attack, each on fresh table
 - ``socket-flood``: idle sockets that never say hello, reopened as they close (Medium 5);
 - ``message-flood``: 60 spectator sockets each pinging 20 times a second (Medium 5);
 - ``big-headers``: requests with a 1 MiB header, four at a time (Medium 4);
-- ``forged-xff``: creates with a forged X-Forwarded-For each (Medium 6).
+- ``forged-xff``: creates with a forged X-Forwarded-For each (Medium 6);
+- ``rematch-flood``: games against a bot that a stand-in ends at once, each followed by
+  Play again, the rematches left waiting (#38 High): "rematch 200" counts the tables
+  it holds, which must stay within the address's share (20 by default).
 
 For each it prints the honest acknowledged moves against the run without attackers
 (target: >= 95%), stalled honest tables (5 s or more without an ack at any time; target
@@ -71,7 +74,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 #: How much lower the attackers' processes run than the rest (see attack_process).
 ATTACKER_NICE = 8
 ATTACKS = ("hostile-frames", "huge-frames", "table-flood", "socket-flood", "message-flood",
-           "big-headers", "forged-xff")
+           "big-headers", "forged-xff", "rematch-flood")
 
 
 # -- servers ----------------------------------------------------------------------------
@@ -445,6 +448,36 @@ class Attacker:
                     self.out[f"create {made.status_code}"] += 1
                 except httpx2.HTTPError as error:
                     self.out[type(error).__name__] += 1
+
+
+    async def rematch_flood(self) -> None:
+        playing: list[tuple[str, str, int]] = []
+        n = 0
+        while self.live():
+            n += 1
+            async with self.http(n) as http:
+                try:
+                    made = await http.post("/api/tables", json={
+                        "game": "timo", "players": 2, "display_name": "Mallory",
+                        "grace_s": 0, "options": {"target": 1},
+                        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})
+                    self.out[f"create {made.status_code}"] += 1
+                    if made.status_code == 201:
+                        table_id, token = made.json()["table"]["id"], made.json()["token"]
+                        await http.post(f"/api/tables/{table_id}/start",
+                                        headers={"Authorization": f"Bearer {token}"})
+                        playing.append((table_id, token, n))
+                    for game in list(playing):
+                        info = (await http.get(f"/api/tables/{game[0]}")).json()
+                        if info.get("status") != "finished":
+                            continue
+                        playing.remove(game)
+                        again = await http.post(f"/api/tables/{game[0]}/rematch",
+                                                headers={"Authorization": f"Bearer {game[1]}"})
+                        self.out[f"rematch {again.status_code}"] += 1
+                except httpx2.HTTPError as error:
+                    self.out[type(error).__name__] += 1
+            await asyncio.sleep(0.02)
 
 
 def attack_process(attack: str, address: str, bases: list[str], targets: list[str],

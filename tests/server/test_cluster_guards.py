@@ -23,6 +23,7 @@ from tests.server.test_cluster_faults import (  # noqa: F401 (fixtures)
     LEASE_TTL_MS,
     Worker,
     database,
+    open_tables,
     services,
     workers,
 )
@@ -197,6 +198,33 @@ def test_a_taken_over_table_still_counts_toward_its_address(
             "game": "timo", "players": 3, "display_name": "Ann"})
         assert again.status_code == 429, again.text
         assert again.json()["code"] == "tables.too_many"
+
+
+def test_a_rematch_asked_at_either_worker_counts_toward_the_address(
+        database: str, tmp_path: Path) -> None:  # noqa: F811
+    """Play again makes a table on the worker running the finished one: it takes a place
+    in the address's platform-wide share like a create, wherever it was asked."""
+    with workers(database, REDIS, tmp_path, one_machine=False,
+                 extra=("--tables-per-address", "2")) as pair:
+        finished = open_tables(pair, 1, people=0)[0]  # a stand-in plays seat 0 at once
+        deadline = time.monotonic() + 30
+        while httpx2.get(f"{pair[0].base}/api/tables/{finished['id']}").json()[
+                "status"] != "finished":
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.1)
+        # The finished table's place is given back at its worker's next heartbeat.
+        time.sleep(LEASE_TTL_MS / 3000 + 0.5)
+        for _ in range(2):
+            open_table(pair[1])
+        before = sum(running_on(pair).values())
+        for worker in pair:  # one of them runs the finished table, one forwards
+            asked = httpx2.post(f"{worker.base}/api/tables/{finished['id']}/rematch",
+                                headers={"Authorization": f"Bearer {finished['token']}"})
+            assert asked.status_code == 429, asked.text
+            assert asked.json()["code"] == "tables.too_many"
+        info = httpx2.get(f"{pair[0].base}/api/tables/{finished['id']}").json()
+        assert info["rematch"] is None
+        assert sum(running_on(pair).values()) == before
 
 
 def test_a_socket_leaving_the_other_worker_before_its_hello_leaves_no_traceback(

@@ -172,3 +172,43 @@ def test_twin_it_french_chaining_puts_the_last_winner_under_taboo(sqlite_url: st
         new = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann["token"])).json()
         assert new["table"]["options"]["taboo"] == sorted(winners)
         assert new["table"]["options"]["sets_to_win"] == 1
+
+
+def test_a_rematch_counts_against_the_same_shares_as_a_new_table(sqlite_url: str) -> None:
+    """Play again makes a table: the asker's address and profile must have room for it,
+    and so must the server; taking the seat kept at a rematch made already makes
+    nothing, so a full share never keeps a player from their own rematch."""
+    with app_client(sqlite_url, max_open_tables_per_client=2) as client:
+        table_id, ann, bea = finished_timo(client)
+        create(client, "timo", [{"kind": "human"}, {"kind": "human"}], {})
+        create(client, "timo", [{"kind": "human"}, {"kind": "human"}], {})
+        refused = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann))
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "tables.too_many"
+        # Nothing was made: the finished table names no rematch.
+        assert client.get(f"/api/tables/{table_id}").json()["rematch"] is None
+    with app_client(sqlite_url, max_open_tables_per_client=3) as client:
+        made = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann))
+        assert made.status_code == 200, made.text
+        # The share is full now (two open tables and the rematch), yet Bea takes the seat
+        # kept for her.
+        joined = client.post(f"/api/tables/{table_id}/rematch", headers=auth(bea))
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["table"]["id"] == made.json()["table"]["id"]
+
+
+def test_a_rematch_counts_in_the_askers_profile_and_the_servers_bound(
+        sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        table_id, ann, _ = finished_timo(client)
+    with app_client(sqlite_url, max_open_tables_per_profile=0) as client:
+        refused = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann))
+        assert refused.status_code == 429, refused.text
+        assert "profile" in refused.json()["message"]
+    with app_client(sqlite_url, max_tables=1) as client:
+        # The finished table, read back to be asked, fills the server's one place.
+        refused = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann))
+        assert refused.status_code == 503 and refused.json()["code"] == "server.full"
+    with app_client(sqlite_url) as client:
+        made = client.post(f"/api/tables/{table_id}/rematch", headers=auth(ann))
+        assert made.status_code == 200, made.text

@@ -13,6 +13,8 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from twintable.bots.registry import bot_factories
@@ -207,6 +209,9 @@ class GameServer:
                 free = [t for t in in_play if t not in self.tables]
                 held = await self.cluster.leased(free)
                 for table_id in free:
+                    if len(self.tables) >= self.settings.max_tables:
+                        break  # full: the other workers take the rest (a person asking
+                        # for one still gets it here, see locate: a game is never lost)
                     if table_id not in held:
                         await self.take_over(table_id)
                 await self.cluster.prune_lobby(set(self.tables))
@@ -342,18 +347,24 @@ class GameServer:
         return table
 
     async def rematch(self, table: Table, seat: int, token_hash: str,
-                      client: str | None = None) -> Table:
+                      client: str | None,
+                      admitted: Callable[[], AbstractAsyncContextManager[
+                          Callable[[str], None]]]) -> Table:
         """The rematch of a finished table for the player in ``seat``: the first call makes
         it (same game, options, seats and bots; the other people's seats are kept for
         them), every later one seats its caller there, held by the token whose hash is
-        ``token_hash``. ``client``: the caller's address, whose share of unfinished
-        tables a new rematch counts in."""
+        ``token_hash``. ``client``: the caller's address; the new table counts in its
+        share of unfinished tables and in the caller's profile's, like any other table
+        made: ``admitted`` holds that room (or refuses) while it is made, and only then:
+        taking a kept seat at a rematch made already makes nothing."""
         async with table.lock:
             if table.row.status != "finished":
                 raise LobbyError(409, "table.not_finished", "the game is not over yet")
             made = (table.row.settings or {}).get("rematch")
             if made is None:
-                new = await self._make_rematch(table, seat, token_hash, client)
+                async with admitted() as counted:
+                    new = await self._make_rematch(table, seat, token_hash, client)
+                    counted(new.id)
                 table.row.settings = {**(table.row.settings or {}), "rematch": new.id}
                 await self.store.save_settings(table.id, table.row.settings, table.fence)
                 table.announce()
@@ -391,9 +402,13 @@ class GameServer:
                     "rematch_of": old.id}
         settings.pop("rematch", None)
         settings.pop("created_by", None)
-        settings.pop("created_by_profile", None)  # a rematch counts for who asked for it
+        # A rematch counts for who asked for it: their address and their profile.
+        settings.pop("created_by_profile", None)
         if client is not None:
             settings["created_by"] = client
+        asker = old.seats[seat].player_id
+        if asker is not None:
+            settings["created_by_profile"] = asker
         row = TableRow(id=table_id, game=old.row.game, name=old.row.name,
                        options={k: list(v) if isinstance(v, tuple) else v
                                 for k, v in resolved.items()},
@@ -419,7 +434,13 @@ class GameServer:
         loaded = await self.store.load_table(table_id)
         if loaded is None:
             raise LobbyError(404, "table.unknown", "no such table")
-        table = self.tables.setdefault(table_id, Table(self, *loaded))
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self.tables[table_id] = Table(self, *loaded)
+            if table.status not in ("open", "running"):
+                # Read back for its rematch: it leaves memory again, or every finished
+                # table asked about would stay, counted against the server's bound.
+                self.retire_later(table_id)
         return table
 
     async def create_profile(self, display_name: str) -> tuple[str, str]:
@@ -445,7 +466,7 @@ class GameServer:
         """Tables open or running here (finished ones only wait to leave memory)."""
         return sum(1 for table in self.tables.values() if table.status != "finished")
 
-    def check_capacity(self, client: str) -> None:
+    def check_capacity(self) -> None:
         """Refuse a new table past the server's bound (each address's share of it:
         ``server/guards.py``'s ``TableQuota``)."""
         if len(self.tables) >= self.settings.max_tables:

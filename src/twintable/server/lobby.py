@@ -11,7 +11,9 @@ where a table is.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -143,18 +145,27 @@ class Lobby:
 
     async def create_here(self, request: CreateTable, client: str, token_hash: str,
                           invite_hash: str | None) -> Seated:
+        # The profile was checked by the worker the request reached (see create).
+        async with self.admitted(client, request.player_id) as made:
+            seated = await self.create_counted(request, client, token_hash, invite_hash)
+            made(seated.table.id)
+            return seated
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, client: str | None,
+                       player_id: str | None) -> AsyncIterator[Callable[[str], None]]:
+        """Room for one more table made here for ``client`` (and ``player_id``'s
+        profile): the server's bound and a place in each of their shares of unfinished
+        tables, held while the body makes it (the body calls what this yields with the
+        new table's id), or the refusal. Every path that makes a table goes through
+        here: a create and a rematch alike."""
         server = self.server
         if not server.accepting:
             raise LobbyError(503, "server.stopping", "the server is shutting down")
-        server.check_capacity(client)
-        # The profile was checked by the worker the request reached (see create).
-        shares = shares_of(client, request.player_id)
+        server.check_capacity()
         try:
-            async with self.quota.places(shares) as made:
-                seated = await self.create_counted(request, client, token_hash,
-                                                   invite_hash)
-                made(seated.table.id)
-                return seated
+            async with self.quota.places(shares_of(client, player_id)) as made:
+                yield made
         except TooManyTables as refused:
             whose = "your profile already has" if refused.by_profile else "you already have"
             raise LobbyError(429, "tables.too_many",
@@ -261,7 +272,9 @@ class Lobby:
             player = seating.seat_for_hash(call.token_hash)
             if player is None:
                 raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
-            new = await server.rematch(table, player, call.new_token_hash, call.client)
+            new = await server.rematch(
+                table, player, call.new_token_hash, call.client,
+                admitted=lambda: self.admitted(call.client, table.seats[player].player_id))
             return self.seated(new, player).model_dump(mode="json")
         if not seating.is_creator(call.token_hash):
             raise LobbyError(403, "auth.not_creator", "only the table's creator may do that")
