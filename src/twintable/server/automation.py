@@ -12,7 +12,6 @@ move pipeline (:meth:`Table.submit`), like a person's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 import random
@@ -26,6 +25,7 @@ from twintable.core.plugin import Pacing
 from twintable.core.schedule import EventKind, Plan, earliest, next_event
 from twintable.core.types import SYSTEM_SEAT
 from twintable.server import clock
+from twintable.server.stopping import cancel_within
 from twintable.server.table_view import TableView
 
 log = logging.getLogger("twintable.server")
@@ -36,6 +36,8 @@ T = TypeVar("T")
 REFUSED_RETRY_S = 0.05
 #: Pause before an automatic move tries again after the database failed to save one.
 STORAGE_RETRY_S = 0.5
+#: Longest a stopping table waits for its planned move to give way.
+STOP_WITHIN_S = 2.0
 #: The default ``Settings.bot_delay_ms``: at it, games that pace their bots like people
 #: use their bots' own human timings; at 0 (tests) their bots are instant too.
 PEOPLE_PACE_BOT_DELAY_MS = 700
@@ -167,9 +169,8 @@ class Automation:
     async def stop(self) -> None:
         self.stopped = True
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+            # A move being written is shielded from this: the table's lock waits for it.
+            await cancel_within([self.task], STOP_WITHIN_S, "table automation")
 
     def _retry_pause(self) -> float:
         return STORAGE_RETRY_S if self.table.unsure else REFUSED_RETRY_S

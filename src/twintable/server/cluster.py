@@ -72,6 +72,7 @@ from twintable.server.bus import (
     decode,
     encode,
 )
+from twintable.server.stopping import cancel_within
 
 log = logging.getLogger("twintable.server")
 
@@ -81,6 +82,8 @@ LISTED_STATUSES = ("open", "running", "finished", "abandoned")
 NO_ADDRESS = "-"
 #: How long a lobby call to another worker may take before it is given up.
 CALL_TIMEOUT_S = 5.0
+#: Longest a closing worker waits for its bus and lease loops to end.
+CLOSE_WITHIN_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -195,11 +198,7 @@ class Cluster:
             self._tasks.append(asyncio.create_task(loop()))
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_within(self._tasks, CLOSE_WITHIN_S, "worker bus")
         with contextlib.suppress(RedisError, OSError):
             for table_id in list(self.held):
                 await self.release(table_id)

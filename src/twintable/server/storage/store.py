@@ -40,6 +40,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from twintable.server.stopping import cancel_within
 from twintable.server.storage.models import (
     ActionRow,
     ProfileRow,
@@ -133,9 +134,7 @@ class Store:
         if self._sqlite_log is not None:
             await self._sqlite_log.close()
         if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
+            await cancel_within([self._writer], 5.0, "log writer")
         if self._pg_log is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._pg_log.close(), 5)
