@@ -189,6 +189,9 @@ def serve(
         help="Messages per second one client address may send over all its WebSockets "
              "(twice that at once). Raise these three for a load test from one "
              "machine.")] = 60.0,
+    drain_timeout: Annotated[float, typer.Option(
+        help="At SIGTERM, the longest a worker takes to hand its tables to the other "
+             "workers, send its clients there and exit (seconds).")] = 10.0,
 ) -> None:
     """Run the game server (lobby, tables, WebSocket protocol)."""
     import uvicorn
@@ -207,6 +210,7 @@ def serve(
         settings_to_env,
     )
     from twintable.server.storage.ownership import DatabaseBusy, claim_sqlite
+    from twintable.server.supervisor import DrainingServer, Supervisor
     from twintable.server.transport import check_descriptors, server_options
 
     logs.configure(log_level)
@@ -227,7 +231,8 @@ def serve(
                         max_open_tables_per_profile=tables_per_profile,
                         max_sockets_per_client=sockets_per_address,
                         client_messages_per_second=messages_per_address,
-                        client_message_burst=max(1, int(2 * messages_per_address)))
+                        client_message_burst=max(1, int(2 * messages_per_address)),
+                        drain_timeout_s=drain_timeout)
     if workers < 1:
         raise _fail("--workers takes 1 or more")
     if workers > 1:
@@ -261,16 +266,21 @@ def serve(
         # Each worker process imports the app factory and reads these settings.
         os.environ[SETTINGS_ENV] = settings_to_env(settings)
         os.environ["TWINTABLE_LOG_LEVEL"] = log_level
-        uvicorn.run("twintable.server.app:create_app_from_env", factory=True,
-                    workers=workers, host=host, port=port, log_level=log_level,
-                    timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression,
-                    **server_options(settings))
+        config = uvicorn.Config("twintable.server.app:create_app_from_env", factory=True,
+                                workers=workers, host=host, port=port, log_level=log_level,
+                                ws_per_message_deflate=ws_compression,
+                                **server_options(settings))
+        Supervisor(config, [config.bind_socket()], drain_timeout).run()
         return
     asgi_app = create_app(settings)
     tune_collector_for_serving()
-    uvicorn.run(asgi_app, host=host, port=port, log_level=log_level,
-                timeout_graceful_shutdown=10, ws_per_message_deflate=ws_compression,
-                **server_options(settings))
+    server = DrainingServer(uvicorn.Config(asgi_app, host=host, port=port,
+                                           log_level=log_level,
+                                           ws_per_message_deflate=ws_compression,
+                                           **server_options(settings)), drain_timeout)
+    server.run()
+    if not server.started:
+        raise typer.Exit(3)  # as uvicorn.run: the server could not start
 
 
 def _port_range(text: str | None, first: int, last: int) -> list[int]:

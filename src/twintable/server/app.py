@@ -40,6 +40,7 @@ from twintable.server.routes import games, health, leaderboard, lobby, profiles,
 from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
+from twintable.server.supervisor import on_drain
 from twintable.server.transport import server_options
 
 log = logging.getLogger("twintable.server")
@@ -81,7 +82,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     log.warning("no public address (serve --public-url): clients of this "
                                 "worker's tables are served through Redis")
             await server.recover()
-            yield
+
+            async def drain(within_s: float) -> None:
+                if own_port is not None:
+                    own_port.stop_listening()
+                await server.drain(within_s)
+
+            forget_drain = on_drain(drain)
+            try:
+                yield
+            finally:
+                forget_drain()
             await server.shutdown()
             if own_port is not None:
                 await own_port.stop()

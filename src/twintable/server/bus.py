@@ -5,10 +5,10 @@ Two conversations cross workers:
 - **A forwarded client.** A worker serving a client whose table runs elsewhere opens a
   socket on the owner (:class:`SocketOpened`), then both send the client's and the
   table's frames (:class:`SocketFrame`) until either closes (:class:`SocketClosed`).
-- **A lobby call.** A lobby request about a table goes to the worker that owns it, and a
-  new table to the worker chosen for it: a :class:`LobbyCall` carrying one typed
-  request (:data:`TableCall`, told apart by its ``op``), answered by a
-  :class:`LobbyAnswer`.
+- **A lobby call.** A lobby request about a table goes to the worker that owns it, a
+  new table to the worker chosen for it, and the tables of a draining worker to the
+  workers that take them over: a :class:`LobbyCall` carrying one typed request
+  (:data:`TableCall`, told apart by its ``op``), answered by a :class:`LobbyAnswer`.
 
 No secret crosses: a profile's secret is checked by the worker that took the request,
 and seat tokens and invite keys travel as their SHA-256 (what the database keeps, and
@@ -97,6 +97,15 @@ class CreateCall(Call):
     invite_hash: str | None = None
 
 
+class TakeOverCall(Call):
+    """A draining worker gave these tables' leases back: run them here now, rather than
+    at the next scan (``GameServer.drain``). The answer names each table's socket here
+    (None: not taken, or no address of this worker's own)."""
+
+    op: Literal["take_over"] = "take_over"
+    tables: list[str]
+
+
 class Seated(BaseModel):
     """The answer to a create, a join or a rematch: the table and the caller's seat (the
     caller's token and key never leave the worker that made them)."""
@@ -122,7 +131,7 @@ class RelayedHello(BaseModel):
 
 OwnerCall = JoinCall | LeaveCall | StartCall | SeatBotCall | RematchCall
 """A call the table's owner runs."""
-AnyCall = Annotated[OwnerCall | CreateCall, Field(discriminator="op")]
+AnyCall = Annotated[OwnerCall | CreateCall | TakeOverCall, Field(discriminator="op")]
 _CALL: TypeAdapter[AnyCall] = TypeAdapter(AnyCall)
 
 

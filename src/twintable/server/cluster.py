@@ -116,6 +116,8 @@ class Cluster:
         configuration (``server/public.py``); None: only through the shared address."""
         self.held: dict[str, int] = {}
         """Tables whose lease this worker holds, with their fencing tokens."""
+        self.leaving = False
+        """Draining: the heartbeat no longer says this worker is alive (:meth:`leave`)."""
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
         self.on_message: Callable[[BusMessage], None] | None = None
         """Called with each message received (but answers to this worker's calls)."""
@@ -241,6 +243,26 @@ class Cluster:
         values = await self.redis.mget([self._lease_key(t) for t in table_ids])
         return {t for t, value in zip(table_ids, values, strict=True) if value}
 
+    async def leave(self) -> None:
+        """Stop being a live worker (a drain): no new table is placed here, and the
+        heartbeat no longer says this worker is alive; its leases are renewed until they
+        are given back."""
+        self.leaving = True
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self._alive_key(self.worker_id))
+            pipe.hdel(self._load_key, self.worker_id)
+            pipe.delete(self._placing_key(self.worker_id))
+            await pipe.execute()
+
+    async def peers(self) -> list[str]:
+        """The other live workers, those running the fewest tables first."""
+        loads = {str(worker): int(count) for worker, count in
+                 (await self.redis.hgetall(self._load_key)).items()}
+        others = [worker for worker in loads if worker != self.worker_id]
+        alive = await self.redis.mget([self._alive_key(w) for w in others]) if others else []
+        return sorted((w for w, up in zip(others, alive, strict=True) if up),
+                      key=loads.__getitem__)
+
     async def alive(self, worker_id: str) -> bool:
         return bool(await self.redis.exists(self._alive_key(worker_id)))
 
@@ -258,9 +280,10 @@ class Cluster:
         sockets = {address: set(ids) for address, ids in self.sockets_by().items() if ids}
         try:
             async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
-                         px=self.ttl_ms)
-                pipe.hset(self._load_key, self.worker_id, self.load())
+                if not self.leaving:
+                    pipe.set(self._alive_key(self.worker_id), self.address or NO_ADDRESS,
+                             px=self.ttl_ms)
+                    pipe.hset(self._load_key, self.worker_id, self.load())
                 if made:
                     pipe.zrem(self._placing_key(self.worker_id), *made)
                 self._count_places(pipe, counted, settled)

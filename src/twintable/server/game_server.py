@@ -17,25 +17,36 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from twintable.bots.registry import bot_factories
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Outcome
 from twintable.core.registry import GameRegistry
 from twintable.core.replay import Replay
 from twintable.core.types import Action
+from twintable.server.bus import TakeOverCall
 from twintable.server.clock import now_ms
 from twintable.server.cluster import Cluster
 from twintable.server.errors import LobbyError
 from twintable.server.moves import stored_payload
 from twintable.server.presence import DEFAULT_GRACE_S
+from twintable.server.protocol import Moved
+from twintable.server.public import table_socket
 from twintable.server.seating import bot_name, hash_token, new_token
 from twintable.server.settings import Settings
+from twintable.server.stopping import cancel_within
 from twintable.server.storage.models import ProfileRow, SeatRow, TableRow
 from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
 
 log = logging.getLogger("twintable.server")
+
+
+def _moved_to(socket: str | None) -> str | None:
+    """The last frame of a drained table's clients: where it runs now, when known."""
+    return Moved(url=socket).model_dump_json() if socket else None
 
 
 class GameServer:
@@ -510,6 +521,91 @@ class GameServer:
         return Replay(row.game, row.players, row.seed, dict(row.options),
                       [Action(a.seat, a.kind, stored_payload(game, a.kind, a.payload), a.t_ms)
                        for a in actions])
+
+    # -- leaving ----------------------------------------------------------------------
+    async def drain(self, within_s: float) -> None:
+        """Leave gracefully (SIGTERM, before the connections are closed): take no more
+        tables, stop every table here between two moves, and send its clients on. With
+        several workers each table's lease is given back and another live worker is
+        asked to run it at once (not at a lease's expiry); its clients get ``moved``
+        naming the table's new address, then the close 1012. Alone, the clients are
+        closed with 1012 and come back when the server is up again (their tables are
+        recovered from the log). Bounded by ``within_s``: what is left then, the
+        shutdown that follows closes."""
+        self.accepting = False
+        started = time.monotonic()
+        log.info("draining", extra={"tables": len(self.tables)})
+        await cancel_within([task for task in (self._sweeper, self._scanner) if task],
+                            1.0, "table sweeps")
+        try:
+            async with asyncio.timeout(within_s):
+                handed = await self._hand_over()
+        except TimeoutError:
+            log.warning("the drain ran out of time; the rest is closed as it is",
+                        extra={"within_s": within_s})
+            return
+        log.info("drained", extra={"tables": len(handed),
+                                   "taken_over": sum(1 for s in handed.values() if s),
+                                   "ms": round((time.monotonic() - started) * 1000)})
+
+    async def _hand_over(self) -> dict[str, bool]:
+        """Every table here stopped, given up and its clients sent on: whether another
+        worker took each over."""
+        tables = list(self.tables.values())
+        await asyncio.gather(*(table.halt() for table in tables))
+        cluster = self.cluster
+        if cluster is None:
+            await asyncio.gather(*(table.presence.send_away(MOVED_CLOSE_CODE)
+                                   for table in tables))
+            return {table.id: False for table in tables}
+        with contextlib.suppress(RedisError, OSError):  # Redis away: the leases expire
+            await cluster.leave()
+        for table in tables:
+            self.tables.pop(table.id, None)
+            await self._release(table.id, listed=table.status not in ("open", "running"))
+        in_play = [t.id for t in tables if t.status in ("open", "running")]
+        sockets = await self._successors(in_play)
+        await asyncio.gather(*(
+            table.presence.send_away(MOVED_CLOSE_CODE, _moved_to(sockets.get(table.id)))
+            for table in tables))
+        return {table_id: table_id in sockets for table_id in in_play}
+
+    async def _successors(self, table_ids: list[str]) -> dict[str, str | None]:
+        """Ask the live workers (fewest tables first) to take ``table_ids`` over now, in
+        turn; the tables each took, with their sockets there. A worker that does not
+        answer leaves its share to the scans (a lease time at most)."""
+        cluster = self.cluster
+        assert cluster is not None
+        try:
+            peers = await cluster.peers()
+        except (RedisError, OSError):
+            return {}
+        if not peers or not table_ids:
+            return {}
+        shares = {peer: table_ids[n::len(peers)] for n, peer in enumerate(peers)}
+
+        async def ask(peer: str, tables: list[str]) -> dict[str, str | None]:
+            try:
+                answer = await cluster.call(peer, TakeOverCall(tables=tables))
+            except (RedisError, OSError, TimeoutError):
+                return {}
+            return dict(answer.ok or {}) if answer.error is None else {}
+
+        taken: dict[str, str | None] = {}
+        for answered in await asyncio.gather(*(ask(p, t) for p, t in shares.items() if t)):
+            taken.update(answered)
+        return taken
+
+    async def take_over_now(self, table_ids: list[str]) -> dict[str, str | None]:
+        """Run tables a draining worker gave up (``TakeOverCall``): each one taken here,
+        with its socket at this worker's own address (None: it has none)."""
+        assert self.cluster is not None
+        taken: dict[str, str | None] = {}
+        for table_id in table_ids:
+            with contextlib.suppress(Exception):  # the scans take what fails here
+                if await self.take_over(table_id) is not None:
+                    taken[table_id] = table_socket(self.cluster.address, table_id)
+        return taken
 
     async def shutdown(self) -> None:
         self.accepting = False

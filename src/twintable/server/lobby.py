@@ -31,6 +31,7 @@ from twintable.server.bus import (
     RematchCall,
     Seated,
     StartCall,
+    TakeOverCall,
 )
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
@@ -293,6 +294,8 @@ class Lobby:
                 made = await self.create_placed(call.request, call.client, call.reservation,
                                                 call.token_hash, call.invite_hash)
                 return CallAnswer(ok=made.model_dump(mode="json"))
+            if isinstance(call, TakeOverCall):
+                return CallAnswer(ok=await self.server.take_over_now(call.tables))
             table = self.server.tables.get(call.table)
             if table is None:
                 raise LobbyError(503, "table.moving", "the table moved to another server; retry")

@@ -83,6 +83,12 @@ class OwnPort:
             await asyncio.sleep(0.01)
         return port
 
+    def stop_listening(self) -> None:
+        """Take no new connection here (a drain); the open ones are served on."""
+        if self._server is not None:
+            for server in getattr(self._server, "servers", []):
+                server.close()
+
     async def stop(self) -> None:
         if self._server is None or self._task is None:
             return

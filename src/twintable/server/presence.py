@@ -98,6 +98,18 @@ class Presence:
         if leaves:
             table.announce()
 
+    async def send_away(self, code: int, last_frame: str | None = None) -> None:
+        """Give every connection ``last_frame`` (a ``moved`` naming where the table runs
+        now), let it be written, then close with ``code``: the client reads where to go
+        before it sees the close."""
+        connections, self.connections = list(self.connections), set()
+        for connection in connections:
+            if last_frame is not None:
+                connection.send(last_frame)
+            await connection.close()  # the frames queued are written first
+            with contextlib.suppress(Exception):
+                await connection.websocket.close(code=code)
+
     async def close_all(self, code: int) -> None:
         """Close every connection with ``code`` (under the table's lock)."""
         for connection in list(self.connections):

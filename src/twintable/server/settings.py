@@ -52,6 +52,9 @@ class Settings:
     """A running table nobody has been connected to for longer than this and its grace
     period is abandoned (stand-ins would otherwise play it for nobody for up to an hour);
     the floor lets a game of bots someone just started play on for a while."""
+    drain_timeout_s: float = 10.0
+    """Longest a stopping server (SIGTERM) takes to hand its tables over, send its
+    clients on and exit (``server/supervisor.py``)."""
     finished_linger_s: float = 60.0
     """How long a finished table stays in memory for its players' last frames."""
     """HTTP request bodies larger than this are refused (413) before they are read whole."""

@@ -310,6 +310,14 @@ class Table:
             if self.row.status == "running" and self.server.tables.get(self.id) is self:
                 await self.finish()
 
+    async def halt(self) -> None:
+        """Play no more here (a drain hands the table to another worker): its bots and
+        timers stop, a move being written finishes, and every later one is refused
+        ``table.moved`` while its clients are sent on."""
+        await self.automation.stop()
+        async with self.lock:
+            self.moved = True
+
     async def stop(self, code: int = 1001) -> None:
         """Stop playing and close every connection with ``code`` (1001: the server is
         going away; MOVED_CLOSE_CODE: the table moved, reconnect)."""
