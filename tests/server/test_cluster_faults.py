@@ -212,6 +212,10 @@ class Client:
     done: bool = False
     journal: list[str] = field(default_factory=list)
     """What this person saw and did, a line each (shown when their table does not end)."""
+    event_times: list[float] = field(default_factory=list)
+    """When each move's event arrived (the table's pauses are the gaps between them)."""
+    moved_to: str | None = None
+    """Where a ``moved`` frame said the table runs now (``host:port``), tried next."""
     plays_first: bool = False
     """Play a card whenever one can be played (a shorter game), instead of any legal
     move at random (drawing as often as playing)."""
@@ -231,7 +235,10 @@ class Client:
         attempt = 0
         while time.monotonic() < deadline and not self.done:
             address = self.addresses[attempt % len(self.addresses)]
-            attempt += 1
+            if self.moved_to is not None:  # as the browser does: go where it was sent
+                address, self.moved_to = self.moved_to, None
+            else:
+                attempt += 1
             note = partial(self.note, address)
             note("connect")
             try:
@@ -253,6 +260,8 @@ class Client:
                         kind = frame["type"]
                         note(" ".join(str(frame.get(key, "")) for key in
                                       ("type", "id", "code", "seq", "version")))
+                        if kind == "moved":
+                            self.moved_to = frame["url"].split("://", 1)[1].split("/", 1)[0]
                         if kind in ("table", "welcome") and \
                                 frame["table"]["status"] == "finished":
                             self.done = True
@@ -268,6 +277,7 @@ class Client:
                             latest = frame
                             if kind == "event":
                                 self.moves[frame["seq"]] = (frame["seat"], frame["kind"])
+                                self.event_times.append(time.monotonic())
                         if pending is not None or latest is None \
                                 or latest["version"] == acted_on:
                             continue

@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -42,6 +43,16 @@ from twintable.server.storage.store import Store
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
 
 log = logging.getLogger("twintable.server")
+
+
+@dataclass
+class HandOver:
+    """What a drain did: the tables it stopped, those in play, and those another
+    worker took over (with their sockets there)."""
+
+    tables: list[str]
+    in_play: list[str]
+    taken: dict[str, str | None]
 
 
 def _moved_to(socket: str | None) -> str | None:
@@ -544,31 +555,31 @@ class GameServer:
             log.warning("the drain ran out of time; the rest is closed as it is",
                         extra={"within_s": within_s})
             return
-        log.info("drained", extra={"tables": len(handed),
-                                   "taken_over": sum(1 for s in handed.values() if s),
+        log.info("drained", extra={"tables": len(handed.tables),
+                                   "in_play": len(handed.in_play),
+                                   "taken_over": len(handed.taken),
                                    "ms": round((time.monotonic() - started) * 1000)})
 
-    async def _hand_over(self) -> dict[str, bool]:
-        """Every table here stopped, given up and its clients sent on: whether another
-        worker took each over."""
+    async def _hand_over(self) -> HandOver:
+        """Every table here stopped, given up and its clients sent on."""
         tables = list(self.tables.values())
         await asyncio.gather(*(table.halt() for table in tables))
+        in_play = [t.id for t in tables if t.status in ("open", "running")]
         cluster = self.cluster
         if cluster is None:
             await asyncio.gather(*(table.presence.send_away(MOVED_CLOSE_CODE)
                                    for table in tables))
-            return {table.id: False for table in tables}
+            return HandOver([t.id for t in tables], in_play, {})
         with contextlib.suppress(RedisError, OSError):  # Redis away: the leases expire
             await cluster.leave()
         for table in tables:
             self.tables.pop(table.id, None)
             await self._release(table.id, listed=table.status not in ("open", "running"))
-        in_play = [t.id for t in tables if t.status in ("open", "running")]
         sockets = await self._successors(in_play)
         await asyncio.gather(*(
             table.presence.send_away(MOVED_CLOSE_CODE, _moved_to(sockets.get(table.id)))
             for table in tables))
-        return {table_id: table_id in sockets for table_id in in_play}
+        return HandOver([t.id for t in tables], in_play, sockets)
 
     async def _successors(self, table_ids: list[str]) -> dict[str, str | None]:
         """Ask the live workers (fewest tables first) to take ``table_ids`` over now, in
