@@ -20,6 +20,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
+from twintable.cli.backup import archive, backup, restore
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
@@ -561,6 +562,8 @@ for _entry in GAMES.entries():
         train_app.command(_entry.id)(getattr(import_module(_module), _attr))
 
 app.command()(loadtest)
+for _command in (backup, restore, archive):
+    app.command()(_command)
 app.add_typer(train_app, name="train")
 app.command()(sweep)
 for _entry in GAMES.entries():
