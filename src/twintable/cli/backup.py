@@ -32,10 +32,9 @@ def _refused(message: str) -> typer.Exit:
 
 
 def _database(db: str | None) -> str:
-    from twintable.cli import _async_url
-    from twintable.server.settings import default_db_url
+    from twintable.server.settings import async_db_url, default_db_url
 
-    return _async_url(db) if db else default_db_url()
+    return async_db_url(db) if db else default_db_url()
 
 
 def _told(summary: DatabaseSummary) -> str:

@@ -17,6 +17,16 @@ def default_db_url() -> str:
     return f"sqlite+aiosqlite:///{data / 'twintable.sqlite3'}"
 
 
+def async_db_url(url: str) -> str:
+    """A database URL as an operator writes it (postgresql://, sqlite://) with the async
+    driver the server uses."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url.split("://", 1)[1]
+    return url
+
+
 @dataclass(slots=True)
 class Settings:
     db_url: str = field(default_factory=default_db_url)
