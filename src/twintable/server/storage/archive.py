@@ -131,13 +131,6 @@ def read_archived_moves(folder: Path, name: str, table_id: str) -> list[StoredAc
             in orjson.loads(zlib.decompress(found[0]))]
 
 
-def archived_games_in(path: Path) -> list[str]:
-    """The table ids an archive file holds (for checks and operators)."""
-    with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) \
-            as connection:
-        return [row[0] for row in connection.execute("SELECT table_id FROM games")]
-
-
 def _batches(items: list[str], size: int) -> Iterator[list[str]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
