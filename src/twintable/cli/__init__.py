@@ -20,6 +20,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
+from twintable.cli.backup import archive, backup, restore
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
@@ -206,6 +207,7 @@ def serve(
     from twintable.server.settings import (
         SETTINGS_ENV,
         Settings,
+        async_db_url,
         default_db_url,
         settings_to_env,
     )
@@ -221,7 +223,7 @@ def serve(
                          else None)
     except ValueError as refused:
         raise _fail(str(refused)) from None
-    settings = Settings(db_url=_async_url(db) if db else default_db_url(),
+    settings = Settings(db_url=async_db_url(db) if db else default_db_url(),
                         public_url=public, bot_delay_ms=bot_delay_ms,
                         realtime_bot_pace=realtime_bot_pace, redis_url=redis,
                         redis_prefix=redis_prefix, lease_ttl_ms=lease_ttl_ms,
@@ -305,15 +307,6 @@ def _require_redis(url: str) -> None:
     except (redis_client.RedisError, OSError, ValueError) as error:
         raise _fail(f"Redis at {url} is unreachable ({error}); several workers need it") \
             from None
-
-
-def _async_url(url: str) -> str:
-    """Accept plain postgresql:// and sqlite:// URLs and pick the async drivers."""
-    if url.startswith(("postgresql://", "postgres://")):
-        return "postgresql+asyncpg://" + url.split("://", 1)[1]
-    if url.startswith("sqlite://"):
-        return "sqlite+aiosqlite://" + url.split("://", 1)[1]
-    return url
 
 
 @app.command("protocol-schema")
@@ -571,6 +564,8 @@ for _entry in GAMES.entries():
         train_app.command(_entry.id)(getattr(import_module(_module), _attr))
 
 app.command()(loadtest)
+for _command in (backup, restore, archive):
+    app.command()(_command)
 app.add_typer(train_app, name="train")
 app.command()(sweep)
 for _entry in GAMES.entries():

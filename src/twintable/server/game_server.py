@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -37,7 +38,13 @@ from twintable.server.public import table_socket
 from twintable.server.seating import bot_name, hash_token, new_token
 from twintable.server.settings import Settings
 from twintable.server.stopping import cancel_within
+from twintable.server.storage.archive import (
+    ArchiveError,
+    default_archive_dir,
+    read_archived_moves,
+)
 from twintable.server.storage.models import ProfileRow, SeatRow, TableRow
+from twintable.server.storage.moves import StoredAction
 from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
@@ -280,6 +287,10 @@ class GameServer:
             if entry.round_records is None:
                 continue
             actions = await self.store.load_actions(row.id)
+            if not actions:
+                # Archived (twintable archive): reading every archive file at each start
+                # would undo what archiving saves; those rounds are no longer learned from.
+                continue
             replay = Replay(row.game, row.players, row.seed, dict(row.options),
                             [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
             with contextlib.suppress(Exception):  # an old log must never stop a start
@@ -528,10 +539,32 @@ class GameServer:
             # The seed and the log of a running game would reveal every hidden card.
             raise LobbyError(409, "table.not_finished", "replays open when the game is over")
         actions = await self.store.load_actions(table_id)
+        if not actions:
+            actions = await self._archived_actions(table_id)
         game = self.registry.get(row.game)
         return Replay(row.game, row.players, row.seed, dict(row.options),
                       [Action(a.seat, a.kind, stored_payload(game, a.kind, a.payload), a.t_ms)
                        for a in actions])
+
+    async def _archived_actions(self, table_id: str) -> list[StoredAction]:
+        """A finished game's moves from the archive, when ``twintable archive`` moved
+        them there (none when it did not: a game with no moves)."""
+        archived = await self.store.archived(table_id)
+        if archived is None:
+            return []
+        folder = (Path(self.settings.archive_dir) if self.settings.archive_dir
+                  else default_archive_dir(self.settings.db_url))
+        if folder is None:
+            raise LobbyError(503, "storage.down", "this game's moves are archived and this "
+                             "server is given no archive folder (TWINTABLE_ARCHIVE_DIR)")
+        try:
+            return await asyncio.to_thread(read_archived_moves, folder, archived.archive,
+                                           table_id)
+        except ArchiveError as error:
+            log.error("archived game unreadable", extra={"table": table_id,
+                                                         "error": str(error)})
+            raise LobbyError(503, "storage.down",
+                             "this game's archived moves are out of reach") from None
 
     # -- leaving ----------------------------------------------------------------------
     async def drain(self, within_s: float) -> None:

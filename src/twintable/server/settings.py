@@ -17,6 +17,16 @@ def default_db_url() -> str:
     return f"sqlite+aiosqlite:///{data / 'twintable.sqlite3'}"
 
 
+def async_db_url(url: str) -> str:
+    """A database URL as an operator writes it (postgresql://, sqlite://) with the async
+    driver the server uses."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url.split("://", 1)[1]
+    return url
+
+
 @dataclass(slots=True)
 class Settings:
     db_url: str = field(default_factory=default_db_url)
@@ -92,6 +102,11 @@ class Settings:
     """Serve the interactive API pages (/docs, /redoc): they load scripts from a CDN and
     run inline scripts, on the origin where the browser keeps seat tokens and the
     profile secret, so they are off unless asked for (/openapi.json is always there)."""
+    archive_dir: str | None = field(
+        default_factory=lambda: os.environ.get("TWINTABLE_ARCHIVE_DIR"))
+    """Where ``twintable archive`` put finished games' moves, read back for their replays
+    (``TWINTABLE_ARCHIVE_DIR``). None: beside a SQLite database, ``<name>-archive/``;
+    with PostgreSQL, archived games' replays cannot be read without one."""
     trusted_proxies: list[str] = field(default_factory=list)
     """Addresses (or networks) of the proxies whose X-Forwarded-For/Proto is believed;
     none: every client is the address its connection comes from."""

@@ -80,3 +80,17 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+
+
+class ArchivedGameRow(Base):
+    """A finished game whose moves left the live ``actions`` table for an archive file
+    (``twintable archive``): the file, named relative to the server's archive folder,
+    and how many moves it holds for the game."""
+
+    __tablename__ = "archived_games"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    archive: Mapped[str] = mapped_column(String(64))
+    moves: Mapped[int] = mapped_column(Integer)
+    archived_ms: Mapped[int] = mapped_column(BigInteger)

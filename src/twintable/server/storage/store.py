@@ -43,6 +43,7 @@ from sqlalchemy.ext.asyncio import (
 from twintable.server.stopping import cancel_within
 from twintable.server.storage.models import (
     ActionRow,
+    ArchivedGameRow,
     ProfileRow,
     RatingRow,
     SeatRow,
@@ -340,6 +341,11 @@ class Store:
                 ActionRow.table_id == table_id).order_by(ActionRow.seq))).all()
             return [StoredAction(r.seq, r.seat, r.kind, dict(r.payload), r.t_ms, r.client_id)
                     for r in rows]
+
+    async def archived(self, table_id: str) -> ArchivedGameRow | None:
+        """Where a finished game's moves went when they left the live log, if they did."""
+        async with self.sessions() as session:
+            return await session.get(ArchivedGameRow, table_id)
 
     # -- profiles -------------------------------------------------------------------
     async def create_profile(self, row: ProfileRow) -> None:
