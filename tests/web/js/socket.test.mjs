@@ -14,10 +14,10 @@ class FakeWebSocket {
   // What the server does: accept, say something, close.
   accept() { this.readyState = 1; this.onopen(); }
   say(frame) { this.onmessage({ data: JSON.stringify(frame) }); }
-  drop() { this.readyState = 3; this.onclose(); }
+  drop(code = 1006) { this.readyState = 3; this.onclose({ code }); }
 }
 globalThis.WebSocket = FakeWebSocket;
-const { TableSocket } = await import("../../../src/twintable/web/net/socket.js");
+const { TableSocket, FIRST_RETRY_MS, LONGEST_RETRY_MS, RESTART_RETRY_MS } = await import("../../../src/twintable/web/net/socket.js");
 
 const SHARED = "ws://play.example:8000/ws/tables/t1";
 const WORKER = "ws://play.example:8002/ws/tables/t1";
@@ -39,8 +39,44 @@ test("the first connection goes to the table's worker as the lobby named it; a l
   opened[0].say({ type: "welcome" });
   assert.equal(frames.length, 1);
   opened[0].drop();  // the connection is lost: back after the back-off, from the shared address
-  t.mock.timers.tick(500);
+  t.mock.timers.tick(FIRST_RETRY_MS - 1);
+  assert.equal(opened.length, 1);
+  t.mock.timers.tick(1);
   assert.deepEqual(opened.map((ws) => ws.url), [WORKER, SHARED]);
+});
+
+test("a lost connection is tried again within two seconds, however long the server was away", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { socket } = tableSocket(null);
+  socket.connect();
+  opened[0].accept();
+  opened[0].say({ type: "welcome" });
+  const waits = [];
+  for (let n = 0; n < 8; n++) {  // the server does not answer: each try fails at once
+    const before = opened.length;
+    opened[opened.length - 1].drop();
+    let waited = 0;
+    while (opened.length === before) { t.mock.timers.tick(10); waited += 10; }
+    waits.push(waited);
+  }
+  assert.deepEqual(waits, [250, 500, 1000, 2000, 2000, 2000, 2000, 2000]);
+  assert.ok(Math.max(...waits) <= LONGEST_RETRY_MS);
+});
+
+test("a server restarting or handing its table over (1012) is answered again at once", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const { socket } = tableSocket(null);
+  socket.connect();
+  opened[0].accept();
+  opened[0].say({ type: "welcome" });
+  opened[0].drop();  // a network drop first: the back-off grows
+  t.mock.timers.tick(FIRST_RETRY_MS);
+  opened[1].accept();
+  opened[1].say({ type: "welcome" });
+  opened[1].drop(1012);
+  t.mock.timers.tick(RESTART_RETRY_MS);
+  assert.equal(opened.length, 3);
+  assert.equal(opened[2].url, SHARED);
 });
 
 test("a table's worker that does not answer is passed over for the shared address at once, which serves without redirects", () => {

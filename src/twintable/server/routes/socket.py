@@ -94,7 +94,16 @@ async def counted_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
                 Welcome(table=finished.listing.info(), seat=None).model_dump_json())
             await websocket.close(code=1000)
             return
-    if table is None or not server.accepting:
+    if not server.accepting:
+        # Stopping (a drain, a restart): the table may well be alive elsewhere or after
+        # the restart, so this is no 4404; the client tries again (at the shared address,
+        # where another worker answers).
+        await websocket.send_text(ErrorMessage(
+            code="server.stopping",
+            message="this server is restarting; reconnect in a moment").model_dump_json())
+        await websocket.close(code=1012)
+        return
+    if table is None:
         await websocket.send_text(ErrorMessage(code="table.unknown",
                                                message="no such table").model_dump_json())
         await websocket.close(code=4404)

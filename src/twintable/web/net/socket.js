@@ -2,6 +2,16 @@
 // frames handed to the page, reconnection with back-off, and the server's redirects to
 // the worker that holds the table (followed at most three times in a row; an address
 // that cannot be reached makes later connections stay on the shared one).
+
+// The back-off after a lost connection: short and capped, so that a connection comes
+// back within two seconds of the network's return (an 8 s cap made a person wait 31 s
+// after a worker's restart).
+export const FIRST_RETRY_MS = 250;
+export const LONGEST_RETRY_MS = 2000;
+// A server restarting or handing its tables to another worker (1012), or asking for a
+// moment (1013): another worker answers at once.
+export const RESTART_RETRY_MS = 100;
+
 export class TableSocket {
   // `hello()`: the hello frame's fields; `onFrame(frame)`; `onLost()`: the connection
   // dropped and will come back; `onOpen()`; `finished()`: nothing more will come.
@@ -13,7 +23,7 @@ export class TableSocket {
     Object.assign(this, { tableId, hello, onFrame, onOpen, onLost, finished, direct });
     this.socket = null;
     this.closed = false;
-    this.retry = 500;
+    this.retry = FIRST_RETRY_MS;
     this.followRedirects = true;
     this.redirectsInARow = 0;
     this.sent = 0;
@@ -31,7 +41,7 @@ export class TableSocket {
     let movedTo = null;
     let welcomed = false;
     socket.onopen = () => {
-      this.retry = 500;
+      this.retry = FIRST_RETRY_MS;
       this.onOpen();
       socket.send(JSON.stringify({ type: "hello", protocol: 1, ...this.hello(), redirects: this.followRedirects }));
     };
@@ -41,7 +51,7 @@ export class TableSocket {
       if (frame.type === "welcome") { welcomed = true; this.redirectsInARow = 0; }
       this.onFrame(frame);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.closed) return;
       if (movedTo && this.redirectsInARow < 3) {
         this.redirectsInARow += 1;
@@ -55,8 +65,9 @@ export class TableSocket {
       // own addresses are not reachable from here): the shared one at once.
       if (direct && !welcomed) { this.connect(); return; }
       this.onLost();
-      setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
-      this.retry = Math.min(this.retry * 2, 8000);
+      const restarting = event && (event.code === 1012 || event.code === 1013);
+      setTimeout(() => { if (!this.closed) this.connect(); }, restarting ? RESTART_RETRY_MS : this.retry);
+      this.retry = restarting ? FIRST_RETRY_MS : Math.min(this.retry * 2, LONGEST_RETRY_MS);
     };
   }
 
