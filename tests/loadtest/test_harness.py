@@ -9,6 +9,8 @@ import json
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from twintable.loadtest.cli import loadtest
 from twintable.loadtest.harness import (
     DRAIN_S,
     LoadTestError,
+    Totals,
     prepare,
     refuse_remote,
     run_load,
@@ -185,3 +188,45 @@ def test_ctrl_c_stops_the_run_and_still_reports(server_url: str, tmp_path: Path)
     report = json.loads(out.read_text())
     assert report["interrupted"] and report["errors"] == {}
     assert "interrupted" in output
+
+
+def test_seats_come_back_after_the_server_restarts(tmp_path: Path) -> None:
+    """A server stopped and started again mid-run: every seat comes back, says hello
+    again, sends again what was unanswered and plays on; the run reports the reconnects
+    and the longest pause a table saw."""
+    db = f"sqlite+aiosqlite:///{tmp_path / 'restart.sqlite3'}"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    seen: list[Totals] = []
+    stop = threading.Event()
+    results: list[dict[str, Any]] = []
+    with running_server(db, port, extra_args=ONE_MACHINE) as first:
+        plan = prepare(url, "timo", tables=3, clients_per_table=2, rate=60,
+                       duration_s=90, processes=1, options={"target": 500})
+        loading = threading.Thread(target=lambda: results.append(
+            run_load(plan, lambda _, totals: seen.append(totals), stop)))
+        loading.start()
+        while not seen or seen[-1].acks < 30:
+            assert loading.is_alive(), results
+            time.sleep(0.1)
+        first.send_signal(signal.SIGTERM)
+        first.wait(timeout=20)
+    try:
+        with running_server(db, port, extra_args=ONE_MACHINE):
+            before = seen[-1].acks
+            deadline = time.monotonic() + 60
+            # Every seat back, and the tables playing on.
+            while seen[-1].reconnects < 6 or seen[-1].acks < before + 30:
+                assert time.monotonic() < deadline, vars(seen[-1])
+                time.sleep(0.1)
+            stop.set()  # while the server runs: its stop would drop the seats again
+            loading.join(timeout=60)
+    finally:
+        stop.set()
+        loading.join(timeout=60)
+    [report] = results
+    assert report["reconnects"] >= 6, report
+    assert "ws.closed" not in report["errors"], report
+    # What the restart cost: lobby requests that found no server, nothing else.
+    assert set(report["errors"]) <= {"connection.ConnectError"}, report
+    assert report["longest_pause_s"] > 0, report

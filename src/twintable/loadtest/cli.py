@@ -127,6 +127,9 @@ def print_report(result: dict[str, Any]) -> None:
         ("errors", _counts(result["errors"])),
         ("lobby retries (429/503)", str(result["lobby_retries"])),
         ("sent to the table's worker", str(result["redirects"])),
+        ("reconnects (moves sent again)",
+         f"{result['reconnects']} ({result['moves_resent']})"),
+        ("longest pause of a table", f"{result['longest_pause_s']} s"),
     ]
     for name, value in rows:
         summary.add_row(name, value)

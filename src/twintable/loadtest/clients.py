@@ -32,7 +32,7 @@ from typing import Any
 
 import httpx2
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from twintable.core.plugin import ClientMove
 from twintable.games import default_registry
@@ -43,7 +43,7 @@ from twintable.games import default_registry
 #: a fair client meets in play.
 FAULTS = ("message.", "json.", "auth.", "protocol.", "hello.", "rate.limited",
           "action.invalid", "action.unknown", "action.version_required", "table.private",
-          "table.not_started", "table.unknown", "table.mov", "storage.", "server.",
+          "table.not_started", "table.unknown", "table.moving", "storage.", "server.",
           "cluster.")
 
 #: The server allows 20 messages a second per connection (bursts of 40): one person
@@ -99,8 +99,13 @@ class Stats:
     games_finished: int = 0
     lobby_retries: int = 0
     redirects: int = 0
+    reconnects: int = 0
+    resent: int = 0
     latency_buckets: Counter[int] = field(default_factory=Counter)
     max_latency_s: float = 0.0
+    longest_pause_s: float = 0.0
+    """The longest a seat went without a move of its table while the game ran (a drop,
+    a worker's restart or a takeover shows here)."""
 
     def acknowledged(self, seconds: float) -> None:
         self.acks += 1
@@ -117,9 +122,11 @@ class Stats:
         return {"sent": self.sent, "acks": self.acks, "refusals": dict(self.refusals),
                 "errors": dict(self.errors), "tables_started": self.tables_started,
                 "games_finished": self.games_finished, "lobby_retries": self.lobby_retries,
-                "redirects": self.redirects,
+                "redirects": self.redirects, "reconnects": self.reconnects,
+                "resent": self.resent,
                 "latency_buckets": dict(self.latency_buckets),
-                "max_latency_s": self.max_latency_s}
+                "max_latency_s": self.max_latency_s,
+                "longest_pause_s": self.longest_pause_s}
 
 
 class Pacer:
@@ -181,6 +188,10 @@ NO_MOVES = '"legal":[]'
 MOVED = '{"type":"moved"'
 #: Redirects a seat follows in a row before it gives up (a table changing owner twice).
 MAX_REDIRECTS = 4
+#: How long a seat whose connection dropped keeps trying to come back, and its pauses
+#: between tries (as the browser: short, capped).
+RECONNECT_FOR_S = 30.0
+FIRST_RETRY_S, LONGEST_RETRY_S = 0.1, 2.0
 
 
 def is_over(view: dict[str, Any]) -> bool:
@@ -190,12 +201,23 @@ def is_over(view: dict[str, Any]) -> bool:
 # -- one person at one table ----------------------------------------------------------
 class SeatClient:
     """One person's connection: reads every frame, and makes one move at a time from the
-    newest view, waiting for its answer before the next (a careful client)."""
+    newest view, waiting for its answer before the next (a careful client). Like the
+    browser, it comes back after a drop: to where a ``moved`` sent it, else to the
+    shared address, says hello again and sends again, with the same id, a move left
+    unanswered (the server answers it once, whichever worker runs the table now)."""
 
     def __init__(self, ws: ClientConnection, choose: Chooser, stats: Stats, pacer: Pacer,
                  rng: random.Random, stopping: asyncio.Event,
-                 unversioned: frozenset[str] = frozenset()):
+                 unversioned: frozenset[str] = frozenset(), token: str | None = None,
+                 shared_url: str | None = None):
         self.ws = ws
+        self.token = token
+        self.shared_url = shared_url
+        """Where the seat comes back to after a drop (None: it does not)."""
+        self.moved_to: str | None = None
+        self.unanswered: dict[str, str] = {}
+        """Moves sent and not answered yet, by id: sent again after a reconnect."""
+        self.last_move_at: float | None = None
         self.choose = choose
         self.unversioned = unversioned
         self.stats = stats
@@ -216,25 +238,57 @@ class SeatClient:
 
     async def read(self) -> None:
         try:
-            async for raw in self.ws:
-                self.dispatch(raw if isinstance(raw, str) else raw.decode())
-        except ConnectionClosed:
-            pass
+            while True:
+                try:
+                    async for raw in self.ws:
+                        self.dispatch(raw if isinstance(raw, str) else raw.decode())
+                except ConnectionClosed:
+                    pass
+                if self.finished.is_set() or self.leaving or self.stopping.is_set():
+                    return
+                if not await self.reconnect():
+                    self.stats.errors["ws.closed"] += 1
+                    return
         except (ValueError, KeyError, TypeError):
             self.stats.errors["frame.unreadable"] += 1
         finally:
-            if not (self.finished.is_set() or self.leaving or self.stopping.is_set()):
-                self.stats.errors["ws.closed"] += 1
             self.leaving = True
             self.finished.set()
             self.changed.set()
             for future in self.answers.values():
                 future.cancel()
 
+    async def reconnect(self) -> bool:
+        """Come back after a drop (see the class); False when the seat cannot."""
+        if self.token is None or self.shared_url is None:
+            return False
+        deadline = time.monotonic() + RECONNECT_FOR_S
+        pause = FIRST_RETRY_S
+        while time.monotonic() < deadline and not self.stopping.is_set():
+            url, self.moved_to = self.moved_to or self.shared_url, None
+            try:
+                ws, first = await open_seat(url, self.token, self.stats)
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, LobbyRefused):
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, LONGEST_RETRY_S)
+                continue
+            self.ws = ws
+            self.stats.reconnects += 1
+            self.dispatch(first)
+            for message in list(self.unanswered.values()):
+                self.stats.resent += 1
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.send(message)
+            self.changed.set()
+            return True
+        return False
+
     def dispatch(self, raw: str) -> None:
         # Views are most of the traffic and most are not this seat's to act on: they are
         # kept as text and read only when the mover looks at the newest one.
         if raw.startswith(VIEW_FRAMES):
+            if raw.startswith('{"type":"event"'):
+                self._moved_on()
             self.latest_raw = raw
             if NO_MOVES not in raw:
                 self.changed.set()
@@ -244,7 +298,10 @@ class SeatClient:
         if kind in ("snapshot", "event"):
             self.latest_raw = raw
             self.changed.set()
+        elif kind == "moved":
+            self.moved_to = str(frame["url"])  # the server closes this socket next
         elif kind in ("ack", "error") and frame.get("id") in self.answers:
+            self.unanswered.pop(frame["id"], None)
             future = self.answers.pop(frame["id"])
             if not future.done():
                 future.set_result(frame)
@@ -255,6 +312,14 @@ class SeatClient:
             if self.status in ("finished", "abandoned"):
                 self.finished.set()
                 self.changed.set()
+
+    def _moved_on(self) -> None:
+        """A move of the table arrived: the time since the last one is a pause."""
+        now = time.monotonic()
+        if self.last_move_at is not None:
+            self.stats.longest_pause_s = max(self.stats.longest_pause_s,
+                                             now - self.last_move_at)
+        self.last_move_at = now
 
     def newest(self) -> dict[str, Any] | None:
         """The newest snapshot or event frame, or None when it offers this seat nothing
@@ -307,13 +372,14 @@ class SeatClient:
             message["version"] = version
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[move_id] = answer
+        text = self.unanswered[move_id] = json.dumps(message)
         sent = self.last_send = time.perf_counter()
         self.stats.sent += 1
         try:
-            await self.ws.send(json.dumps(message))
+            # A connection that drops now is come back to, and the move sent again.
+            with contextlib.suppress(ConnectionClosed):
+                await self.ws.send(text)
             frame = await asyncio.wait_for(answer, ANSWER_TIMEOUT_S)
-        except ConnectionClosed:
-            return  # counted by the reader
         except asyncio.CancelledError:
             if self.leaving:
                 return  # the connection went while the move was out: counted by the reader
@@ -321,6 +387,7 @@ class SeatClient:
         except TimeoutError:
             self.stats.errors["ack.timeout"] += 1
             self.answers.pop(move_id, None)
+            self.unanswered.pop(move_id, None)
             return
         if frame["type"] == "ack":
             self.stats.acknowledged(time.perf_counter() - sent)
@@ -389,7 +456,7 @@ async def play_one_table(plan: LoadPlan, name: str, http: httpx2.AsyncClient, st
             stack.push_async_exit(ws)
             choose, unversioned = game_client(plan.game)
             client = SeatClient(ws, choose, stats, pacer, random.Random(rng.random()),
-                                stopping, unversioned)
+                                stopping, unversioned, token=token, shared_url=shared)
             client.dispatch(first)
             clients.append(client)
         readers = [asyncio.create_task(client.read()) for client in clients]

@@ -154,8 +154,9 @@ class Totals(Stats):
         totals = cls()
         for shot in snapshots:
             for name in ("sent", "acks", "tables_started", "games_finished", "lobby_retries",
-                         "redirects"):
+                         "redirects", "reconnects", "resent"):
                 setattr(totals, name, getattr(totals, name) + shot[name])
+            totals.longest_pause_s = max(totals.longest_pause_s, shot["longest_pause_s"])
             totals.refusals.update(shot["refusals"])
             totals.errors.update(shot["errors"])
             totals.latency_buckets.update(shot["latency_buckets"])
@@ -177,14 +178,16 @@ class Totals(Stats):
 Progress = Callable[[float, Totals], None]
 
 
-def run_load(plan: LoadPlan, on_progress: Progress | None = None) -> dict[str, Any]:
-    """Run the plan in ``plan.processes`` processes; the report. Ctrl-C stops the load
-    early (the report says so); a second one stops the processes at once.
+def run_load(plan: LoadPlan, on_progress: Progress | None = None,
+             stop: threading.Event | None = None) -> dict[str, Any]:
+    """Run the plan in ``plan.processes`` processes; the report. Ctrl-C, or ``stop`` set
+    from another thread, stops the load early (the report says so); a second Ctrl-C stops
+    the processes at once.
 
     Ctrl-C only raises a flag, read at the loops' turns: a KeyboardInterrupt raised at
     any instruction could land inside a queue read or the progress display's lock and
     leave the run hanging (seen once in CI: no exit 55 s after Ctrl-C)."""
-    asked = threading.Event()
+    asked = stop or threading.Event()
 
     def on_interrupt(signum: int, frame: Any) -> None:
         if asked.is_set():
@@ -312,6 +315,9 @@ def report(plan: LoadPlan, totals: Totals, elapsed_s: float, interrupted: bool,
         "games_finished": totals.games_finished,
         "lobby_retries": totals.lobby_retries,
         "redirects": totals.redirects,
+        "reconnects": totals.reconnects,
+        "moves_resent": totals.resent,
+        "longest_pause_s": round(totals.longest_pause_s, 3),
     }
 
 
