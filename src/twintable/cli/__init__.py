@@ -260,8 +260,10 @@ def serve(
         raise typer.Exit(1) from None
     own_ports = (f", their own ports {settings.worker_ports[0]}-{settings.worker_ports[1]}"
                  if settings.worker_ports else "")
-    console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url}"
-                  + (f", {workers} workers{own_ports}, Redis {redis})" if redis else ")"))
+    console.print(f"Twin Table on http://{host}:{port} (database: "
+                  f"{logs.without_password(settings.db_url)}"
+                  + (f", {workers} workers{own_ports}, Redis {logs.without_password(redis)})"
+                     if redis else ")"), soft_wrap=True)
     if (warning := check_descriptors()) is not None:
         console.print(f"[yellow]warning: {warning}[/yellow]")
     if workers > 1:
@@ -302,11 +304,13 @@ def _require_redis(url: str) -> None:
     """Fail with one line when the Redis of several workers cannot be reached."""
     import redis as redis_client
 
+    from twintable.server.logs import without_password
+
     try:
         redis_client.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
     except (redis_client.RedisError, OSError, ValueError) as error:
-        raise _fail(f"Redis at {url} is unreachable ({error}); several workers need it") \
-            from None
+        raise _fail(f"Redis at {without_password(url)} is unreachable ({error}); several "
+                    "workers need it") from None
 
 
 @app.command("protocol-schema")
