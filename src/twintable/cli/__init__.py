@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
 from twintable.cli.backup import archive, backup, restore
+from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_file
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
@@ -71,6 +72,10 @@ def _usage_errors_told() -> Iterator[None]:
         console.print(f"  [dim]{escape(command)} --help[/] says what it takes",
                       soft_wrap=True)
         raise typer.Exit(2) from None
+    except ConfigError as error:
+        # Not a mistyped command line: the file is wrong, whatever the command said.
+        console.print(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
+        raise typer.Exit(1) from None
 
 
 app = typer.Typer(cls=_Commands, help="Twin Table: card games to play with friends or "
@@ -129,13 +134,19 @@ def _terminal(game_id: str) -> Any:
     return import_module(terminal)
 
 
-@app.command()
+@app.command(cls=ConfigurableCommand)
 def serve(
+    config: Annotated[Path | None, typer.Option(
+        is_eager=True, callback=read_config_file,
+        help="A TOML file of settings, one key per flag (tables_per_address = 40): the "
+             "command line and the environment go before it (docs/deploy.md).")] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[str | None, typer.Option(
-        help="Database URL, e.g. postgresql+asyncpg://user@host/db "
-             "(default: SQLite in your data directory).")] = None,
+        envvar="TWINTABLE_DB_URL",
+        help="Database URL, e.g. postgresql+asyncpg://user@host/db (default: SQLite in "
+             "your data directory). Give one with a password in TWINTABLE_DB_URL or "
+             "--config's file, where ps does not show it.")] = None,
     bot_delay_ms: Annotated[int, typer.Option(help="How long bots think before acting.")]
     = 700,
     realtime_bot_pace: Annotated[float, typer.Option(
