@@ -1,17 +1,28 @@
 """``twintable serve``'s settings from the environment and a TOML file: the order of the
-sources, the refusals, and passwords kept out of the banner."""
+sources, the refusals, and passwords kept out of the banner, the
+logs and every process's command line and environment."""
 
 from __future__ import annotations
 
+import os
 import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 import typer.main
 import uvicorn
 from typer.testing import CliRunner
 
+from tests.server.client import free_port, free_port_run
+from tests.server.conftest import fresh_postgres, postgres_reachable, services_required
 from twintable import cli
 from twintable.cli import app
 from twintable.cli.config import variables_of
@@ -160,3 +171,143 @@ def test_the_banner_hides_the_passwords(served: list[Settings]) -> None:
     assert result.exit_code == 2, result.output
     assert "Redis at redis://:***@127.0.0.1:1/0 is unreachable" in result.output
     assert secret not in result.output
+
+
+# -- a real server, its workers, and what `ps` and /proc show of them -----------------
+
+def _reachable(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """A fresh PostgreSQL database, and Redis beside it for the workers."""
+    missing = [name for name, reachable in (("PostgreSQL", postgres_reachable()),
+                                            ("Redis", _reachable(6379))) if not reachable]
+    if missing:
+        reason = f"{' and '.join(missing)} at 127.0.0.1 unreachable"
+        if services_required():
+            pytest.fail(f"{reason} (TWINTABLE_REQUIRE_SERVICES=1)")
+        pytest.skip(reason)
+    with fresh_postgres() as url:
+        yield url
+
+
+def family(pid: int) -> list[int]:
+    """``pid`` and every process below it."""
+    found = [pid]
+    for thread in Path(f"/proc/{pid}/task").iterdir():
+        for child in (thread / "children").read_text().split():
+            found += family(int(child))
+    return found
+
+
+def environment(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace").split("\0")
+
+
+def wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        assert process.poll() is None, log.read_text()[-2000:]
+        assert time.monotonic() < deadline, "the server did not start"
+        try:
+            if httpx2.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200:
+                return
+        except httpx2.HTTPError:
+            pass
+        time.sleep(0.1)
+
+
+def wait_for_workers(process: subprocess.Popen[bytes], log: Path, count: int) -> list[int]:
+    """The worker processes of ``serve --workers``, once ``count`` of them run: their
+    command line and environment are set by then, whether or not they are ready."""
+    deadline = time.monotonic() + 30
+    while True:
+        assert process.poll() is None, log.read_text()[-2000:]
+        assert time.monotonic() < deadline, "the workers did not start"
+        workers = [pid for pid in family(process.pid)[1:]
+                   if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        if len(workers) >= count:
+            return workers
+        time.sleep(0.05)
+
+
+@pytest.mark.services
+@pytest.mark.parametrize("source", ["environment", "file"])
+def test_no_process_shows_the_password(database: str, tmp_path: Path, source: str) -> None:
+    secret = secrets.token_hex(12)
+    url = database.replace("://postgres@", f"://postgres:{secret}@")
+    port = free_port_run(3)
+    args = ["--workers", "2", "--port", str(port), "--redis", "redis://127.0.0.1:6379/13",
+            "--redis-prefix", f"tt-test-{secrets.token_hex(4)}:", "--log-level", "info"]
+    env = {name: value for name, value in os.environ.items()
+           if name not in variables_of(SERVE)}
+    if source == "environment":
+        env["TWINTABLE_DB_URL"] = url
+    else:
+        config = write(tmp_path / "twintable.toml", f'db = "{url}"\n')
+        config.chmod(0o600)
+        args += ["--config", str(config)]
+    log = tmp_path / "serve.log"
+    process = subprocess.Popen([sys.executable, "-m", "twintable.cli", "serve", *args],
+                               env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        workers = wait_for_workers(process, log, 2)
+        processes = family(process.pid)
+        for pid in processes:
+            assert secret not in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+            shown = [entry for entry in environment(pid) if secret in entry]
+            # The one copy allowed is the variable the operator gave the parent itself.
+            allowed = ([f"TWINTABLE_DB_URL={url}"]
+                       if source == "environment" and pid == process.pid else [])
+            assert shown == allowed, (pid, shown)
+        ps = subprocess.run(["ps", "-eww", "-o", "args"], capture_output=True, text=True,
+                            check=True).stdout
+        assert secret not in ps
+        # The workers' settings are in a file only this user may read.
+        (named,) = {entry.split("=", 1)[1] for pid in workers
+                    for entry in environment(pid)
+                    if entry.startswith("TWINTABLE_SETTINGS_FILE=")}
+        settings_file = Path(named)
+        assert settings_file.stat().st_mode & 0o777 == 0o600
+        assert settings_file.parent.stat().st_mode & 0o777 == 0o700
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    assert not settings_file.exists()
+    text = log.read_text()
+    assert "postgres:***@127.0.0.1:5432" in text.splitlines()[0], text[:500]
+    assert secret not in text
+
+
+@pytest.mark.services
+def test_one_process_with_a_password_in_its_file(database: str, tmp_path: Path) -> None:
+    secret = secrets.token_hex(12)
+    url = database.replace("://postgres@", f"://postgres:{secret}@")
+    config = write(tmp_path / "twintable.toml", f'db = "{url}"\nlog_level = "info"\n')
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = {name: value for name, value in os.environ.items()
+           if name not in variables_of(SERVE)}
+    process = subprocess.Popen([sys.executable, "-m", "twintable.cli", "serve", "--port",
+                                str(port), "--config", str(config)],
+                               env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        wait_ready(port, process, log)
+        assert secret not in Path(f"/proc/{process.pid}/cmdline").read_text()
+        assert not [entry for entry in environment(process.pid) if secret in entry]
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    text = log.read_text()
+    assert f"(database: {url.replace(secret, '***')})" in text.splitlines()[0], text[:500]
+    assert secret not in text

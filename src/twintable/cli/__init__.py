@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
 from twintable.cli.backup import archive, backup, restore
-from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_file
+from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_file, variables_of
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
@@ -136,6 +136,7 @@ def _terminal(game_id: str) -> Any:
 
 @app.command(cls=ConfigurableCommand)
 def serve(
+    ctx: typer.Context,
     config: Annotated[Path | None, typer.Option(
         is_eager=True, callback=read_config_file,
         help="A TOML file of settings, one key per flag (tables_per_address = 40): the "
@@ -216,11 +217,11 @@ def serve(
         default_public_url,
     )
     from twintable.server.settings import (
-        SETTINGS_ENV,
+        SETTINGS_FILE_ENV,
         Settings,
         async_db_url,
         default_db_url,
-        settings_to_env,
+        settings_for_workers,
     )
     from twintable.server.storage.ownership import DatabaseBusy, claim_sqlite
     from twintable.server.supervisor import DrainingServer, Supervisor
@@ -278,14 +279,19 @@ def serve(
     if (warning := check_descriptors()) is not None:
         console.print(f"[yellow]warning: {warning}[/yellow]")
     if workers > 1:
-        # Each worker process imports the app factory and reads these settings.
-        os.environ[SETTINGS_ENV] = settings_to_env(settings)
-        os.environ["TWINTABLE_LOG_LEVEL"] = log_level
-        config = uvicorn.Config("twintable.server.app:create_app_from_env", factory=True,
-                                workers=workers, host=host, port=port, log_level=log_level,
-                                ws_per_message_deflate=ws_compression,
-                                **server_options(settings))
-        Supervisor(config, [config.bind_socket()], drain_timeout).run()
+        # Each worker process imports the app factory and reads the settings from a file
+        # of this user's; serve's own variables, a password among them perhaps, are not
+        # passed on to the workers' environment.
+        for name in variables_of(ctx.command):
+            os.environ.pop(name, None)
+        with settings_for_workers(settings, log_level) as settings_file:
+            os.environ[SETTINGS_FILE_ENV] = str(settings_file)
+            server_config = uvicorn.Config("twintable.server.app:create_app_from_env",
+                                           factory=True, workers=workers, host=host,
+                                           port=port, log_level=log_level,
+                                           ws_per_message_deflate=ws_compression,
+                                           **server_options(settings))
+            Supervisor(server_config, [server_config.bind_socket()], drain_timeout).run()
         return
     asgi_app = create_app(settings)
     tune_collector_for_serving()
