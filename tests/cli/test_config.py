@@ -1,5 +1,5 @@
 """``twintable serve``'s settings from the environment and a TOML file: the order of the
-sources, the refusals, and passwords kept out of the banner, the
+sources, the refusals, docs/deploy.md's table, and passwords kept out of the banner, the
 logs and every process's command line and environment."""
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ from tests.server.client import free_port, free_port_run
 from tests.server.conftest import fresh_postgres, postgres_reachable, services_required
 from twintable import cli
 from twintable.cli import app
-from twintable.cli.config import variables_of
+from twintable.cli.config import markdown_table, variables_of
 from twintable.server import app as app_module
 from twintable.server.settings import Settings
 
 SERVE = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+DEPLOY_DOCS = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 runner = CliRunner()
 
 
@@ -171,6 +172,13 @@ def test_the_banner_hides_the_passwords(served: list[Settings]) -> None:
     assert result.exit_code == 2, result.output
     assert "Redis at redis://:***@127.0.0.1:1/0 is unreachable" in result.output
     assert secret not in result.output
+
+
+def test_the_deployment_docs_list_every_flag() -> None:
+    table = markdown_table(SERVE)
+    assert table in DEPLOY_DOCS.read_text(encoding="utf-8"), (
+        "docs/deploy.md's table of serve's flags is out of date; put this one in its "
+        f"place:\n{table}")
 
 
 # -- a real server, its workers, and what `ps` and /proc show of them -----------------
