@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
 from twintable.cli.backup import archive, backup, restore
+from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_file, variables_of
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.replay import Replay
@@ -71,6 +72,10 @@ def _usage_errors_told() -> Iterator[None]:
         console.print(f"  [dim]{escape(command)} --help[/] says what it takes",
                       soft_wrap=True)
         raise typer.Exit(2) from None
+    except ConfigError as error:
+        # Not a mistyped command line: the file is wrong, whatever the command said.
+        console.print(f"[bold red]error:[/] {escape(str(error))}", soft_wrap=True)
+        raise typer.Exit(1) from None
 
 
 app = typer.Typer(cls=_Commands, help="Twin Table: card games to play with friends or "
@@ -129,13 +134,20 @@ def _terminal(game_id: str) -> Any:
     return import_module(terminal)
 
 
-@app.command()
+@app.command(cls=ConfigurableCommand)
 def serve(
+    ctx: typer.Context,
+    config: Annotated[Path | None, typer.Option(
+        is_eager=True, callback=read_config_file,
+        help="A TOML file of settings, one key per flag (tables_per_address = 40): the "
+             "command line and the environment go before it (docs/deploy.md).")] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[str | None, typer.Option(
-        help="Database URL, e.g. postgresql+asyncpg://user@host/db "
-             "(default: SQLite in your data directory).")] = None,
+        envvar="TWINTABLE_DB_URL",
+        help="Database URL, e.g. postgresql+asyncpg://user@host/db (default: SQLite in "
+             "your data directory). Give one with a password in TWINTABLE_DB_URL or "
+             "--config's file, where ps does not show it.")] = None,
     bot_delay_ms: Annotated[int, typer.Option(help="How long bots think before acting.")]
     = 700,
     realtime_bot_pace: Annotated[float, typer.Option(
@@ -205,11 +217,11 @@ def serve(
         default_public_url,
     )
     from twintable.server.settings import (
-        SETTINGS_ENV,
+        SETTINGS_FILE_ENV,
         Settings,
         async_db_url,
         default_db_url,
-        settings_to_env,
+        settings_for_workers,
     )
     from twintable.server.storage.ownership import DatabaseBusy, claim_sqlite
     from twintable.server.supervisor import DrainingServer, Supervisor
@@ -260,19 +272,26 @@ def serve(
         raise typer.Exit(1) from None
     own_ports = (f", their own ports {settings.worker_ports[0]}-{settings.worker_ports[1]}"
                  if settings.worker_ports else "")
-    console.print(f"Twin Table on http://{host}:{port} (database: {settings.db_url}"
-                  + (f", {workers} workers{own_ports}, Redis {redis})" if redis else ")"))
+    console.print(f"Twin Table on http://{host}:{port} (database: "
+                  f"{logs.without_password(settings.db_url)}"
+                  + (f", {workers} workers{own_ports}, Redis {logs.without_password(redis)})"
+                     if redis else ")"), soft_wrap=True)
     if (warning := check_descriptors()) is not None:
         console.print(f"[yellow]warning: {warning}[/yellow]")
     if workers > 1:
-        # Each worker process imports the app factory and reads these settings.
-        os.environ[SETTINGS_ENV] = settings_to_env(settings)
-        os.environ["TWINTABLE_LOG_LEVEL"] = log_level
-        config = uvicorn.Config("twintable.server.app:create_app_from_env", factory=True,
-                                workers=workers, host=host, port=port, log_level=log_level,
-                                ws_per_message_deflate=ws_compression,
-                                **server_options(settings))
-        Supervisor(config, [config.bind_socket()], drain_timeout).run()
+        # Each worker process imports the app factory and reads the settings from a file
+        # of this user's; serve's own variables, a password among them perhaps, are not
+        # passed on to the workers' environment.
+        for name in variables_of(ctx.command):
+            os.environ.pop(name, None)
+        with settings_for_workers(settings, log_level) as settings_file:
+            os.environ[SETTINGS_FILE_ENV] = str(settings_file)
+            server_config = uvicorn.Config("twintable.server.app:create_app_from_env",
+                                           factory=True, workers=workers, host=host,
+                                           port=port, log_level=log_level,
+                                           ws_per_message_deflate=ws_compression,
+                                           **server_options(settings))
+            Supervisor(server_config, [server_config.bind_socket()], drain_timeout).run()
         return
     asgi_app = create_app(settings)
     tune_collector_for_serving()
@@ -302,11 +321,13 @@ def _require_redis(url: str) -> None:
     """Fail with one line when the Redis of several workers cannot be reached."""
     import redis as redis_client
 
+    from twintable.server.logs import without_password
+
     try:
         redis_client.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
     except (redis_client.RedisError, OSError, ValueError) as error:
-        raise _fail(f"Redis at {url} is unreachable ({error}); several workers need it") \
-            from None
+        raise _fail(f"Redis at {without_password(url)} is unreachable ({error}); several "
+                    "workers need it") from None
 
 
 @app.command("protocol-schema")

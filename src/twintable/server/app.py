@@ -9,7 +9,6 @@ lobby, profiles, replay, leaderboard, socket) and the browser client.
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -168,10 +167,11 @@ def allowed_methods(app: FastAPI, path: str, named: str | None) -> set[str]:
 
 def create_app_from_env() -> FastAPI:
     """The application of one ``serve --workers`` process (uvicorn imports this factory
-    in each worker): settings from the environment."""
-    logs.configure(os.environ.get("TWINTABLE_LOG_LEVEL", "info"))
+    in each worker): settings from the file the environment names."""
+    settings, log_level = settings_from_env()
+    logs.configure(log_level)
     tune_collector_for_serving()
-    return create_app(settings_from_env())
+    return create_app(settings)
 
 
 def tune_collector_for_serving() -> None:

@@ -72,6 +72,7 @@ from twintable.server.bus import (
     decode,
     encode,
 )
+from twintable.server.logs import without_password
 from twintable.server.stopping import cancel_within
 
 log = logging.getLogger("twintable.server")
@@ -191,7 +192,8 @@ class Cluster:
         try:
             await self.redis.ping()
         except (RedisError, OSError) as error:
-            raise ClusterUnavailable(f"Redis at {self.url} is unreachable: {error}") from None
+            raise ClusterUnavailable(f"Redis at {without_password(self.url)} is unreachable: "
+                                     f"{error}") from None
 
     async def start(self) -> None:
         await self.ping()

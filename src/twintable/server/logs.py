@@ -1,5 +1,6 @@
 """Structured logs: one JSON object per line, with the fields passed as ``extra``; secrets
-in request paths redacted from the server's logs."""
+in request paths redacted from the server's logs, and passwords taken out of the service
+URLs that a banner or a message names."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import logging
 import re
 import time
+from urllib.parse import urlsplit
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message"}
 
@@ -38,6 +40,22 @@ _SECRET_IN_QUERY = re.compile(r"([?&](?:key|token)=)[^&\s\"]*")
 def redacted(text: str) -> str:
     """``text`` with the secrets a URL may carry replaced by ``…``."""
     return _SECRET_IN_QUERY.sub(r"\1…", text)
+
+
+#: A password given as a URL's query parameter (asyncpg takes ``?password=``).
+_PASSWORD_IN_QUERY = re.compile(r"(?i)([?&]password=)[^&#]*")
+
+
+def without_password(url: str) -> str:
+    """A database or Redis URL as it may be shown: its password, in the user part or in
+    the query, replaced by ``***`` (SQLAlchemy's ``hide_password`` does the same, but
+    only for URLs it can parse, and Redis URLs are not among them)."""
+    netloc = urlsplit(url).netloc
+    user, at, place = netloc.rpartition("@")
+    if at and ":" in user:
+        # In place, not rebuilt: urlunsplit drops the empty host of sqlite:////path.
+        url = url.replace(netloc, f"{user.split(':', 1)[0]}:***@{place}", 1)
+    return _PASSWORD_IN_QUERY.sub(r"\1***", url)
 
 
 class RedactSecrets(logging.Filter):

@@ -5,6 +5,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,19 +120,38 @@ class Settings:
         return self.redis_url is not None
 
 
-#: The environment variable that carries the settings to ``serve --workers`` processes.
-SETTINGS_ENV = "TWINTABLE_SETTINGS"
+#: The environment variable naming the file that carries the settings to ``serve
+#: --workers`` processes (:func:`settings_for_workers`).
+SETTINGS_FILE_ENV = "TWINTABLE_SETTINGS_FILE"
 
 
-def settings_to_env(settings: Settings) -> str:
-    return json.dumps(dataclasses.asdict(settings))
+@contextmanager
+def settings_for_workers(settings: Settings, log_level: str) -> Iterator[Path]:
+    """A file holding ``settings`` for the workers of this ``serve``, readable by this
+    user only and removed when the block ends.
+
+    A file rather than a variable: a worker's environment is as old as the worker and
+    shows in ``/proc/<pid>/environ`` for its whole life, and the settings hold the
+    database URL with its password. The file lives in a directory of its own (mode 700;
+    under systemd's ``PrivateTmp=`` in the service's private /tmp) while the server
+    runs."""
+    folder = Path(tempfile.mkdtemp(prefix="twintable-"))
+    path = folder / "settings.json"
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            json.dump({"settings": dataclasses.asdict(settings), "log_level": log_level},
+                      file)
+        yield path
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
-def settings_from_env() -> Settings:
-    """The settings a ``serve --workers`` parent left in the environment; the Redis URL
-    may also come alone from ``TWINTABLE_REDIS_URL``."""
-    raw = os.environ.get(SETTINGS_ENV)
-    settings = Settings(**json.loads(raw)) if raw else Settings()
-    if settings.redis_url is None and os.environ.get("TWINTABLE_REDIS_URL"):
-        settings.redis_url = os.environ["TWINTABLE_REDIS_URL"]
-    return settings
+def settings_from_env() -> tuple[Settings, str]:
+    """The settings and log level a ``serve --workers`` parent left for its workers (the
+    defaults when there is no such file)."""
+    named = os.environ.get(SETTINGS_FILE_ENV)
+    if not named:
+        return Settings(), "info"
+    saved = json.loads(Path(named).read_text(encoding="utf-8"))
+    return Settings(**saved["settings"]), str(saved["log_level"])
