@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 console = Console()
 
 DbOption = Annotated[str | None, typer.Option(
-    "--db", help="Database URL, as `serve --db` takes it (default: the SQLite database "
-                 "in your data directory, the one `serve` uses without --db).")]
+    "--db", envvar="TWINTABLE_DB_URL",
+    help="Database URL, as `serve --db` takes it, or from TWINTABLE_DB_URL as serve reads "
+         "it (default: the SQLite database in your data directory, the one `serve` uses "
+         "without --db).")]
 
 
 def _refused(message: str) -> typer.Exit:
