@@ -4,6 +4,7 @@ logs and every process's command line and environment."""
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import signal
@@ -34,6 +35,24 @@ DEPLOY_DOCS = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 runner = CliRunner()
 
 
+#: The loggers ``serve`` sets up (``server/logs.py``).
+SERVE_LOGGERS = ("", "twintable", "uvicorn", "uvicorn.error", "uvicorn.access")
+
+
+@pytest.fixture(autouse=True)
+def loggers_kept() -> Iterator[None]:
+    """``serve`` run in this process points its loggers at the runner's output, which is
+    closed once the command returns: every later test of this process that logged would
+    fail writing to it. Each logger is put back as it was."""
+    saved = [(logger, logger.handlers[:], logger.level, logger.propagate)
+             for logger in map(logging.getLogger, SERVE_LOGGERS)]
+    yield
+    for logger, handlers, level, propagate in saved:
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
+
+
 @pytest.fixture(autouse=True)
 def consoles_follow_each_calls_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     """A long line (a path, a refusal) stays one line whatever width the console had."""
@@ -51,6 +70,10 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
         server.started = True
 
     monkeypatch.setattr(uvicorn.Server, "run", started_at_once)
+    # uvicorn's Config runs logging.config.dictConfig, which closes every handler there
+    # is, pytest's own log capture included: the test then failed reading it, and every
+    # later test of its process with it (the full suite's 1,800 errors).
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda _: None)
     return made
 
 

@@ -1,15 +1,28 @@
-"""Ratings are only updated when there is someone to compare with."""
+"""Ratings (``server/ratings.py``): only when there is someone to compare with, only for
+a person who made most of their seat's moves, never for one profile in two seats, less
+and less for games against the same profile, and ranked only past enough games against
+enough opponents."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import itertools
 from typing import Any
 
 import pytest
 
+from tests.server.client import app_client, profile
+from tests.server.test_rematch import finished_timo
 from twintable.core.game import Outcome
-from twintable.server.ratings import new_ratings
-from twintable.server.storage.models import SeatRow
+from twintable.server.ratings import (
+    RANKED_AFTER_GAMES,
+    RANKED_AFTER_OPPONENTS,
+    Rated,
+    is_ranked,
+    new_ratings,
+)
+from twintable.server.storage.models import RatingRow, SeatRow
 
 
 class NoStore:
@@ -25,4 +38,110 @@ def test_solo_and_cooperative_games_are_not_rated(players: int, winners: set[int
     seats = [SeatRow(table_id="t", seat=seat, kind="human", player_id=f"player-{seat}x",
                      display_name=f"P{seat}") for seat in range(players)]
     outcome = Outcome((3,) * players, frozenset(winners))
-    assert asyncio.run(new_ratings(NoStore(), "twinit", seats, outcome)) == []  # type: ignore[arg-type]
+    moves = {seat.seat: (5, 5) for seat in seats}
+    rated = asyncio.run(new_ratings(NoStore(), "twinit", seats, outcome, moves))  # type: ignore[arg-type]
+    assert rated.ratings == [] and rated.met == []
+
+
+class MemoryStore:
+    """The two reads ``new_ratings`` makes, from what earlier games saved here."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, RatingRow] = {}
+        self.met: dict[str, dict[str, int]] = {}
+
+    async def ratings(self, game: str, ids: list[str]) -> dict[str, RatingRow]:
+        return {i: self.rows[i] for i in ids if i in self.rows}
+
+    async def opponents(self, game: str, ids: list[str]) -> dict[str, dict[str, int]]:
+        return {i: dict(self.met[i]) for i in ids if i in self.met}
+
+    def save(self, rated: Rated) -> None:
+        for row in rated.ratings:
+            self.rows[row.player_id] = row
+        for met in rated.met:
+            self.met.setdefault(met.player_id, {})[met.opponent] = met.games
+
+
+def two_people(first: str = "p-ann", second: str = "p-bea") -> list[SeatRow]:
+    return [SeatRow(table_id="t", seat=0, kind="human", player_id=first, display_name="Ann"),
+            SeatRow(table_id="t", seat=1, kind="human", player_id=second, display_name="Bea")]
+
+
+ANN_WINS = Outcome((10, 0), frozenset({0}))
+BOTH_PLAYED = {0: (20, 20), 1: (20, 20)}
+
+
+def play(store: MemoryStore, seats: list[SeatRow], outcome: Outcome = ANN_WINS,
+         moves: dict[int, tuple[int, int]] | None = None) -> Rated:
+    rated = asyncio.run(new_ratings(store, "timo", seats, outcome,  # type: ignore[arg-type]
+                                    BOTH_PLAYED if moves is None else moves))
+    store.save(rated)
+    return rated
+
+
+def test_a_seat_a_stand_in_played_for_is_not_rated() -> None:
+    store = MemoryStore()
+    # Bea closed her tab: a stand-in made 15 of her 20 moves; Ann played hers.
+    rated = play(store, two_people(), moves={0: (20, 20), 1: (5, 20)})
+    assert [row.player_id for row in rated.ratings] == ["p-ann"]
+    # Half is not most: a person must have made more than half of their moves.
+    assert play(store, two_people(), moves={0: (10, 20), 1: (10, 20)}).ratings == []
+
+
+def test_one_profile_in_two_seats_is_rated_in_neither() -> None:
+    store = MemoryStore()
+    seats = [*two_people("p-ann", "p-ann"),
+             SeatRow(table_id="t", seat=2, kind="bot", bot="heuristic", display_name="Ada")]
+    outcome = Outcome((10, 5, 0), frozenset({0}))
+    assert play(store, seats, outcome, {0: (9, 9), 1: (9, 9), 2: (0, 9)}).ratings == []
+
+
+def test_games_against_the_same_profile_move_a_rating_less_and_less() -> None:
+    store = MemoryStore()
+    gains = []
+    for _ in range(20):  # two accounts farming each other: Ann always wins
+        before = store.rows.get("p-ann")
+        play(store, two_people())
+        after = store.rows["p-ann"]
+        gains.append(after.mu - (before.mu if before else 25.0))
+    assert all(later < earlier for earlier, later in itertools.pairwise(gains))
+    assert gains[-1] < gains[0] / 10
+    # Against strangers, each game weighs whole again.
+    fresh = MemoryStore()
+    fresh_gain = [play(fresh, two_people("p-ann", f"p-{n}")).ratings[0].mu for n in range(3)]
+    assert fresh_gain[2] - fresh_gain[1] > gains[2] * 2
+
+
+def test_farming_one_opponent_never_reaches_the_leaderboard() -> None:
+    store = MemoryStore()
+    for _ in range(20):
+        play(store, two_people())
+    ann = store.rows["p-ann"]
+    assert ann.games == 20 and ann.opponents == 1
+    assert not is_ranked(ann)
+    # Games against enough different opponents do rank.
+    for n in range(RANKED_AFTER_OPPONENTS):
+        play(store, two_people("p-cy", f"p-{n}"))
+    for _ in range(RANKED_AFTER_GAMES - RANKED_AFTER_OPPONENTS):
+        play(store, two_people("p-cy", "p-0"))
+    assert is_ranked(store.rows["p-cy"])
+
+
+def test_a_game_played_by_stand_ins_rates_nobody_and_one_profile_holds_one_seat(
+        sqlite_url: str) -> None:
+    """As a new user found: someone who closed the tab after Play again was rated for a
+    game a stand-in played for them. And one profile cannot sit twice at a table."""
+    with app_client(sqlite_url) as client:
+        table_id, _, _ = finished_timo(client)  # both people had profiles
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+        with sqlite3.connect(sqlite_url.split("///", 1)[1]) as database:
+            assert database.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
+        ann = profile(client, "Ann")
+        made = client.post("/api/tables", json={
+            "game": "timo", "players": 3, "display_name": "Ann", **ann,
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]})
+        assert made.status_code == 201, made.text
+        twice = client.post(f"/api/tables/{made.json()['table']['id']}/join",
+                            json={"display_name": "Ann again", **ann})
+        assert twice.status_code == 409 and twice.json()["code"] == "profile.seated"

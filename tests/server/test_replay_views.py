@@ -158,12 +158,16 @@ def test_a_bad_page_is_refused_with_a_reason(sqlite_url: str) -> None:
         assert client.get("/api/tables/nope/replay/steps").status_code == 404
 
 
-def rate(db_url: str, game: str, ratings: dict[str, tuple[float, float, int]]) -> None:
+def rate(db_url: str, game: str,
+         ratings: dict[str, tuple[float, float, int, int]]) -> None:
+    """Save ratings: (mu, sigma, games, distinct opponents) by player."""
     async def save() -> None:
         store = Store(db_url)
         await store.save_ratings([RatingRow(game=game, player_id=player, display_name=player,
-                                            mu=mu, sigma=sigma, games=games)
-                                  for player, (mu, sigma, games) in ratings.items()])
+                                            mu=mu, sigma=sigma, games=games,
+                                            opponents=opponents)
+                                  for player, (mu, sigma, games, opponents)
+                                  in ratings.items()])
         await store.close()
 
     asyncio.run(save())
@@ -172,19 +176,28 @@ def rate(db_url: str, game: str, ratings: dict[str, tuple[float, float, int]]) -
 def test_the_leaderboard_ranks_players_and_finds_the_askers_row(db_url: str) -> None:
     with app_client(db_url) as client:  # migrates the database
         assert client.get("/api/leaderboard/timo").json() == []
-    rate(db_url, "timo", {"p-a": (30.0, 2.0, 9), "p-b": (28.0, 1.0, 4), "p-c": (28.0, 1.0, 2),
-                          "p-d": (20.0, 3.0, 1), "p-e": (25.0, 8.0, 1)})
-    rate(db_url, "twins", {"p-e": (40.0, 1.0, 3)})
+    rate(db_url, "timo", {"p-a": (30.0, 2.0, 9, 4), "p-b": (28.0, 1.0, 5, 3),
+                          "p-c": (28.0, 1.0, 6, 3), "p-d": (20.0, 3.0, 5, 3),
+                          "p-e": (25.0, 8.0, 5, 5),
+                          # Twenty games against one other account: provisional.
+                          "p-f": (40.0, 1.0, 20, 1),
+                          # Three opponents, but four games only: provisional too.
+                          "p-g": (45.0, 1.0, 4, 3)})
+    rate(db_url, "twins", {"p-e": (40.0, 1.0, 5, 3)})
     with app_client(db_url) as client:
         board = client.get("/api/leaderboard/timo").json()
         assert [(row["player_id"], row["rank"]) for row in board] == [
             ("p-b", 1), ("p-c", 1), ("p-a", 3), ("p-d", 4), ("p-e", 5)]
         assert board[0]["rating"] == pytest.approx(25.0)
-        assert board[0]["games"] == 4
+        assert board[0]["games"] == 5 and board[0]["opponents"] == 3
+        assert all(row["ranked"] for row in board)
         top = client.get("/api/leaderboard/timo?limit=2&player=p-d").json()
         assert [(row["player_id"], row["rank"]) for row in top] == [
             ("p-b", 1), ("p-c", 1), ("p-d", 4)]
-        assert top[-1]["rating"] == pytest.approx(11.0) and top[-1]["games"] == 1
+        assert top[-1]["rating"] == pytest.approx(11.0) and top[-1]["games"] == 5
+        # A provisional rating is shown to its owner alone, with the rank it would have.
+        farmer = client.get("/api/leaderboard/timo?limit=2&player=p-f").json()[-1]
+        assert (farmer["player_id"], farmer["rank"], farmer["ranked"]) == ("p-f", 1, False)
         # Already among the best: not twice. Unknown here, or rated in another game only:
         # nothing added.
         assert len(client.get("/api/leaderboard/timo?limit=2&player=p-c").json()) == 2

@@ -434,7 +434,10 @@ class GameInfo(BaseModel):
 
 class LeaderboardRow(BaseModel):
     """A rated player of one game. ``rating`` is OpenSkill's conservative estimate,
-    mu - 3 sigma; ``games``: the rated games played; ``rank``: 1 + how many rate higher."""
+    mu - 3 sigma; ``games``: the rated games played; ``opponents``: the distinct
+    opponents (profiles, and bots by kind) of those games; ``rank``: 1 + how many ranked
+    players rate higher. ``ranked``: False for a provisional rating (too few games or
+    opponents yet), which only its owner is shown, with the rank it would have."""
 
     player_id: str
     display_name: str
@@ -443,6 +446,8 @@ class LeaderboardRow(BaseModel):
     sigma: float
     games: int
     rank: int
+    opponents: int = 0
+    ranked: bool = True
 
 
 def json_schema() -> dict[str, Any]:

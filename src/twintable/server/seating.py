@@ -152,6 +152,11 @@ class Seating:
             if not free:
                 raise LobbyError(409, "table.full" if seat is None else "seat.taken",
                                  "no free seat" if seat is None else "that seat is taken")
+            if player_id is not None and any(s.player_id == player_id and s.kind == "human"
+                                             for s in table.seats):
+                # One person, one seat: two seats would be rated for one profile.
+                raise LobbyError(409, "profile.seated",
+                                 "your profile already holds a seat at this table")
             chosen = free[0]
             chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
             chosen.token_hash, chosen.bot = token_hash, None

@@ -41,7 +41,7 @@ from twintable.server.protocol import (
     shared_keys,
     snapshot_frame,
 )
-from twintable.server.ratings import new_ratings
+from twintable.server.ratings import Rated, new_ratings
 from twintable.server.seating import Seating
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.store import FencedOut, StoredAction
@@ -73,6 +73,10 @@ class Table:
         self.answered: dict[int, OrderedDict[str, str]] = {}
         self.fence: int | None = None
         """The fencing token every write carries (several workers; None: one process)."""
+        self.moves: dict[int, tuple[int, int]] = {}
+        """Each seat's moves made by its person (they carry the client's id) and all its
+        moves, stand-ins' included: a game is rated for a person who made most of theirs
+        (``server/ratings.py``)."""
         self.unsure = False
         """A write failed in a way that may still have committed: read the log back
         before the next move."""
@@ -121,9 +125,11 @@ class Table:
     def recover(self, actions: list[StoredAction]) -> None:
         """Rebuild the state by replaying the log (engines are deterministic)."""
         self.state = self.game.new_state(self.row.options, self.row.players, self.row.seed)
+        self.moves = {}
         for stored in actions:
             self.game.apply(self.state, Action(stored.seat, stored.kind, stored.payload,
                                                stored.t_ms))
+            self._count_move(stored.seat, stored.client_id)
             if stored.client_id:
                 self._remember(stored.seat, stored.client_id,
                                ack_frame(stored.client_id, stored.seq, self.state.version))
@@ -210,6 +216,7 @@ class Table:
                           "the database is out of reach; the move was not made, "
                           "try again in a moment")
         self.state, self.seq = trial, stored.seq
+        self._count_move(seat, client_id)
         self.presence.turn_since = time.monotonic()
         self._broadcast(seat, kind, events)
         if self.game.is_over(self.state):
@@ -277,12 +284,14 @@ class Table:
         assert outcome is not None
         result = outcome.to_json() | {"names": [s.display_name or s.bot for s in self.seats]}
         try:
-            ratings = await new_ratings(self.server.store, self.game.id, self.seats, outcome)
+            rated = await new_ratings(self.server.store, self.game.id, self.seats, outcome,
+                                      self.moves)
         except Exception:  # ratings are a bonus: they must never keep a game from ending
             log.exception("could not update ratings", extra={"table": self.id})
-            ratings = []
+            rated = Rated()
         try:
-            await self.server.store.finish(self.id, result, ratings, self.fence)
+            await self.server.store.finish(self.id, result, rated.ratings, self.fence,
+                                           rated.met)
         except FencedOut:
             self.moved = True
             self.server.lose_later(self.id)
@@ -309,6 +318,10 @@ class Table:
         async with self.lock:
             if self.row.status == "running" and self.server.tables.get(self.id) is self:
                 await self.finish()
+
+    def _count_move(self, seat: int, client_id: str | None) -> None:
+        own, total = self.moves.get(seat, (0, 0))
+        self.moves[seat] = (own + (client_id is not None), total + 1)
 
     async def halt(self) -> None:
         """Play no more here (a drain hands the table to another worker): its bots and

@@ -8,8 +8,14 @@ from fastapi import APIRouter, Query
 
 from twintable.server.errors import LobbyError
 from twintable.server.protocol import LeaderboardRow
-from twintable.server.ratings import conservative
+from twintable.server.ratings import (
+    RANKED_AFTER_GAMES,
+    RANKED_AFTER_OPPONENTS,
+    conservative,
+    is_ranked,
+)
 from twintable.server.routes import ERRORS, LobbyDep
+from twintable.server.storage.models import RatingRow
 
 router = APIRouter()
 
@@ -19,27 +25,32 @@ async def leaderboard(
         game_id: str, lobby: LobbyDep, limit: int = 50,
         player: Annotated[str | None, Query(max_length=64)] = None,
 ) -> list[LeaderboardRow]:
-    """The best rated players of a game, best first, each with its rank (equal ratings
-    share one); ``player``: that player's row comes last too when it is not among
-    them (nothing is added for a player without a rating in this game)."""
+    """The best ranked players of a game, best first, each with its rank (equal ratings
+    share one); a rating is ranked once it rests on enough games against enough
+    distinct opponents (``server/ratings.py``). ``player``: that player's row comes last
+    too when it is not among them, marked provisional when it is not ranked yet (nothing
+    is added for a player without a rating in this game)."""
     store = lobby.store
     if game_id not in lobby.registry:
         raise LobbyError(404, "game.unknown", "no such game")
-    rows = await store.leaderboard(game_id, max(1, min(limit, 500)))
+    rows = await store.leaderboard(game_id, max(1, min(limit, 500)), RANKED_AFTER_GAMES,
+                                   RANKED_AFTER_OPPONENTS)
     ranked: list[LeaderboardRow] = []
     for r in rows:
         rating = conservative(r.mu, r.sigma)
         rank = (ranked[-1].rank if ranked and ranked[-1].rating == rating
                 else len(ranked) + 1)
-        ranked.append(LeaderboardRow(player_id=r.player_id, display_name=r.display_name,
-                                     rating=rating, mu=r.mu, sigma=r.sigma,
-                                     games=r.games, rank=rank))
+        ranked.append(_row(r, rank))
     if player is not None and all(row.player_id != player for row in ranked):
-        place = await store.leaderboard_place(game_id, player)
+        place = await store.leaderboard_place(game_id, player, RANKED_AFTER_GAMES,
+                                              RANKED_AFTER_OPPONENTS)
         if place is not None:
-            rank, r = place
-            ranked.append(LeaderboardRow(
-                player_id=r.player_id, display_name=r.display_name,
-                rating=conservative(r.mu, r.sigma), mu=r.mu, sigma=r.sigma,
-                games=r.games, rank=rank))
+            ranked.append(_row(place[1], place[0]))
     return ranked
+
+
+def _row(rating: RatingRow, rank: int) -> LeaderboardRow:
+    return LeaderboardRow(player_id=rating.player_id, display_name=rating.display_name,
+                          rating=conservative(rating.mu, rating.sigma), mu=rating.mu,
+                          sigma=rating.sigma, games=rating.games, rank=rank,
+                          opponents=rating.opponents or 0, ranked=is_ranked(rating))

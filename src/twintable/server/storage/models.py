@@ -80,6 +80,20 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    opponents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Distinct opponents (profiles, and bots by kind) of its rated games."""
+
+
+class RatingOpponentRow(Base):
+    """How many rated games of one game a player has played against one opponent: a
+    profile's id, or ``bot:<kind>``."""
+
+    __tablename__ = "rating_opponents"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(64), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
 
 
 class ArchivedGameRow(Base):

@@ -45,6 +45,7 @@ from twintable.server.storage.models import (
     ActionRow,
     ArchivedGameRow,
     ProfileRow,
+    RatingOpponentRow,
     RatingRow,
     SeatRow,
     TableRow,
@@ -195,14 +196,16 @@ class Store:
                                   .values(settings=settings))
 
     async def finish(self, table_id: str, result: dict[str, Any],
-                     ratings: Sequence[RatingRow], fence: int | None = None) -> None:
-        """Mark a game finished with its result and save its new ratings, in one
-        transaction: either the game is over and rated, or neither (recovery finishes it)."""
+                     ratings: Sequence[RatingRow], fence: int | None = None,
+                     met: Sequence[RatingOpponentRow] = ()) -> None:
+        """Mark a game finished with its result and save its new ratings (and whom each
+        rated player met), in one transaction: either the game is over and rated, or
+        neither (recovery finishes it)."""
         async with self.sessions.begin() as session:
             await _check_fence(session, table_id, fence)
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(status="finished", result=result))
-            for row in ratings:
+            for row in (*ratings, *met):
                 await session.merge(row)
 
     # -- ownership (several workers) --------------------------------------------------
@@ -371,23 +374,40 @@ class Store:
                 RatingRow.game == game, RatingRow.player_id.in_(player_ids)))).all()
             return {row.player_id: row for row in rows}
 
+    async def opponents(self, game: str,
+                        player_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+        """Whom each of ``player_ids`` has met in rated games of ``game``, and how often."""
+        async with self.sessions() as session:
+            rows = (await session.scalars(select(RatingOpponentRow).where(
+                RatingOpponentRow.game == game,
+                RatingOpponentRow.player_id.in_(player_ids)))).all()
+        met: dict[str, dict[str, int]] = {}
+        for row in rows:
+            met.setdefault(row.player_id, {})[row.opponent] = row.games
+        return met
+
     async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
         async with self.sessions.begin() as session:
             for row in rows:
                 await session.merge(row)
 
-    async def leaderboard(self, game: str, limit: int) -> list[RatingRow]:
-        """The best ``limit`` ratings of a game, by conservative rating (mu - 3 sigma)."""
+    async def leaderboard(self, game: str, limit: int, min_games: int = 0,
+                          min_opponents: int = 0) -> list[RatingRow]:
+        """The best ``limit`` ratings of a game, by conservative rating (mu - 3 sigma),
+        among those resting on ``min_games`` games against ``min_opponents`` opponents."""
         async with self.sessions() as session:
-            rows = await session.scalars(select(RatingRow).where(RatingRow.game == game)
-                                         .order_by(_CONSERVATIVE.desc(), RatingRow.player_id)
-                                         .limit(limit))
+            rows = await session.scalars(
+                select(RatingRow).where(RatingRow.game == game,
+                                        RatingRow.games >= min_games,
+                                        RatingRow.opponents >= min_opponents)
+                .order_by(_CONSERVATIVE.desc(), RatingRow.player_id).limit(limit))
             return list(rows.all())
 
-    async def leaderboard_place(self, game: str,
-                                player_id: str) -> tuple[int, RatingRow] | None:
-        """A player's rating of a game and rank there (1 + how many rate strictly higher),
-        wherever it stands; None if they have no rating in that game."""
+    async def leaderboard_place(self, game: str, player_id: str, min_games: int = 0,
+                                min_opponents: int = 0) -> tuple[int, RatingRow] | None:
+        """A player's rating of a game and rank among the ratings the leaderboard ranks
+        (1 + how many of them rate strictly higher), wherever it stands; None if they
+        have no rating in that game."""
         async with self.sessions() as session:
             row = await session.get(RatingRow, (game, player_id))
             if row is None:
@@ -396,7 +416,8 @@ class Store:
                                                 RatingRow.player_id == player_id)
                     .scalar_subquery())
             ahead = await session.scalar(select(func.count()).select_from(RatingRow).where(
-                RatingRow.game == game, mine < _CONSERVATIVE))
+                RatingRow.game == game, RatingRow.games >= min_games,
+                RatingRow.opponents >= min_opponents, mine < _CONSERVATIVE))
             return int(ahead or 0) + 1, row
 
 
