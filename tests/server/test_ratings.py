@@ -6,8 +6,8 @@ enough opponents."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import itertools
+import sqlite3
 from typing import Any
 
 import pytest
