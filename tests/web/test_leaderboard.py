@@ -10,17 +10,21 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
+from twintable.server.app import WEB
+from twintable.server.ratings import RANKED_AFTER_GAMES, RANKED_AFTER_OPPONENTS
 
 pytestmark = pytest.mark.browser
 
 
-def row(player_id: str, name: str, rating: float, games: int, rank: int) -> dict[str, Any]:
+def row(player_id: str, name: str, rating: float, games: int, rank: int,
+        opponents: int = 3) -> dict[str, Any]:
     return {"player_id": player_id, "display_name": name, "rating": rating, "mu": 25.0,
-            "sigma": 8.0, "games": games, "rank": rank}
+            "sigma": 8.0, "games": games, "rank": rank, "opponents": opponents,
+            "ranked": games >= RANKED_AFTER_GAMES and opponents >= RANKED_AFTER_OPPONENTS}
 
 
 ROWS = [row("p-7a1c", "Pia", 11.5, 12, 1), row("p-93be", "Pia", 4.2, 6, 2),
-        row("p-0d44", "Ravi", 1.0, 5, 3), row("p-51f0", "Pia", -2.8, 1, 4)]
+        row("p-0d44", "Ravi", 1.0, 5, 3), row("p-51f0", "Pia", -2.8, 1, 4, opponents=1)]
 
 
 def test_new_ratings_are_marked_and_namesakes_told_apart(tab: Tab) -> None:
@@ -31,7 +35,8 @@ def test_new_ratings_are_marked_and_namesakes_told_apart(tab: Tab) -> None:
     cells = tab.page.locator("#leaderboard tbody tr").evaluate_all(
         "(rows) => rows.map((r) => [...r.cells].map((c) => c.innerText.trim()))")
     ratings = [cell[2] for cell in cells]
-    # Five rated games or more: the number; fewer: "new", never a negative number.
+    # Ranked: the number; provisional (the server says so): "new", never a negative
+    # number.
     assert ratings == ["11.5", "4.2", "1.0", "new"], ratings
     names = [cell[1] for cell in cells]
     pias = [name for name in names if "Pia" in name]
@@ -42,6 +47,30 @@ def test_new_ratings_are_marked_and_namesakes_told_apart(tab: Tab) -> None:
     assert len(set(colours[:2] + colours[3:])) >= 2, colours
     explain = tab.page.locator("#leaderboard-explain").inner_text()
     assert "new" in explain and "μ − 3σ" in explain
+    assert "different opponents" in explain and "most of your own moves" in explain
+
+
+def test_my_provisional_rating_says_what_it_still_needs(tab: Tab) -> None:
+    """Twenty games against the same friend: the rating stays provisional, and its owner
+    reads why (the farming case of issue 38)."""
+    mine = row("p-5eed", "Sam", 18.0, 20, 1, opponents=1)
+    tab.page.route("**/api/leaderboard/**", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps([*ROWS[:2], mine])))
+    tab.page.add_init_script("localStorage.setItem('tt.player', 'p-5eed')")
+    tab.go("/#/leaderboard/timo")
+    tab.page.wait_for_selector("#leaderboard tbody tr.lb-me")
+    you = tab.page.locator("#leaderboard-you").inner_text()
+    assert "still new after 20 games" in you and "different opponents met: 1" in you, you
+    assert f"after {RANKED_AFTER_GAMES} games against {RANKED_AFTER_OPPONENTS}" in you, you
+    assert tab.page.locator("#leaderboard tr.lb-me td").nth(2).inner_text() == "new"
+    assert tab.page.locator("#leaderboard tr.lb-me td").nth(0).inner_text() == "–"
+    assert not tab.errors, tab.errors
+
+
+def test_the_page_and_the_server_ask_the_same_of_a_ranked_rating() -> None:
+    page = (WEB / "pages" / "leaderboard.js").read_text()
+    assert f"PROVISIONAL_GAMES = {RANKED_AFTER_GAMES};" in page
+    assert f"PROVISIONAL_OPPONENTS = {RANKED_AFTER_OPPONENTS};" in page
 
 
 def rating(bot: str, level: str, ordinal: float, share: float) -> dict[str, Any]:

@@ -9,9 +9,11 @@ import { language, t } from "../lib/i18n.js";
 import { seatColour } from "../lib/motion.js";
 import { profile } from "../lib/store.js";
 
-// A rating from fewer games than this is provisional: shown as "new", not as a number
-// that starts below 0 (a cautious estimate is low while little is known).
+// What a rating needs before the leaderboard ranks it (server/ratings.py's
+// RANKED_AFTER_GAMES and RANKED_AFTER_OPPONENTS): before, the server marks it
+// unranked, shows it to its owner only, and it shows as "new".
 export const PROVISIONAL_GAMES = 5;
+export const PROVISIONAL_OPPONENTS = 3;
 
 // A colour and a short id for a player, from the public profile id: people who go by the
 // same name are told apart.
@@ -77,16 +79,18 @@ export async function leaderboardPage(gameId, tab) {
   const mine = rows.find((row) => row.player_id === playerId);
   const named = {};
   for (const row of rows) named[row.display_name] = (named[row.display_name] || 0) + 1;
-  const rating = (row) => (row.games < PROVISIONAL_GAMES
-    ? el("span", { class: "badge lb-new", title: t("leaderboard.provisional_help", { n: PROVISIONAL_GAMES }) }, t("leaderboard.provisional"))
+  const rating = (row) => (row.ranked === false
+    ? el("span", { class: "badge lb-new", title: t("leaderboard.provisional_help", { n: PROVISIONAL_GAMES, m: PROVISIONAL_OPPONENTS }) }, t("leaderboard.provisional"))
     : one.format(row.rating));
   const body = [];
   rows.forEach((row, index) => {
     // A rank past the rows above it: the rows between are left out ("…").
-    if (index && row.rank > index + 1) body.push(el("tr", { class: "lb-gap" }, el("td", { colspan: 4 }, "…")));
+    // A provisional row has no rank yet (the sentence above says where it would be).
+    const ranked = row.ranked !== false;
+    if (ranked && index && row.rank > index + 1) body.push(el("tr", { class: "lb-gap" }, el("td", { colspan: 4 }, "…")));
     const me = row === mine;
     body.push(el("tr", { class: me ? "lb-me" : "", "aria-current": me ? "true" : null },
-      el("td", {}, row.rank),
+      el("td", {}, ranked ? row.rank : "–"),
       el("td", {}, el("span", { class: "lb-avatar", style: `--seat:${playerMark(row.player_id).colour}`, "aria-hidden": "true" },
         (row.display_name || "?").trim().charAt(0).toUpperCase()), row.display_name,
       named[row.display_name] > 1 ? el("small", { class: "lb-id" }, ` #${playerMark(row.player_id).short}`) : "",
@@ -96,9 +100,10 @@ export async function leaderboardPage(gameId, tab) {
       el("td", {}, rating(row)), el("td", {}, row.games)));
   });
   page(t("leaderboard.title", { game }), tabs(chosen, false), gamePills(list, chosen, ""),
-    el("p", { class: "lb-explain", id: "leaderboard-explain" }, t("leaderboard.explain", { n: PROVISIONAL_GAMES })),
+    el("p", { class: "lb-explain", id: "leaderboard-explain" }, t("leaderboard.explain", { n: PROVISIONAL_GAMES, m: PROVISIONAL_OPPONENTS })),
     el("p", { class: "lb-you", id: "leaderboard-you" }, mine
-      ? mine.games < PROVISIONAL_GAMES ? t("leaderboard.you_are_new", { rank: mine.rank, n: mine.games })
+      ? mine.ranked === false ? t("leaderboard.you_are_new", { rank: mine.rank, n: mine.games, m: mine.opponents,
+        games: PROVISIONAL_GAMES, opponents: PROVISIONAL_OPPONENTS })
         : t("leaderboard.you_are", { rank: mine.rank, rating: one.format(mine.rating), n: mine.games })
       : t("leaderboard.unrated", { game })),
     rows.length ? el("table", { class: "grid lb-table", id: "leaderboard" },
