@@ -29,6 +29,7 @@ def app_client(db_url: str, **settings: Any) -> TestClient:
     settings.setdefault("client_messages_per_second", 10_000.0)
     settings.setdefault("client_message_burst", 10_000)
     settings.setdefault("bot_delay_ms", 0)
+    settings.setdefault("profiles_per_minute", 100_000)  # every test's people share one
     return TestClient(create_app(Settings(db_url=db_url, **settings)))
 
 

@@ -202,6 +202,12 @@ def serve(
         help="Messages per second one client address may send over all its WebSockets "
              "(twice that at once). Raise these three for a load test from one "
              "machine.")] = 60.0,
+    profiles_per_address: Annotated[int, typer.Option(
+        help="Profiles one client address may make a minute.")] = 30,
+    ipv6_prefix: Annotated[int, typer.Option(
+        min=32, max=128,
+        help="IPv6 clients count in the per-address limits by their network of this many "
+             "bits (one subscriber's; IPv4 clients by their address).")] = 64,
     drain_timeout: Annotated[float, typer.Option(
         help="At SIGTERM, the longest a worker takes to hand its tables to the other "
              "workers, send its clients there and exit (seconds).")] = 10.0,
@@ -246,6 +252,7 @@ def serve(
                         max_sockets_per_client=sockets_per_address,
                         client_messages_per_second=messages_per_address,
                         client_message_burst=max(1, int(2 * messages_per_address)),
+                        profiles_per_minute=profiles_per_address, ipv6_prefix=ipv6_prefix,
                         drain_timeout_s=drain_timeout)
     if workers < 1:
         raise _fail("--workers takes 1 or more")

@@ -115,7 +115,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(LobbyError)
     async def lobby_error(_: Request, error: LobbyError) -> JSONResponse:
         return JSONResponse(ErrorMessage(code=error.code, message=error.message).model_dump(),
-                            status_code=error.status)
+                            status_code=error.status,
+                            headers=({"Retry-After": str(error.retry_after_s)}
+                                     if error.retry_after_s is not None else None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:

@@ -245,6 +245,15 @@ class Cluster:
         values = await self.redis.mget([self._lease_key(t) for t in table_ids])
         return {t for t, value in zip(table_ids, values, strict=True) if value}
 
+    async def count(self, name: str, ttl_s: int) -> int:
+        """Add one to the platform-wide counter ``name`` (kept ``ttl_s`` after its first
+        count): its new value."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(f"{self.prefix}count:{name}")
+            pipe.expire(f"{self.prefix}count:{name}", ttl_s, nx=True)
+            value, _ = await pipe.execute()
+        return int(value)
+
     async def leave(self) -> None:
         """Stop being a live worker (a drain): no new table is placed here, and the
         heartbeat no longer says this worker is alive; its leases are renewed until they

@@ -12,6 +12,7 @@
 - :class:`Allowance` is a token bucket: messages per second, with a burst.
 - :class:`TableQuota` bounds the unfinished tables one address has made, counted
   atomically, across workers where there are several.
+- :class:`ProfileQuota` bounds the profiles one address group makes a minute.
 - :class:`AddressBook` bounds what one address holds at once: its WebSockets, and one
   message allowance shared by all of them (20 sockets get no more than one), counted
   across workers where there are several.
@@ -392,6 +393,33 @@ class TableQuota:
                 del self.pending[address]
             if self.cluster is not None and reservation is not None and held < 0:
                 self.cluster.settle_claim(address, reservation, made[0] if made else None)
+
+
+class ProfileQuota:
+    """Profiles made per address group and clock minute: counted in Redis across workers
+    where there are several (one counter per group and minute), in this process
+    otherwise or while Redis is away. A person makes one profile per browser; a script
+    making hundreds a second (320/s in a probe of issue #38) is refused."""
+
+    def __init__(self, per_minute: int, cluster: Cluster | None = None):
+        self.per_minute = per_minute
+        self.cluster = cluster
+        self.here: dict[tuple[str, int], int] = {}
+
+    async def take(self, group: str) -> float | None:
+        """Count one profile for ``group``: None when it may be made, else the seconds
+        until the next minute, when it may."""
+        now = time.time()
+        minute = int(now // 60)
+        made: int | None = None
+        if self.cluster is not None:
+            with contextlib.suppress(RedisError, OSError):
+                made = await self.cluster.count(f"profiles:{group}:{minute}", 120)
+        if made is None:
+            for key in [key for key in self.here if key[1] < minute]:
+                del self.here[key]
+            made = self.here[group, minute] = self.here.get((group, minute), 0) + 1
+        return None if made <= self.per_minute else 60 - now % 60
 
 
 @contextlib.asynccontextmanager

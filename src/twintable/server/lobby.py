@@ -37,6 +37,7 @@ from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import (
     AddressBook,
+    ProfileQuota,
     TableQuota,
     TooManyTables,
     shares_of,
@@ -73,6 +74,7 @@ class Lobby:
                                 server.cluster, settings.max_open_tables_per_profile)
         """Each address's and each profile's share of unfinished tables, across
         workers."""
+        self.profile_quota = ProfileQuota(settings.profiles_per_minute, server.cluster)
 
     # -- answers ------------------------------------------------------------------------
     def joined(self, seated: Seated, token: str, key: str | None = None) -> Joined:

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
+from twintable.server.address_groups import client_group
 from twintable.server.bus import (
     BusMessage,
     LobbyCall,
@@ -153,7 +154,7 @@ class Relay:
         ident = secrets.token_hex(8)
         inbox: asyncio.Queue[Delivery] = asyncio.Queue()
         self.proxies[ident] = inbox
-        client = websocket.client.host if websocket.client else "unknown"
+        client = client_group(websocket)
         guard = ForwardGuard(self.settings, shared=shared)
         cluster.send(owner, SocketOpened(ident, table_id, cluster.worker_id, client))
 

@@ -78,6 +78,12 @@ class Settings:
     client_message_burst: int = 120
     """One address's messages over all its WebSockets together (a person may have a few
     tabs open; twenty sockets must not get twenty times the allowance)."""
+    ipv6_prefix: int = 64
+    """An IPv6 client counts in the per-address limits by its network of this many bits
+    (``server/address_groups.py``); an IPv4 client by its address."""
+    profiles_per_minute: int = 30
+    """Profiles one address (group) may make a minute, across workers (a browser makes
+    one, once; a classroom behind one address, a few dozen)."""
     max_sockets_per_client: int = 64
     """WebSockets one address may hold open at once."""
     hello_timeout_s: float = 10.0

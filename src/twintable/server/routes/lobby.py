@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from redis.exceptions import RedisError
 
+from twintable.server.address_groups import client_group
 from twintable.server.bus import LeaveCall, SeatBotCall, StartCall
 from twintable.server.errors import LobbyError
 from twintable.server.lobby import bearer
@@ -21,8 +22,7 @@ router = APIRouter()
 
 @router.post("/api/tables", status_code=201, responses=ERRORS)
 async def create_table(request: CreateTable, http: Request, lobby: LobbyDep) -> Joined:
-    client = http.client.host if http.client else "unknown"
-    return await lobby.create(request, client)
+    return await lobby.create(request, client_group(http))
 
 
 @router.get("/api/tables")
@@ -97,5 +97,5 @@ async def rematch(table_id: str, http: Request, lobby: LobbyDep,
                   authorization: Authorization = None) -> Joined:
     """Play again: a player of this finished table gets a seat at its rematch (the same
     seats, options and bots); the first call makes the table, the others join it."""
-    client = http.client.host if http.client else "unknown"
+    client = client_group(http)
     return await lobby.rematch(table_id, authorization, client)

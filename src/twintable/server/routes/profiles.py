@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
+from twintable.server.address_groups import client_group
 from twintable.server.errors import LobbyError
 from twintable.server.lobby import bearer
 from twintable.server.protocol import CreateProfile, Profile, RenameProfile
@@ -12,8 +13,13 @@ from twintable.server.routes import ERRORS, Authorization, LobbyDep
 router = APIRouter()
 
 
-@router.post("/api/profiles", status_code=201, responses=ERRORS)
-async def create_profile(request: CreateProfile, lobby: LobbyDep) -> Profile:
+@router.post("/api/profiles", status_code=201, responses={**ERRORS, 429: ERRORS[409]})
+async def create_profile(request: CreateProfile, http: Request, lobby: LobbyDep) -> Profile:
+    wait = await lobby.profile_quota.take(client_group(http))
+    if wait is not None:
+        raise LobbyError(429, "profiles.too_many",
+                         "too many profiles made from your address; try again in a minute",
+                         retry_after_s=max(1, round(wait)))
     player_id, secret = await lobby.server.create_profile(request.display_name)
     return Profile(player_id=player_id, display_name=request.display_name, secret=secret)
 

@@ -9,6 +9,7 @@ from typing import cast
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from redis.exceptions import RedisError
 
+from twintable.server.address_groups import client_group
 from twintable.server.errors import LobbyError
 from twintable.server.guards import Allowance, hello_deadline
 from twintable.server.limits import BadJson, bounded_json
@@ -42,7 +43,7 @@ async def finished_hello_admits(websocket: WebSocket, table: Table,
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, lobby: LobbyDep) -> None:
-    address = websocket.client.host if websocket.client else "unknown"
+    address = client_group(websocket)
     addresses = lobby.addresses
     ident = await addresses.open(address)
     if ident is None:
