@@ -29,7 +29,9 @@ def app_client(db_url: str, **settings: Any) -> TestClient:
     settings.setdefault("client_messages_per_second", 10_000.0)
     settings.setdefault("client_message_burst", 10_000)
     settings.setdefault("bot_delay_ms", 0)
-    settings.setdefault("profiles_per_minute", 100_000)  # every test's people share one
+    # Every test's people come from one address.
+    settings.setdefault("profiles_per_minute", 100_000)
+    settings.setdefault("max_seats_per_client", 100_000)
     return TestClient(create_app(Settings(db_url=db_url, **settings)))
 
 

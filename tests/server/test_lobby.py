@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fastapi.testclient import TestClient
+
 from tests.server.client import (
     app_client,
     auth,
@@ -56,7 +58,9 @@ def test_create_join_by_invite_bots_kick_leave_and_start(sqlite_url: str) -> Non
         response = client.post(f"/api/tables/{table_id}/start", headers=creator)
         assert response.status_code == 409 and response.json()["code"] == "table.not_full"
 
-        bob = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Bob"}).json()
+        # Bob joins from an address of his own: when he is kicked, it may not sit here again.
+        elsewhere = TestClient(client.app, client=("192.0.2.9", 4000))
+        bob = elsewhere.post(f"/api/tables/{table_id}/join", json={"display_name": "Bob"}).json()
         assert bob["seat"] == 1
         taken = client.post(f"/api/tables/{table_id}/join",
                             json={"display_name": "Cy", "seat": 1})
@@ -74,6 +78,8 @@ def test_create_join_by_invite_bots_kick_leave_and_start(sqlite_url: str) -> Non
         assert seats[1]["kind"] == "empty"
         kicked = client.post(f"/api/tables/{table_id}/leave", headers=auth(bob["token"]))
         assert kicked.status_code == 401  # the kicked token no longer holds a seat
+        back = elsewhere.post(f"/api/tables/{table_id}/join", json={"display_name": "Bobby"})
+        assert back.status_code == 403 and back.json()["code"] == "seat.kicked"
 
         dee = client.post(f"/api/tables/{table_id}/join", json={"display_name": "Dee"}).json()
         left = client.post(f"/api/tables/{table_id}/leave", headers=auth(dee["token"]))

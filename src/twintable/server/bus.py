@@ -52,6 +52,8 @@ class JoinCall(TableCall):
     """The hash of the invite key the client gave (a private table needs it)."""
     token_hash: str
     """The hash of the new seat's token, made by the worker that answers the client."""
+    client: str | None = None
+    """The joiner's address group: its seats are bounded, and a kicked one stays out."""
 
 
 class LeaveCall(TableCall):

@@ -191,13 +191,16 @@ class Lobby:
         return self.seated(table, 0)
 
     # -- joining and playing again -------------------------------------------------------
-    async def join(self, table_id: str, request: JoinTable) -> Joined:
-        """A seat at a table for the person asking (its token made here)."""
+    async def join(self, table_id: str, request: JoinTable,
+                   client: str | None = None) -> Joined:
+        """A seat at a table for the person asking (its token made here); ``client``:
+        their address group."""
         await self.server.check_profile(request.player_id, request.player_secret)
         token = new_token()
         seated = Seated.model_validate(await self.on_owner(JoinCall(
             table=table_id, display_name=request.display_name, player_id=request.player_id,
-            seat=request.seat, key_hash=digest(request.key), token_hash=hash_token(token))))
+            seat=request.seat, key_hash=digest(request.key), token_hash=hash_token(token),
+            client=client)))
         return self.joined(seated, token, request.key)
 
     async def rematch(self, table_id: str, authorization: str | None,
@@ -209,6 +212,16 @@ class Lobby:
             table=table_id, token_hash=digest(bearer(authorization)),
             new_token_hash=hash_token(token), client=client)))
         return self.joined(seated, token)
+
+    def check_seats_held(self, client: str) -> None:
+        """Refuse one more seat to an address group holding its share of seats at the
+        tables waiting here (one address took all 30 free seats of 10 public tables in
+        0.28 s in a probe of issue #38)."""
+        held = sum(1 for table in self.server.tables.values() if table.status == "open"
+                   for joiner in table.seating.joined_from.values() if joiner == client)
+        if held >= self.settings.max_seats_per_client:
+            raise LobbyError(429, "seats.too_many",
+                             f"you already hold {held} seats at tables waiting to start")
 
     # -- tables to look at --------------------------------------------------------------
     async def opened_table(self, table_id: str, key: str | None,
@@ -262,8 +275,10 @@ class Lobby:
             if not seating.admits_hash(call.key_hash):
                 raise LobbyError(403, "table.private",
                                  "this table is private: use its invite link")
+            if call.client is not None:
+                self.check_seats_held(call.client)
             seat = await seating.join(call.display_name, call.player_id, call.seat,
-                                      call.token_hash)
+                                      call.token_hash, call.client)
             return self.seated(table, seat).model_dump(mode="json")
         if isinstance(call, LeaveCall):
             leaving = seating.seat_for_hash(call.token_hash)

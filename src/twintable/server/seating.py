@@ -108,6 +108,18 @@ class Seating:
         return key_hash_opens((self.table.row.settings or {}).get("invite_hash"), key_hash)
 
     @property
+    def joined_from(self) -> dict[int, str]:
+        """The address group each person who joined a seat came from (by seat)."""
+        joined = (self.table.row.settings or {}).get("joined_from", {})
+        return {int(seat): str(group) for seat, group in joined.items()}
+
+    @property
+    def kicked(self) -> set[str]:
+        """Profiles and address groups the creator removed from a seat: they may watch,
+        not sit here again (a kicked seat was taken back 20 of 20 times in issue #38)."""
+        return set((self.table.row.settings or {}).get("kicked", []))
+
+    @property
     def reserved(self) -> set[int]:
         """Empty seats a rematch keeps for the people of the previous game."""
         return set((self.table.row.settings or {}).get("reserved", []))
@@ -141,11 +153,16 @@ class Seating:
 
     # -- lobby changes (before the start) -----------------------------------------------
     async def join(self, display_name: str, player_id: str | None,
-                   seat: int | None, token_hash: str) -> int:
-        """Seat a person (held by the token whose hash is ``token_hash``): the seat."""
+                   seat: int | None, token_hash: str, client: str | None = None) -> int:
+        """Seat a person (held by the token whose hash is ``token_hash``; ``client``: the
+        address group they came from): the seat."""
         table = self.table
         async with table.lock:
             self.require_open()
+            if (player_id is not None and player_id in self.kicked) or (
+                    client is not None and client in self.kicked):
+                raise LobbyError(403, "seat.kicked",
+                                 "the table's creator took you off this table")
             free = [s for s in table.seats if s.kind == "empty" and s.seat not in self.reserved]
             if seat is not None:
                 free = [s for s in free if s.seat == seat]
@@ -161,6 +178,12 @@ class Seating:
             chosen.kind, chosen.display_name, chosen.player_id = "human", display_name, player_id
             chosen.token_hash, chosen.bot = token_hash, None
             await table.server.store.save_seat(chosen, table.fence)
+            if client is not None:
+                joined = {**self.joined_from, chosen.seat: client}
+                table.row.settings = {**(table.row.settings or {}),
+                                      "joined_from": {str(s): g for s, g in joined.items()}}
+                await table.server.store.save_settings(table.id, table.row.settings,
+                                                       table.fence)
             if self.creator_seat == NO_CREATOR:  # everyone had left: this person leads now
                 table.row.settings = {**(table.row.settings or {}), "creator_seat": chosen.seat}
                 await table.server.store.save_settings(table.id, table.row.settings,
@@ -187,12 +210,25 @@ class Seating:
             self.require_open()
             await self._empty_seat(seat)
 
+    async def _kick(self, seat: int) -> None:
+        """The creator takes a person off a seat: their profile and the address group
+        they joined from may not sit at this table again."""
+        table = self.table
+        row = table.seats[seat]
+        if row.kind != "human":
+            return
+        barred = self.kicked | {who for who in (row.player_id, self.joined_from.get(seat))
+                                if who is not None}
+        table.row.settings = {**(table.row.settings or {}), "kicked": sorted(barred)}
+        await table.server.store.save_settings(table.id, table.row.settings, table.fence)
+
     async def set_bot(self, seat: int, bot: str | None) -> None:
         table = self.table
         async with table.lock:
             self.require_open()
             if not 0 <= seat < len(table.seats):
                 raise LobbyError(404, "seat.unknown", "no such seat")
+            await self._kick(seat)
             if bot is None:
                 await self._empty_seat(seat)
                 return
@@ -217,6 +253,10 @@ class Seating:
         row.kind, row.bot, row.display_name, row.player_id, row.token_hash = (
             "empty", None, None, None, None)
         await table.server.store.save_seat(row, table.fence)
+        if seat in self.joined_from:  # the seat no longer counts for its address
+            table.row.settings = {**(table.row.settings or {}), "joined_from": {
+                str(s): g for s, g in self.joined_from.items() if s != seat}}
+            await table.server.store.save_settings(table.id, table.row.settings, table.fence)
         if seat in self.reserved:  # the creator opens a kept seat to anyone
             await self._set_reserved(self.reserved - {seat})
         if seat == self.creator_seat:

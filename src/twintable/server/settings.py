@@ -84,6 +84,9 @@ class Settings:
     profiles_per_minute: int = 30
     """Profiles one address (group) may make a minute, across workers (a browser makes
     one, once; a classroom behind one address, a few dozen)."""
+    max_seats_per_client: int = 12
+    """Seats one address group may hold at once at the tables waiting to start on one
+    worker (people behind one address join a few tables; a script took 30)."""
     max_sockets_per_client: int = 64
     """WebSockets one address may hold open at once."""
     hello_timeout_s: float = 10.0

@@ -59,8 +59,9 @@ async def table_info(table_id: str, lobby: LobbyDep, key: TableKey = None,
 
 
 @router.post("/api/tables/{table_id}/join", responses=ERRORS)
-async def join(table_id: str, request: JoinTable, lobby: LobbyDep) -> Joined:
-    return await lobby.join(table_id, request)
+async def join(table_id: str, request: JoinTable, http: Request,
+               lobby: LobbyDep) -> Joined:
+    return await lobby.join(table_id, request, client_group(http))
 
 
 @router.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
