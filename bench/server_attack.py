@@ -23,7 +23,11 @@ Each mode runs once without attackers, then once per attack, each on fresh table
 - ``forged-xff``: creates with a forged X-Forwarded-For each (Medium 6);
 - ``rematch-flood``: games against a bot that a stand-in ends at once, each followed by
   Play again, the rematches left waiting (#38 High): "rematch 200" counts the tables
-  it holds, which must stay within the address's share (20 by default).
+  it holds, which must stay within the address's share (20 by default);
+- ``seat-squat``: every free seat of every public table waiting, joined as fast as
+  answered (#38 Medium): "join 200" must stay within the address's seats (12);
+- ``profile-flood``: profiles made as fast as answered (#38 Low): "profile 201" must
+  stay within the address's 30 a minute.
 
 For each it prints the honest acknowledged moves against the run without attackers
 (target: >= 95%), stalled honest tables (5 s or more without an ack at any time; target
@@ -74,7 +78,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 #: How much lower the attackers' processes run than the rest (see attack_process).
 ATTACKER_NICE = 8
 ATTACKS = ("hostile-frames", "huge-frames", "table-flood", "socket-flood", "message-flood",
-           "big-headers", "forged-xff", "rematch-flood")
+           "big-headers", "forged-xff", "rematch-flood", "seat-squat", "profile-flood")
 
 
 # -- servers ----------------------------------------------------------------------------
@@ -478,6 +482,40 @@ class Attacker:
                 except httpx2.HTTPError as error:
                     self.out[type(error).__name__] += 1
             await asyncio.sleep(0.02)
+
+
+    async def seat_squat(self) -> None:
+        n = 0
+        async with self.http() as http:
+            # Tables for the squatter to find, made by a host of another address.
+            async with httpx2.AsyncClient(base_url=self.bases[0], timeout=10) as host:
+                for _ in range(6):
+                    await host.post("/api/tables", json={
+                        "game": "timo", "players": 4, "display_name": "Host",
+                        "seats": [{"kind": "human"}] * 4})
+            while self.live():
+                n += 1
+                try:
+                    listed = (await http.get("/api/tables?status=open&limit=100")).json()
+                    for table in listed:
+                        for seat in table["seats"]:
+                            if seat["kind"] == "empty" and not seat.get("reserved"):
+                                joined = await http.post(
+                                    f"/api/tables/{table['id']}/join",
+                                    json={"display_name": f"Squat{n}"})
+                                self.out[f"join {joined.status_code}"] += 1
+                except httpx2.HTTPError as error:
+                    self.out[type(error).__name__] += 1
+                await asyncio.sleep(0.05)
+
+    async def profile_flood(self) -> None:
+        async with self.http() as http:
+            while self.live():
+                try:
+                    made = await http.post("/api/profiles", json={"display_name": "Bot"})
+                    self.out[f"profile {made.status_code}"] += 1
+                except httpx2.HTTPError as error:
+                    self.out[type(error).__name__] += 1
 
 
 def attack_process(attack: str, address: str, bases: list[str], targets: list[str],
