@@ -104,8 +104,10 @@ def test_the_replay_shows_every_hand_tells_the_tables_story_plays_and_shares(
     namesakes = names.count("Ann") > 1
     assert mine.count() == 1 and re.search(
         r"Ann #\w+ \(you\)" if namesakes else r"Ann \(you\)", mine.inner_text()), names
-    rank = mine.locator("td").first.inner_text()
-    assert f"You are number {rank}," in tab.page.locator("#leaderboard-you").inner_text()
+    # One rated game: a provisional rating, unranked, and the sentence says what it needs.
+    assert mine.locator("td").first.inner_text() == "–"
+    you = tab.page.locator("#leaderboard-you").inner_text()
+    assert "still new after 1 game" in you and re.search(r"you would be number \d+\.", you), you
 
 
 def test_twin_it_cards_are_drawn_plainly_in_the_replay(tab: Tab) -> None:

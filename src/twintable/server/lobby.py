@@ -45,6 +45,7 @@ from twintable.server.guards import (
 )
 from twintable.server.protocol import CreateTable, Joined, JoinTable
 from twintable.server.public import table_socket
+from twintable.server.replay_cache import ReplayCache
 from twintable.server.seating import digest, hash_token, new_token
 from twintable.server.settings import Settings
 from twintable.server.storage.store import Store
@@ -75,6 +76,8 @@ class Lobby:
         """Each address's and each profile's share of unfinished tables, across
         workers."""
         self.profile_quota = ProfileQuota(settings.profiles_per_minute, server.cluster)
+        self.replays = ReplayCache()
+        """Finished games' replay answers, made off the loop and kept."""
 
     # -- answers ------------------------------------------------------------------------
     def joined(self, seated: Seated, token: str, key: str | None = None) -> Joined:

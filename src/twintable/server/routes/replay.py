@@ -3,9 +3,7 @@ a time (the replay viewer draws the first page's first frame while it fetches th
 
 from __future__ import annotations
 
-import gzip
-import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Annotated, Any
 
@@ -15,8 +13,10 @@ from fastapi.responses import Response
 from twintable.core.game import Game
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
+from twintable.server.address_groups import client_group
 from twintable.server.errors import LobbyError
 from twintable.server.protocol import REPLAY_PAGE_DEFAULT, REPLAY_PAGE_MAX, ReplayPage
+from twintable.server.replay_cache import Encoded
 from twintable.server.routes import ERRORS, Authorization, LobbyDep, TableKey
 
 router = APIRouter()
@@ -57,18 +57,14 @@ def replay_steps(game: Game[Any], stored: Replay, every_seat: bool,
         yield step
 
 
-def answer(request: Request, data: Any) -> Any:
-    """The answer as it is, or its JSON gzipped for a client that takes it: a long game's
-    views repeat themselves (6 MB of JSON for 800 moves of Timo with four seats, 0.1 MB
-    gzipped)."""
-    if "gzip" not in request.headers.get("accept-encoding", "").lower():
-        return data
-    if isinstance(data, ReplayPage):
-        data = data.model_dump(mode="json", by_alias=True)
-    body = json.dumps(data, ensure_ascii=False, allow_nan=False,
-                      separators=(",", ":")).encode()
-    return Response(gzip.compress(body, compresslevel=5), media_type="application/json",
-                    headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+def answer(request: Request, made: Encoded) -> Response:
+    """The answer's JSON, gzipped for a client that takes it: a long game's views repeat
+    themselves (6 MB of JSON for 800 moves of Timo with four seats, 0.1 MB gzipped)."""
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(made.gzipped, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return Response(made.plain, media_type="application/json",
+                    headers={"Vary": "Accept-Encoding"})
 
 
 @router.get("/api/tables/{table_id}/replay/views", responses=ERRORS,
@@ -78,11 +74,17 @@ async def replay_views(table_id: str, request: Request, lobby: LobbyDep,
                        authorization: Authorization = None) -> Any:
     """Every step of a finished game as spectators saw it, all at once;
     ``every_seat=true`` adds ``views``, each seat's own view of the step (its hand).
-    The replay viewer reads ``/replay/steps`` instead, a page at a time."""
+    The replay viewer reads ``/replay/steps`` instead, a page at a time. Made once, off
+    the event loop, and kept (``server/replay_cache.py``)."""
     await lobby.opened_table(table_id, key, authorization)
-    stored = await lobby.server.stored_replay(table_id)
-    return answer(request, list(replay_steps(lobby.registry.get(stored.game), stored,
-                                             every_seat)))
+
+    async def prepare() -> Callable[[], Any]:
+        stored = await lobby.server.stored_replay(table_id)
+        game = lobby.registry.get(stored.game)
+        return lambda: list(replay_steps(game, stored, every_seat))
+
+    return answer(request, await lobby.replays.get(
+        (table_id, "views", every_seat), prepare, client_group(request)))
 
 
 @router.get("/api/tables/{table_id}/replay/steps", responses=ERRORS,
@@ -96,11 +98,18 @@ async def replay_page(
     same steps ``/replay/views`` answers, and ``moves``, the game's number of moves (its
     last step). A page past the end is refused (422 ``replay.past_end``)."""
     await lobby.opened_table(table_id, key, authorization)
-    stored = await lobby.server.stored_replay(table_id)
-    moves = len(stored.actions)
-    if start > moves:
-        raise LobbyError(422, "replay.past_end",
-                         f"from={start} is past the last step: the game has {moves} moves")
-    steps = list(replay_steps(lobby.registry.get(stored.game), stored, every_seat,
-                              start, start + count))
-    return answer(request, ReplayPage(start=start, moves=moves, steps=steps))
+
+    async def prepare() -> Callable[[], Any]:
+        stored = await lobby.server.stored_replay(table_id)
+        moves = len(stored.actions)
+        if start > moves:
+            raise LobbyError(422, "replay.past_end",
+                             f"from={start} is past the last step: the game has {moves} "
+                             "moves")
+        game = lobby.registry.get(stored.game)
+        return lambda: ReplayPage(start=start, moves=moves, steps=list(replay_steps(
+            game, stored, every_seat, start, start + count))).model_dump(mode="json",
+                                                                          by_alias=True)
+
+    return answer(request, await lobby.replays.get(
+        (table_id, "steps", start, count, every_seat), prepare, client_group(request)))
