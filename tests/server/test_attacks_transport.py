@@ -30,7 +30,7 @@ from tests.server.test_attacks import HonestPlayer
 from tests.server.test_strict_input import served_here
 from twintable.server.app import create_app
 from twintable.server.settings import Settings
-from twintable.server.transport import MAX_HEAD_BYTES, WS_FRAME_SLACK
+from twintable.server.transport import MAX_HEAD_BYTES, WS_FRAME_SLACK, BoundedHttpTools
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -279,3 +279,41 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Any) -> N
             honest.move()
 
         from_the_proxy()
+
+
+# -- idle and slow connections ---------------------------------------------------------
+def closed_by_server(raw: socket.socket, wait_s: float) -> bool:
+    """Whether the server closed ``raw`` (within ``wait_s``), sending nothing."""
+    raw.settimeout(wait_s)
+    try:
+        return raw.recv(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:  # reset: closed at once
+        return True
+
+
+def test_an_address_holds_a_bounded_number_of_connections_and_silent_ones_close(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: 8,300 slow connections from one address made the server unreachable for
+    everyone. Past its share an address's connections are cut at once, and one that says
+    nothing is closed after the head's time limit; the honest player plays on."""
+    monkeypatch.setattr(BoundedHttpTools, "head_timeout_s", 1.5)
+    with server_with_honest_player(tmp_path, max_connections_per_client=20) as (
+            port, player, _):
+        attacker = new_address()
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10,
+                                         source_address=(attacker, 0)) for _ in range(25)]
+        try:
+            assert [closed_by_server(raw, 0.3) for raw in held[20:]] == [True] * 5
+            player.move()  # the honest player is served meanwhile
+            assert create(port, new_address()).status_code == 201
+            # A slow head, a byte at a time, is cut at the limit like a silent one.
+            held[0].sendall(b"GET /healthz HTTP/1.1\r\n")
+            assert all(closed_by_server(raw, 5) for raw in held[:20])
+            # Its connections gone, the address is served again.
+            assert raw_answer(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                              attacker).startswith(b"HTTP/1.1 200")
+        finally:
+            for raw in held:
+                raw.close()

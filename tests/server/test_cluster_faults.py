@@ -52,6 +52,7 @@ REDIS_SERVER = "/usr/bin/redis-server"
 #: The per-address limits raised for a crowd scripted from one machine.
 ONE_MACHINE = ("--tables-per-address", "100000", "--sockets-per-address", "100000",
                "--profiles-per-address", "100000", "--seats-per-address", "100000",
+               "--connections-per-address", "100000",
                "--messages-per-address", "1000000")
 LEASE_TTL_MS = 1500
 #: How long a readiness check may take: ``/readyz`` gives the database and Redis 2 s each.

@@ -202,6 +202,9 @@ def serve(
         help="Messages per second one client address may send over all its WebSockets "
              "(twice that at once). Raise these three for a load test from one "
              "machine.")] = 60.0,
+    connections_per_address: Annotated[int, typer.Option(
+        help="HTTP connections one client address may hold open at once (the trusted "
+             "proxies excepted).")] = 128,
     seats_per_address: Annotated[int, typer.Option(
         help="Seats one client address may hold at once at tables waiting to start.")]
     = 12,
@@ -257,6 +260,7 @@ def serve(
                         client_message_burst=max(1, int(2 * messages_per_address)),
                         profiles_per_minute=profiles_per_address, ipv6_prefix=ipv6_prefix,
                         max_seats_per_client=seats_per_address,
+                        max_connections_per_client=connections_per_address,
                         drain_timeout_s=drain_timeout)
     if workers < 1:
         raise _fail("--workers takes 1 or more")

@@ -40,7 +40,7 @@ from twintable.server.settings import Settings, settings_from_env
 from twintable.server.storage.ownership import claim_sqlite, release_sqlite
 from twintable.server.storage.store import Store
 from twintable.server.supervisor import on_drain
-from twintable.server.transport import server_options
+from twintable.server.transport import limit_connections, server_options
 
 log = logging.getLogger("twintable.server")
 
@@ -50,6 +50,7 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    limit_connections(settings)
     store = Store(settings.db_url)
     server = GameServer(store, default_registry(), settings, Metrics())
     facade = Lobby(server, settings)

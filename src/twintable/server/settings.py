@@ -87,6 +87,9 @@ class Settings:
     max_seats_per_client: int = 12
     """Seats one address group may hold at once at the tables waiting to start on one
     worker (people behind one address join a few tables; a script took 30)."""
+    max_connections_per_client: int = 128
+    """HTTP connections one peer may hold at once (a proxy named in ``trusted_proxies``
+    excepted): ``server/transport.py``."""
     max_sockets_per_client: int = 64
     """WebSockets one address may hold open at once."""
     hello_timeout_s: float = 10.0

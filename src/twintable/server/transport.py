@@ -8,7 +8,13 @@ descriptors the process may open.
 - A request's line and headers together are capped (:data:`MAX_HEAD_BYTES`): uvicorn's
   httptools parser keeps any size, so :class:`BoundedHttpTools` counts what arrives
   before the headers end and answers 431 (h11's own limit is set too, for h11).
-- Idle keep-alive connections close after a few seconds.
+- Idle keep-alive connections close after a few seconds, and a request's head must
+  arrive within :data:`HEAD_TIMEOUT_S` of the connection (or of the last answer): a
+  connection that sends nothing, or its headers a byte at a time, is closed.
+- One peer holds at most ``Settings.max_connections_per_client`` HTTP connections at
+  once (the trusted proxies excepted: every client comes through them): 8,300 slow
+  connections from one address made a server unreachable for everyone (issue #38).
+  WebSockets leave this count when they upgrade; ``server/guards.py`` counts those.
 - Forwarded headers (X-Forwarded-For/Proto) are believed only from the proxies named with
   ``serve --trusted-proxy`` (uvicorn trusts 127.0.0.1 by default, and any local process,
   or an nginx that passes a client's header on, could then forge every address).
@@ -16,9 +22,11 @@ descriptors the process may open.
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import logging
 import resource
-from typing import Any
+from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -32,6 +40,8 @@ MAX_HEAD_BYTES = 32 * 1024
 #: just too long is answered ``message.too_large`` rather than cut off.
 WS_FRAME_SLACK = 4 * 1024
 KEEP_ALIVE_S = 5
+#: How long a request's line and headers may take to arrive.
+HEAD_TIMEOUT_S = 10.0
 #: Descriptors wanted: a socket each for many people, plus files and database links.
 WANTED_DESCRIPTORS = 8192
 
@@ -40,21 +50,79 @@ class BoundedHttpTools(HttpToolsProtocol):
     before the parser reads them: a whole head that arrives in one read (up to 256 KiB)
     is parsed at once, so counting after parsing let it through."""
 
+    max_per_peer: ClassVar[int] = 128
+    """Connections one peer may hold (set per server by :func:`server_options`)."""
+    exempt_peers: ClassVar[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]] = ()
+    """The trusted proxies' networks: every client comes through them."""
+    head_timeout_s: ClassVar[float] = HEAD_TIMEOUT_S
+    open_by_peer: ClassVar[dict[str, int]] = {}
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.head_bytes = 0
         self.in_head = True
         self.tail = b""
         """The last bytes of the head so far: its end may be split between reads."""
+        self.peer: str | None = None
+        """The peer counted in :attr:`open_by_peer` (None: not counted)."""
+        self.head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        if host is not None and not _within(host, self.exempt_peers):
+            held = self.open_by_peer.get(host, 0)
+            if held >= self.max_per_peer:
+                transport.abort()  # no answer: the peer is the one flooding
+                return
+            self.open_by_peer[host] = held + 1
+            self.peer = host
+        self._await_head()
+
+    def _await_head(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+        self.head_timer = self.loop.call_later(self.head_timeout_s, self._head_late)
+
+    def _head_late(self) -> None:
+        self.head_timer = None
+        if self.in_head and not self.transport.is_closing():
+            self.transport.close()
+
+    def _uncount(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+        if self.peer is not None:
+            left = self.open_by_peer.get(self.peer, 1) - 1
+            if left > 0:
+                self.open_by_peer[self.peer] = left
+            else:
+                self.open_by_peer.pop(self.peer, None)
+            self.peer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._uncount()
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self) -> None:
+        self._uncount()  # a WebSocket from now on: counted with the address's sockets
+        super().handle_websocket_upgrade()
 
     def on_headers_complete(self) -> None:
         self.in_head = False
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
         # What comes next on this connection is the next request's head.
         self.head_bytes, self.in_head, self.tail = 0, True, b""
+        if self.peer is not None or self.transport is not None:
+            self._await_head()
 
     def data_received(self, data: bytes) -> None:
         if self.in_head and not self.transport.is_closing():
@@ -70,6 +138,36 @@ class BoundedHttpTools(HttpToolsProtocol):
                 self.transport.close()
                 return
         super().data_received(data)
+
+
+def _within(host: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+            ) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
+
+
+def _networks(proxies: list[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``--trusted-proxy``'s addresses and networks (``*``: every address)."""
+    if "*" in proxies:
+        return (ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0"))
+    found = []
+    for proxy in proxies:
+        try:
+            found.append(ipaddress.ip_network(proxy, strict=False))
+        except ValueError:
+            continue  # a name uvicorn matches itself; no address to compare here
+    return tuple(found)
+
+
+def limit_connections(settings: Settings) -> None:
+    """Set :class:`BoundedHttpTools`'s per-peer limits for this process's server (the
+    application calls it as it is made, in each worker process: uvicorn sends its workers
+    the protocol class by name, so the limits cannot travel with it)."""
+    BoundedHttpTools.max_per_peer = settings.max_connections_per_client
+    BoundedHttpTools.exempt_peers = _networks(settings.trusted_proxies)
 
 
 def server_options(settings: Settings) -> dict[str, Any]:
