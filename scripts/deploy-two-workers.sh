@@ -5,7 +5,11 @@
 #
 # Starts two `twintable serve` workers on 127.0.0.1:8101 and :8102 sharing one PostgreSQL
 # database and one Redis, and nginx on 127.0.0.1:8100 in front of them (WebSocket upgrade
-# headers set; /w1/ and /w2/ reach one worker each, where clients of its tables are sent). Installs nginx with apt-get when it is missing. Ctrl-C stops all three.
+# headers set; /w1/ and /w2/ reach one worker each, where clients of its tables are sent).
+# Installs nginx with apt-get when it is missing. A worker that exits is started again
+# (after a pause that doubles while it keeps dying young) and nginx serves on through the
+# other one meanwhile: only Ctrl-C (or SIGTERM) to this script stops nginx, after the
+# workers have drained.
 set -euo pipefail
 
 DB_URL=${1:-postgresql://postgres@127.0.0.1:5432/test}
@@ -57,28 +61,61 @@ http {
 }
 CONF
 
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    if [ -f "$RUN/nginx.pid" ]; then kill "$(cat "$RUN/nginx.pid")" 2>/dev/null || true; fi
-}
-trap cleanup EXIT INT TERM
-
-for n in 1 2; do
+declare -A pids=() started=()
+stopping=0
+start_worker() {
+    local n=$1
     "$TWINTABLE" serve --host 127.0.0.1 --port $((PORT + n)) --db "$DB_URL" \
         --redis "$REDIS_URL" --advertise-url "/w$n" --public-url "http://127.0.0.1:$PORT" \
         --trusted-proxy 127.0.0.1 \
-        > "$RUN/worker$n.log" 2>&1 &
-    pids+=($!)
-done
+        >> "$RUN/worker$n.log" 2>&1 &
+    pids[$n]=$!
+    started[$n]=$SECONDS
+}
+# The only way nginx is stopped: this script is asked to stop. The workers drain first
+# (SIGTERM: their tables go to no one, but their moves are written and their clients told).
+stop_all() {
+    local code=${1:-0}
+    stopping=1
+    trap - INT TERM
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    if [ -f "$RUN/nginx.pid" ]; then nginx -c "$RUN/nginx.conf" -s quit 2>/dev/null || true; fi
+    echo "stopped (logs in $RUN)"
+    exit "$code"
+}
+trap stop_all INT TERM
+
+for n in 1 2; do start_worker "$n"; done
 for n in 1 2; do
     for _ in $(seq 100); do
         curl -sf "http://127.0.0.1:$((PORT + n))/readyz" >/dev/null && break
         sleep 0.2
     done
-    curl -sf "http://127.0.0.1:$((PORT + n))/readyz" >/dev/null \
-        || { echo "worker $n did not start: see $RUN/worker$n.log"; exit 1; }
+    if ! curl -sf "http://127.0.0.1:$((PORT + n))/readyz" >/dev/null; then
+        echo "worker $n did not start: see $RUN/worker$n.log"
+        stop_all 1
+    fi
 done
 nginx -c "$RUN/nginx.conf"
 echo "Twin Table on http://127.0.0.1:$PORT (2 workers; logs and nginx config in $RUN)"
-wait "${pids[@]}"
+
+# Keep both workers running. A worker's exit never ends this loop, so it never reaches
+# nginx: the proxy stays up and sends everyone to the worker that is left.
+pause=1
+while [ "$stopping" -eq 0 ]; do
+    for n in 1 2; do
+        if kill -0 "${pids[$n]}" 2>/dev/null; then continue; fi
+        status=0
+        wait "${pids[$n]}" 2>/dev/null || status=$?
+        if [ $((SECONDS - started[$n])) -lt 10 ]; then
+            pause=$((pause * 2 > 30 ? 30 : pause * 2))
+        else
+            pause=1
+        fi
+        echo "worker $n exited (status $status): starting it again in ${pause}s"
+        sleep "$pause"
+        start_worker "$n"
+    done
+    sleep 1
+done

@@ -22,6 +22,11 @@ if ! command -v ip >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
     && [ "$(id -u)" -eq 0 ]; then
   apt-get update -qq && apt-get install -y -qq iproute2 >/dev/null
 fi
+# The TLS deployment test (tests/deploy/test_nginx_tls.py) runs Debian's nginx.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ] \
+    && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq && apt-get install -y -qq nginx >/dev/null
+fi
 # Two test processes (pytest-xdist), a test file each at a time: many tests wait on
 # servers, browsers and timers, so the second one uses the idle time (TWINTABLE_TEST_WORKERS=0
 # runs in one process).
