@@ -22,6 +22,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from twintable.server.instrumentation import PEER
 from twintable.server.settings import Settings
 
 log = logging.getLogger("twintable.server")
@@ -46,6 +47,13 @@ class BoundedHttpTools(HttpToolsProtocol):
         self.in_head = True
         self.tail = b""
         """The last bytes of the head so far: its end may be split between reads."""
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        # Kept before uvicorn replaces the client with a proxy's X-Forwarded-For: only a
+        # trusted proxy's connection may hand on a request id (server/instrumentation.py).
+        if self.client is not None:
+            self.scope[PEER] = self.client[0]  # type: ignore[literal-required]
 
     def on_headers_complete(self) -> None:
         self.in_head = False
