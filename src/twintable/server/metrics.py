@@ -178,7 +178,8 @@ class _ServerState(Collector):
         yield GaugeMetricFamily("twintable_connections", "Open WebSocket connections",
                                 value=now.connections)
         yield GaugeMetricFamily("twintable_draining",
-                                "1 while this worker drains (SIGTERM), else 0",
+                                "1 once this worker stops taking tables (a drain, "
+                                "a stop), else 0",
                                 value=int(now.draining))
         if now.leases is not None:
             held, gained, lost = now.leases
