@@ -21,9 +21,10 @@ from twintable.server.app import create_app
 from twintable.server.settings import Settings
 
 
-def app_client(db_url: str, **settings: Any) -> TestClient:
+def app_client(db_url: str, address: str = "testclient", **settings: Any) -> TestClient:
     """An app with instant bots; scripted clients are fast, so the rate limit is raised
-    unless a test sets it."""
+    unless a test sets it. ``address``: where its requests come from (TestClient's own
+    name for it by default, which is no IP address)."""
     settings.setdefault("messages_per_second", 10_000.0)
     settings.setdefault("message_burst", 10_000)
     settings.setdefault("client_messages_per_second", 10_000.0)
@@ -32,7 +33,7 @@ def app_client(db_url: str, **settings: Any) -> TestClient:
     # Every test's people come from one address.
     settings.setdefault("profiles_per_minute", 100_000)
     settings.setdefault("max_seats_per_client", 100_000)
-    return TestClient(create_app(Settings(db_url=db_url, **settings)))
+    return TestClient(create_app(Settings(db_url=db_url, **settings)), client=(address, 50000))
 
 
 def profile(client: TestClient, name: str = "Ann") -> dict[str, str]:

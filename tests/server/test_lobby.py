@@ -144,12 +144,12 @@ def test_a_finished_game_updates_the_leaderboard(sqlite_url: str) -> None:
 
 
 def test_health_readiness_and_metrics(sqlite_url: str) -> None:
-    with app_client(sqlite_url) as client:
+    with app_client(sqlite_url, address="127.0.0.1") as client:
         assert client.get("/healthz").json() == {"status": "ok"}
         assert client.get("/readyz").json()["status"] == "ready"
         create_table(client, "timo", 2)
         text = client.get("/metrics").text
-        assert 'twintable_tables{status="open"} 1.0' in text
+        assert 'twintable_tables{status="open",worker="' in text
         assert "twintable_action_seconds_bucket" in text
 
 

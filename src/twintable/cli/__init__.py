@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import random
@@ -217,6 +218,12 @@ def serve(
     drain_timeout: Annotated[float, typer.Option(
         help="At SIGTERM, the longest a worker takes to hand its tables to the other "
              "workers, send its clients there and exit (seconds).")] = 10.0,
+    metrics_from: Annotated[list[str] | None, typer.Option(
+        help="An address or network (repeatable) besides this machine that may read "
+             "/metrics: a Prometheus server elsewhere.")] = None,
+    public_metrics: Annotated[bool, typer.Option(
+        help="Answer /metrics to anyone (by default only to this machine and "
+             "--metrics-from, never to a request a proxy forwarded).")] = False,
 ) -> None:
     """Run the game server (lobby, tables, WebSocket protocol)."""
     import uvicorn
@@ -261,7 +268,14 @@ def serve(
                         profiles_per_minute=profiles_per_address, ipv6_prefix=ipv6_prefix,
                         max_seats_per_client=seats_per_address,
                         max_connections_per_client=connections_per_address,
-                        drain_timeout_s=drain_timeout)
+                        drain_timeout_s=drain_timeout, public_metrics=public_metrics,
+                        metrics_from=metrics_from or [])
+    for entry in metrics_from or []:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise _fail(f"--metrics-from takes addresses or networks (10.0.0.0/8), not "
+                        f"{entry!r}") from None
     if workers < 1:
         raise _fail("--workers takes 1 or more")
     if workers > 1:
@@ -304,6 +318,7 @@ def serve(
             server_config = uvicorn.Config("twintable.server.app:create_app_from_env",
                                            factory=True, workers=workers, host=host,
                                            port=port, log_level=log_level,
+                                           log_config=logs.uvicorn_log_config(log_level),
                                            ws_per_message_deflate=ws_compression,
                                            **server_options(settings))
             Supervisor(server_config, [server_config.bind_socket()], drain_timeout).run()
@@ -312,6 +327,7 @@ def serve(
     tune_collector_for_serving()
     server = DrainingServer(uvicorn.Config(asgi_app, host=host, port=port,
                                            log_level=log_level,
+                                           log_config=logs.uvicorn_log_config(log_level),
                                            ws_per_message_deflate=ws_compression,
                                            **server_options(settings)), drain_timeout)
     server.run()

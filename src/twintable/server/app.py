@@ -3,13 +3,16 @@
 ``create_app`` makes the game server, the lobby facade over it (``server/lobby.py``:
 where a table runs) and, with several workers, the relay of the cluster bus
 (``server/relay.py``), then mounts the routers (``server/routes/``: health, games,
-lobby, profiles, replay, leaderboard, socket) and the browser client.
+lobby, profiles, replay, leaderboard, socket) and the browser client. Every HTTP
+request is given an id and counted by route (``server/instrumentation.py``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,6 +30,7 @@ from twintable.server.catalog import mount_game_clients
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import unfinished_by_address
+from twintable.server.instrumentation import RequestFigures
 from twintable.server.limits import EdgeMiddleware
 from twintable.server.lobby import Lobby
 from twintable.server.metrics import Metrics
@@ -51,8 +55,9 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     limit_connections(settings)
-    store = Store(settings.db_url)
-    server = GameServer(store, default_registry(), settings, Metrics())
+    metrics = Metrics()
+    store = Store(settings.db_url, metrics.db)
+    server = GameServer(store, default_registry(), settings, metrics)
     facade = Lobby(server, settings)
     relay = Relay(facade)
 
@@ -89,6 +94,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await server.drain(within_s)
 
             forget_drain = on_drain(drain)
+            started = time.monotonic()
+            log.info("worker started", extra={
+                "pid": os.getpid(), "worker": metrics.worker,
+                "address": server.cluster.address if server.cluster else None,
+                "public_url": settings.public_url})
             try:
                 yield
             finally:
@@ -99,6 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             relay.stop()
             await server.leases.close()
             await store.close()
+            log.info("worker stopped", extra={"pid": os.getpid(), "worker": metrics.worker,
+                                              "up_s": round(time.monotonic() - started, 1)})
         finally:
             release_sqlite(settings.db_url)
 
@@ -109,6 +121,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
                        worker_sockets=worker_sockets(settings.public_url,
                                                      settings.worker_ports))
+    # Added last, so outermost: what the edge refuses is counted and carries an id too.
+    app.add_middleware(RequestFigures, metrics=metrics,
+                       trusted_proxies=settings.trusted_proxies)
 
     for outage in OUTAGE_ERRORS:
         app.add_exception_handler(outage, service_out_of_reach)

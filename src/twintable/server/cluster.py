@@ -42,6 +42,10 @@
   a dead worker's places expire (three lease times) and a live one's never do.
 
 No consensus of our own: leases are Redis keys, safety is PostgreSQL's row lock.
+
+Each round trip to Redis that the server waits on is timed (``redis_seconds``: lease
+grants, renewals and releases, heartbeats, the bus's batches, calls to other workers),
+and the leases gained and lost are counted, for ``server/metrics.py``.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ from twintable.server.bus import (
     encode,
 )
 from twintable.server.logs import without_password
+from twintable.server.metrics import Timings, redis_timings
 from twintable.server.stopping import cancel_within
 
 log = logging.getLogger("twintable.server")
@@ -108,6 +113,9 @@ class Cluster:
         self.prefix = prefix
         self.ttl_ms = lease_ttl_ms
         self.worker_id = secrets.token_hex(6)
+        self.timings: Timings = redis_timings()
+        """Where round trips are timed (the worker's metrics replace this one)."""
+        self.leases_gained = self.leases_lost = 0
         self.redis = redis.Redis.from_url(
             url, decode_responses=True, socket_timeout=max(1.0, lease_ttl_ms / 3000),
             socket_connect_timeout=1.0, retry=Retry(ConstantBackoff(0.05), 1),
@@ -215,19 +223,24 @@ class Cluster:
     async def acquire(self, table_id: str, floor: int = 0) -> int | None:
         """The table's lease and a fencing token above ``floor`` (the token PostgreSQL
         last saw), or None while another worker holds it."""
+        started = time.perf_counter()
         token = int(await self._acquire(
             keys=[self._lease_key(table_id), f"{self.prefix}fence:{table_id}"],
             args=[self.worker_id, self.ttl_ms, floor]))
+        self.timings.observe(("acquire",), time.perf_counter() - started)
         if not token:
             return None
         self.held[table_id] = token
+        self.leases_gained += 1
         return token
 
     async def release(self, table_id: str) -> None:
         token = self.held.pop(table_id, None)
         if token is not None:
+            started = time.perf_counter()
             await self._release(keys=[self._lease_key(table_id)],
                                 args=[f"{self.worker_id}:{token}"])
+            self.timings.observe(("release",), time.perf_counter() - started)
 
     def forget(self, table_id: str) -> None:
         """Stop renewing a lease this worker no longer has."""
@@ -299,7 +312,9 @@ class Cluster:
                     pipe.zrem(self._placing_key(self.worker_id), *made)
                 self._count_places(pipe, counted, settled)
                 self._count_sockets(pipe, sockets)
+                started = time.perf_counter()
                 results = await pipe.execute()
+                self.timings.observe(("heartbeat",), time.perf_counter() - started)
         except BaseException:
             self._made[:0] = made
             self._settled[:0] = settled
@@ -403,10 +418,13 @@ class Cluster:
             held = dict(self.held)
             try:
                 await self._beat()
+                started = time.perf_counter()
                 renewed = await self._renew(
                     keys=[self._lease_key(t) for t in held],
                     args=[self.ttl_ms, *(f"{self.worker_id}:{f}" for f in held.values())]
                 ) if held else []
+                if held:
+                    self.timings.observe(("renew",), time.perf_counter() - started)
             except (RedisError, OSError) as error:
                 # Redis is away: keep running what we hold (the fence keeps it safe);
                 # what we really lost shows when it is back.
@@ -416,6 +434,7 @@ class Cluster:
             for (table_id, token), kept in zip(held.items(), renewed, strict=True):
                 if not kept and self.held.get(table_id) == token:
                     self.held.pop(table_id, None)
+                    self.leases_lost += 1
                     log.warning("table lease lost", extra={"table": table_id})
                     if self.on_lost is not None:
                         await self.on_lost(table_id)
@@ -490,10 +509,12 @@ class Cluster:
         answer: asyncio.Future[CallAnswer] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = answer
         self.send(worker_id, LobbyCall(call_id, self.worker_id, call))
+        started = time.perf_counter()
         try:
             return await asyncio.wait_for(answer, CALL_TIMEOUT_S)
         finally:
             self._calls.pop(call_id, None)
+            self.timings.observe(("call",), time.perf_counter() - started)
 
     def answer(self, worker_id: str, call_id: str, answer: CallAnswer) -> None:
         self.send(worker_id, LobbyAnswer(call_id, answer))
@@ -507,7 +528,9 @@ class Cluster:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for command, *arguments in batch:
                         pipe.execute_command(command.upper(), *arguments)
+                    started = time.perf_counter()
                     await pipe.execute()
+                    self.timings.observe(("publish",), time.perf_counter() - started)
             except (RedisError, OSError) as error:
                 self._lost("publish", str(error))
 

@@ -31,6 +31,7 @@ from twintable.server.bus import TakeOverCall
 from twintable.server.clock import now_ms
 from twintable.server.cluster import Cluster
 from twintable.server.errors import LobbyError
+from twintable.server.metrics import Metrics, ServerFigures
 from twintable.server.moves import stored_payload
 from twintable.server.presence import DEFAULT_GRACE_S
 from twintable.server.protocol import Moved
@@ -71,7 +72,7 @@ class GameServer:
     """The lobby: tables in memory, backed by the store."""
 
     def __init__(self, store: Store, registry: GameRegistry, settings: Settings,
-                 metrics: Any):
+                 metrics: Metrics):
         self.store = store
         self.registry = registry
         self.settings = settings
@@ -86,6 +87,9 @@ class GameServer:
                                    settings.lease_ttl_ms)
             self.cluster.on_lost = self._lease_lost
             self.cluster.load = self.tables_in_play
+            self.cluster.timings = metrics.redis
+            metrics.worker = self.cluster.worker_id
+        metrics.watch(self.figures)
         self._retiring: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._scanner: asyncio.Task[None] | None = None
@@ -499,6 +503,19 @@ class GameServer:
         """Tables open or running here (finished ones only wait to leave memory)."""
         return sum(1 for table in self.tables.values() if table.status != "finished")
 
+    def figures(self) -> ServerFigures:
+        """What ``/metrics`` reports of the tables here, their clients and leases."""
+        tables: dict[str, int] = {}
+        connections = 0
+        for table in self.tables.values():
+            tables[table.status] = tables.get(table.status, 0) + 1
+            connections += len(table.presence.connections)
+        cluster = self.cluster
+        return ServerFigures(tables, connections, draining=not self.accepting,
+                             leases=None if cluster is None else (
+                                 len(cluster.held), cluster.leases_gained,
+                                 cluster.leases_lost))
+
     def check_capacity(self) -> None:
         """Refuse a new table past the server's bound (each address's share of it:
         ``server/guards.py``'s ``TableQuota``)."""
@@ -585,9 +602,11 @@ class GameServer:
             async with asyncio.timeout(within_s):
                 handed = await self._hand_over()
         except TimeoutError:
+            self.metrics.drains.observe(("timed_out",), time.monotonic() - started)
             log.warning("the drain ran out of time; the rest is closed as it is",
                         extra={"within_s": within_s})
             return
+        self.metrics.drains.observe(("done",), time.monotonic() - started)
         log.info("drained", extra={"tables": len(handed.tables),
                                    "in_play": len(handed.in_play),
                                    "taken_over": len(handed.taken),

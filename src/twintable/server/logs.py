@@ -1,36 +1,142 @@
-"""Structured logs: one JSON object per line, with the fields passed as ``extra``; secrets
-in request paths redacted from the server's logs, and passwords taken out of the service
-URLs that a banner or a message names."""
+"""Structured logs: one JSON object per line for the app's loggers (``twintable.*``) and
+uvicorn's (``uvicorn.error``, ``uvicorn.access``) alike, with a millisecond UTC
+timestamp, the fields passed as ``extra`` (``table`` on lines about a table) and the id
+of the HTTP request being served; repeated warnings collapsed; secrets in request paths
+redacted from the server's logs, and passwords taken out of the service URLs that a
+banner or a message names."""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
+import sys
+import threading
 import time
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlsplit
 
-_STANDARD = set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message"}
+#: Attributes every record has; what else a record carries came as ``extra``. uvicorn
+#: passes ``color_message`` (its message with terminal colours) along with its own.
+_STANDARD = (set(logging.LogRecord("", 0, "", 0, "", None, None).__dict__)
+             | {"message", "color_message", "taskName"})
+
+
+@dataclass(slots=True)
+class Request:
+    """The HTTP request being served, as the lines logged meanwhile name it."""
+
+    ident: str
+    over: bool = False
+    """Answered: a task the request started (a table's timers) inherits this context and
+    may log long after; its lines are not the request's."""
+
+
+#: The request whose handling is running in this context (``server/instrumentation.py``
+#: sets it for each HTTP request).
+current_request: ContextVar[Request | None] = ContextVar("current_request", default=None)
+
+
+def timestamp(created: float) -> str:
+    """ISO 8601 in UTC with milliseconds: ``2026-12-05T12:32:58.123+00:00``."""
+    return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
 
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)),
-                 "level": record.levelname.lower(), "logger": record.name,
-                 "message": record.getMessage()}
+        entry: dict[str, Any] = {"time": timestamp(record.created),
+                                 "level": record.levelname.lower(), "logger": record.name,
+                                 "message": record.getMessage()}
+        request = current_request.get()
+        if request is not None and not request.over:
+            entry["request_id"] = request.ident
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple) \
+                and len(record.args) == 5:
+            # uvicorn's access line, as fields too: '%s - "%s %s HTTP/%s" %d'.
+            client, method, path, _, status = record.args
+            entry.update(client=client, method=method, path=path, status=status)
         entry.update({k: v for k, v in record.__dict__.items() if k not in _STANDARD})
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str)
 
 
+class RepeatedWarnings(logging.Filter):
+    """A warning (or worse) logged more than ``per_second`` times within a second is
+    shown ``per_second`` times; the rest are dropped and counted, and the first line of
+    that message after the second is over says how many (``dropped``). A message is its
+    logger, level and unformatted text, so lines differing only in their arguments (an
+    error's text) count as one: an outage of Redis logged 257 warnings in a minute
+    (issue 38)."""
+
+    def __init__(self, per_second: int = 5, clock: Any = time.monotonic):
+        super().__init__()
+        self.per_second, self.clock = per_second, clock
+        self.windows: dict[tuple[str, int, str], list[float]] = {}
+        """Each message's current second: [its start, lines seen, lines dropped]."""
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return True
+        key = (record.name, record.levelno, str(record.msg))
+        now = self.clock()
+        with self.lock:
+            window = self.windows.get(key)
+            if window is None or now - window[0] >= 1.0:
+                dropped = int(window[2]) if window is not None else 0
+                if len(self.windows) > 1000:  # messages made of varying text
+                    self.windows = {k: w for k, w in self.windows.items()
+                                    if now - w[0] < 1.0}
+                self.windows[key] = [now, 1, 0]
+                if dropped:
+                    record.dropped = dropped
+                return True
+            window[1] += 1
+            if window[1] <= self.per_second:
+                return True
+            window[2] += 1
+            return False
+
+
+#: The loggers that :func:`configure` sends to one JSON stream.
+SERVER_LOGGERS = ("twintable", "uvicorn", "uvicorn.access")
+
+
 def configure(level: str = "info") -> None:
-    handler = logging.StreamHandler()
+    """Send the app's and uvicorn's logs to standard error as JSON lines (without
+    ``logging.config``: it closes every handler of the process, a test runner's too)."""
+    handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("twintable")
-    logger.handlers[:] = [handler]
-    logger.setLevel(level.upper())
-    logger.propagate = False
+    handler.addFilter(RedactSecrets())
+    handler.addFilter(RepeatedWarnings())
+    for name in SERVER_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level.upper())
+        logger.propagate = False
+    logging.getLogger("uvicorn.error").setLevel(level.upper())
+
+
+def uvicorn_log_config(level: str = "info") -> dict[str, Any]:
+    """:func:`configure`'s set-up as ``logging.config`` takes it: uvicorn applies it in
+    each worker process as it starts, before its first line."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonFormatter}},
+        "filters": {"secrets": {"()": RedactSecrets},
+                    "repeats": {"()": RepeatedWarnings}},
+        "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json",
+                              "stream": "ext://sys.stderr",
+                              "filters": ["secrets", "repeats"]}},
+        "loggers": {**{name: {"handlers": ["json"], "level": level.upper(),
+                              "propagate": False} for name in SERVER_LOGGERS},
+                    "uvicorn.error": {"level": level.upper()}},
+    }
 
 
 #: A private table's invite key in a query string (``?key=...``, ``&key=...``).

@@ -126,6 +126,12 @@ class Settings:
     trusted_proxies: list[str] = field(default_factory=list)
     """Addresses (or networks) of the proxies whose X-Forwarded-For/Proto is believed;
     none: every client is the address its connection comes from."""
+    public_metrics: bool = False
+    """Answer ``/metrics`` to anyone. Off: only to this machine (a loopback address, on a
+    request no proxy forwarded) and to :attr:`metrics_from`."""
+    metrics_from: list[str] = field(default_factory=list)
+    """Addresses (or networks) besides this machine that may read ``/metrics``: a
+    Prometheus server elsewhere."""
 
     @property
     def clustered(self) -> bool:

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from twintable.server.instrumentation import PEER
 from twintable.server.settings import Settings
 
 log = logging.getLogger("twintable.server")
@@ -51,7 +52,7 @@ class BoundedHttpTools(HttpToolsProtocol):
     is parsed at once, so counting after parsing let it through."""
 
     max_per_peer: ClassVar[int] = 128
-    """Connections one peer may hold (set per server by :func:`server_options`)."""
+    """Connections one peer may hold (set for this process by :func:`limit_connections`)."""
     exempt_peers: ClassVar[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]] = ()
     """The trusted proxies' networks: every client comes through them."""
     head_timeout_s: ClassVar[float] = HEAD_TIMEOUT_S
@@ -109,6 +110,13 @@ class BoundedHttpTools(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self._uncount()  # a WebSocket from now on: counted with the address's sockets
         super().handle_websocket_upgrade()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        # Kept before uvicorn replaces the client with a proxy's X-Forwarded-For: only a
+        # trusted proxy's connection may hand on a request id (server/instrumentation.py).
+        if self.client is not None:
+            self.scope[PEER] = self.client[0]  # type: ignore[literal-required]
 
     def on_headers_complete(self) -> None:
         self.in_head = False

@@ -11,11 +11,15 @@ import contextlib
 import queue
 import sqlite3
 import threading
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from twintable.server.storage.moves import BATCH_LIMIT, FencedOut, Pending
+
+if TYPE_CHECKING:
+    from twintable.server.metrics import Timings
 
 _SQLITE_INSERT = ("INSERT INTO actions (table_id, seq, seat, kind, payload, t_ms, client_id)"
                   " VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -46,8 +50,11 @@ class SqliteLog:
     fails alone is refused. The connection uses the engine's pragmas (WAL, synchronous
     NORMAL): a committed move survives a killed process, as through SQLAlchemy."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, timings: Timings | None = None):
         self.path = path
+        self.timings = timings
+        """Where the loop's commits are timed (``append_moves``); the thread's are not,
+        as the figures are counted on the loop alone (``server/metrics.py``)."""
         self.turn: list[Pending] = []
         """Moves appended during this turn of the event loop, committed at its end."""
         self.here: sqlite3.Connection | None = None
@@ -70,6 +77,7 @@ class SqliteLog:
         moves, self.turn = self.turn, []
         for start in range(0, len(moves), BATCH_LIMIT):
             batch = moves[start:start + BATCH_LIMIT]
+            started = time.perf_counter()
             try:
                 refused = self._commit(self.here or self._connect_here(), batch)
             except Exception:
@@ -79,6 +87,8 @@ class SqliteLog:
             _answer([item[3] for item in batch],
                     [FencedOut(table_id, fence or 0) if table_id in refused else None
                      for table_id, _, fence, _ in batch])
+            if self.timings is not None:
+                self.timings.observe(("append_moves",), time.perf_counter() - started)
             self.commits_here += 1
             if self.commits_here % CHECKPOINT_EVERY == 0:
                 self._to_thread(_CHECKPOINT)

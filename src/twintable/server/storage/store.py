@@ -15,12 +15,17 @@ lease: the write's transaction first raises the table row's ``fence`` to that to
 and only when the row's fence was not already higher (``fence <= token``), so once a
 newer owner has claimed the table a worker that lost its lease can write nothing more
 (:class:`FencedOut`).
+
+Every statement through SQLAlchemy is timed by its kind (select, insert, update,
+delete), and each commit of the move log as ``append_moves``, for ``server/metrics.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
@@ -29,6 +34,7 @@ import asyncpg
 import orjson
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, event, func, insert, make_url, select, text, update
 from sqlalchemy.exc import DBAPIError, InterfaceError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -40,6 +46,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from twintable.server.metrics import Timings, database_timings
 from twintable.server.stopping import cancel_within
 from twintable.server.storage.models import (
     ActionRow,
@@ -95,9 +102,37 @@ def _sqlite_file(url: str) -> str | None:
     return database
 
 
+log = logging.getLogger("twintable.storage")
+
+#: The kinds of statement timed apart; any other is timed as ``other``.
+_TIMED_KINDS = frozenset({"select", "insert", "update", "delete"})
+
+
+def _time_statements(engine: AsyncEngine, timings: Timings) -> None:
+    """Time every statement ``engine`` runs (on the event loop's thread: SQLAlchemy's
+    async engines call these hooks there)."""
+
+    def before(_conn: Any, _cursor: Any, _statement: str, _parameters: Any, context: Any,
+               _many: bool) -> None:
+        context.twintable_started = time.perf_counter()
+
+    def after(_conn: Any, _cursor: Any, statement: str, _parameters: Any, context: Any,
+              _many: bool) -> None:
+        started = getattr(context, "twintable_started", None)
+        if started is not None:
+            kind = statement.lstrip()[:6].lower()
+            timings.observe((kind if kind in _TIMED_KINDS else "other",),
+                            time.perf_counter() - started)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", before)
+    event.listen(engine.sync_engine, "after_cursor_execute", after)
+
+
 class Store:
-    def __init__(self, url: str):
+    def __init__(self, url: str, timings: Timings | None = None):
         self.url = url
+        self.timings = timings if timings is not None else database_timings()
+        """Where statements and move-log commits are timed (a worker's metrics)."""
         postgres = url.startswith("postgresql")
         # PostgreSQL's pooled connections are tried at checkout (pre-ping): one the server
         # or the network closed while it sat in the pool (a restart, a failover) is
@@ -110,9 +145,10 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         if postgres:
             event.listen(self.engine.sync_engine, "connect", _tcp_gives_up)
+        _time_statements(self.engine, self.timings)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         path = _sqlite_file(url) if url.startswith("sqlite") else None
-        self._sqlite_log = SqliteLog(path) if path is not None else None
+        self._sqlite_log = SqliteLog(path, self.timings) if path is not None else None
         self._pending: asyncio.Queue[Pending] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._pg_log: asyncpg.Connection | None = None
@@ -309,9 +345,11 @@ class Store:
             self._pg_log = await asyncpg.connect(self._pg_dsn,
                                                  timeout=POSTGRES_CONNECT_TIMEOUT_S)
             _give_up_when_silent(self._pg_log)
+        started = time.perf_counter()
         try:
             written = await self._pg_log.fetch(_APPEND_BATCH, list(fences),
                                                list(fences.values()), *columns)
+            self.timings.observe(("append_moves",), time.perf_counter() - started)
         except BaseException:
             # A connection that failed mid-statement is not trusted again (the next batch
             # opens a new one); whether the batch committed, the table reads back.
@@ -436,7 +474,13 @@ def _upgrade(connection: Connection) -> None:
     config.set_main_option("script_location",
                            str(resources.files("twintable.server").joinpath("migrations")))
     config.attributes["connection"] = connection
+    before = MigrationContext.configure(connection).get_current_revision()
     command.upgrade(config, "head")
+    after = MigrationContext.configure(connection).get_current_revision()
+    if before != after:
+        log.info("database migrated", extra={"from_revision": before, "to_revision": after})
+    else:
+        log.info("database schema up to date", extra={"revision": after})
 
 
 #: How long PostgreSQL may take to accept a connection.
