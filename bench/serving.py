@@ -16,7 +16,8 @@ import httpx2
 #: Every client of a benchmark comes from this machine: the per-address limits, made for
 #: one person or one attacker, would stand for a crowd here.
 ONE_MACHINE = ("--tables-per-address", "100000", "--sockets-per-address", "100000",
-               "--messages-per-address", "1000000")
+               "--messages-per-address", "1000000", "--connections-per-address", "100000",
+               "--forwarded-bytes-per-address", "1000000000")
 
 
 @contextmanager

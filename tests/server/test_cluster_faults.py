@@ -53,6 +53,7 @@ REDIS_SERVER = "/usr/bin/redis-server"
 ONE_MACHINE = ("--tables-per-address", "100000", "--sockets-per-address", "100000",
                "--profiles-per-address", "100000", "--seats-per-address", "100000",
                "--connections-per-address", "100000",
+               "--forwarded-bytes-per-address", "1000000000",
                "--messages-per-address", "1000000")
 LEASE_TTL_MS = 1500
 #: How long a readiness check may take: ``/readyz`` gives the database and Redis 2 s each.

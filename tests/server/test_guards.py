@@ -5,6 +5,7 @@ each given a time to say hello, sharing one message allowance."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
@@ -191,3 +192,27 @@ def test_an_address_that_floods_is_read_slowly_until_it_stops(
     now[0] += guards.FLOOD_MEMORY_S + 0.1
     assert not allowance.flooded
     assert allowance.take()
+
+
+def test_an_address_forwards_a_bounded_number_of_bytes_a_second() -> None:
+    """Issue 38: valid but large moves sent through the worker that does not run their
+    table overran the table worker's subscription. Each address has a byte budget there:
+    a person's moves pass, a flood of large ones is refused."""
+    settings = guards.Settings(forwarded_bytes_per_second=4096, messages_per_second=1e6,
+                               message_burst=1_000_000, max_frame_bytes=16_384)
+    book = guards.AddressBook(settings)
+    guard = guards.ForwardGuard(settings, shared_bytes=book.forwarded_bytes("198.51.100.7"))
+    guard.hello_pending = guard.seated = True
+    small = '{"type": "action", "id": "m1", "kind": "draw", "payload": {}}'
+    # Well-formed: seven strings within the JSON limits, 13 KB together.
+    payload = {f"k{n}": "y" * 1_900 for n in range(7)}
+    large = json.dumps({"type": "action", "id": "m2", "kind": "play", "payload": payload})
+    answers = [guard.check(large) for _ in range(6)]
+    passed = [onward for onward, _ in answers if onward is not None]
+    refused = [answer for onward, answer in answers if onward is None]
+    assert 1 <= len(passed) <= 3 and refused
+    assert all(answer.code == "rate.limited" for answer in refused)
+    # Another address has a budget of its own.
+    other = guards.ForwardGuard(settings, shared_bytes=book.forwarded_bytes("198.51.100.8"))
+    other.hello_pending = other.seated = True
+    assert other.check(small)[0] is not None

@@ -203,6 +203,9 @@ def serve(
         help="Messages per second one client address may send over all its WebSockets "
              "(twice that at once). Raise these three for a load test from one "
              "machine.")] = 60.0,
+    forwarded_bytes_per_address: Annotated[int, typer.Option(
+        help="With several workers: bytes a second one client address may send through "
+             "a worker that does not run its table.")] = 64 * 1024,
     connections_per_address: Annotated[int, typer.Option(
         help="HTTP connections one client address may hold open at once (the trusted "
              "proxies excepted).")] = 128,
@@ -268,6 +271,7 @@ def serve(
                         profiles_per_minute=profiles_per_address, ipv6_prefix=ipv6_prefix,
                         max_seats_per_client=seats_per_address,
                         max_connections_per_client=connections_per_address,
+                        forwarded_bytes_per_second=forwarded_bytes_per_address,
                         drain_timeout_s=drain_timeout, public_metrics=public_metrics,
                         metrics_from=metrics_from or [])
     for entry in metrics_from or []:

@@ -114,12 +114,13 @@ class Allowance:
         self.left = min(self.burst, self.left + (now - self.checked) * self.rate)
         self.checked = now
 
-    def take(self) -> bool:
+    def take(self, amount: float = 1) -> bool:
+        """Spend ``amount`` (a message; or bytes, for an allowance counted in bytes)."""
         self._refill()
-        if self.left < 1:
+        if self.left < amount:
             self._refusal()
             return False
-        self.left -= 1
+        self.left -= amount
         return True
 
     def _refusal(self) -> None:
@@ -138,11 +139,16 @@ class Allowance:
 class ForwardGuard:
     """One forwarded client's frames, checked at the worker it reached (see the module)."""
 
-    def __init__(self, settings: Settings, shared: Allowance | None = None):
+    def __init__(self, settings: Settings, shared: Allowance | None = None,
+                 shared_bytes: Allowance | None = None):
         self.settings = settings
         self.allowance = Allowance(settings.messages_per_second, settings.message_burst)
         self.shared = shared
         """The allowance every socket of the client's address draws from too."""
+        self.shared_bytes = shared_bytes
+        """The bytes a second the client's address may put on the bus from here: valid
+        but large moves from a dozen addresses overran a table worker's subscription
+        (Redis cut it at 33.5 MB in issue #38), so each address gets a budget."""
         self.seated = False
         """The client holds a seat, or its hello on its way claims one with a token."""
         self.welcomed = False
@@ -180,7 +186,11 @@ class ForwardGuard:
         if not self.seated:
             return self._refuse(ErrorMessage(id=message.id, code="auth.spectator",
                                              message="spectators cannot act"))
-        return message.model_dump_json(exclude_defaults=True), None
+        onward = message.model_dump_json(exclude_defaults=True)
+        if self.shared_bytes is not None and not self.shared_bytes.take(len(onward)):
+            return self._refuse(ErrorMessage(id=message.id, code="rate.limited",
+                                             message="too many messages; slow down"))
+        return onward, None
 
     def _refuse(self, error: ErrorMessage) -> tuple[None, ErrorMessage]:
         self.refused_in_a_row += 1
@@ -235,6 +245,7 @@ class AddressBook:
         self.sockets: dict[str, set[str]] = {}
         """The ids of each address's sockets open here."""
         self.allowances: dict[str, Allowance] = {}
+        self.byte_allowances: dict[str, Allowance] = {}
         self._opened = 0
         if cluster is not None:
             cluster.sockets_by = lambda: self.sockets
@@ -271,6 +282,17 @@ class AddressBook:
         if not held:
             self.sockets.pop(address, None)
             self.allowances.pop(address, None)
+
+    def forwarded_bytes(self, address: str) -> Allowance:
+        """The bytes a second ``address``'s clients here may forward to other workers."""
+        if address not in self.byte_allowances:
+            if len(self.byte_allowances) > 100_000:  # addresses long gone
+                self.byte_allowances.clear()
+            self.byte_allowances[address] = Allowance(
+                self.settings.forwarded_bytes_per_second,
+                max(self.settings.forwarded_bytes_per_second * 4,
+                    self.settings.max_frame_bytes * 2))
+        return self.byte_allowances[address]
 
     def allowance(self, address: str) -> Allowance:
         """The allowance every socket of ``address`` here draws from (opened first)."""

@@ -155,7 +155,8 @@ class Relay:
         inbox: asyncio.Queue[Delivery] = asyncio.Queue()
         self.proxies[ident] = inbox
         client = client_group(websocket)
-        guard = ForwardGuard(self.settings, shared=shared)
+        guard = ForwardGuard(self.settings, shared=shared,
+                             shared_bytes=self.lobby.addresses.forwarded_bytes(client))
         cluster.send(owner, SocketOpened(ident, table_id, cluster.worker_id, client))
 
         async def pass_on(text: str) -> bool:

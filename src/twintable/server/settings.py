@@ -90,6 +90,10 @@ class Settings:
     max_connections_per_client: int = 128
     """HTTP connections one peer may hold at once (a proxy named in ``trusted_proxies``
     excepted): ``server/transport.py``."""
+    forwarded_bytes_per_second: int = 64 * 1024
+    """Bytes a second one address's clients may send on through a worker that does not
+    run their tables (four seconds' worth at once): a person's moves are a few hundred
+    bytes each."""
     max_sockets_per_client: int = 64
     """WebSockets one address may hold open at once."""
     hello_timeout_s: float = 10.0
