@@ -54,10 +54,15 @@ def _moves(database: Path, table_id: str) -> int:
 def _our_turn(frames_in: Iterator[dict[str, Any]],
               frames: list[dict[str, Any]]) -> dict[str, Any]:
     """Read until seat 0 is to move: the bots have moved and the table waits for us, so
-    its state stands still. The frame that says so."""
+    its state stands still. The frame that says so. Calling "Timo" and catching are legal
+    off turn too, so a frame with legal moves alone does not say the bots are done."""
+    def waits_for_us(frame: dict[str, Any] | None) -> bool:
+        return frame is not None and frame["view"]["turn"] == 0 and any(
+            move["kind"] not in ("call_timo", "catch") for move in frame["view"]["legal"])
+
     latest = next((frame for frame in reversed(frames)
                    if frame["type"] in ("snapshot", "event")), None)
-    while latest is None or not latest["view"]["legal"]:
+    while not waits_for_us(latest):
         frame = next(frames_in)
         frames.append(frame)
         if frame["type"] in ("snapshot", "event"):
