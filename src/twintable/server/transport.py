@@ -7,7 +7,9 @@ descriptors the process may open.
   reads 16 MiB first).
 - A request's line and headers together are capped (:data:`MAX_HEAD_BYTES`): uvicorn's
   httptools parser keeps any size, so :class:`BoundedHttpTools` counts what arrives
-  before the headers end and answers 431 (h11's own limit is set too, for h11).
+  before the headers end and answers 431 (h11's own limit is set too, for h11). The
+  parser's own callbacks count every head too: requests pipelined in one read are parsed
+  in one go, and only the first head of a read can be counted before parsing.
 - Idle keep-alive connections close after a few seconds, and a request's head must
   arrive within :data:`HEAD_TIMEOUT_S` of the connection (or of the last answer): a
   connection that sends nothing, or its headers a byte at a time, is closed.
@@ -67,6 +69,9 @@ class BoundedHttpTools(HttpToolsProtocol):
         self.peer: str | None = None
         """The peer counted in :attr:`open_by_peer` (None: not counted)."""
         self.head_timer: asyncio.TimerHandle | None = None
+        self.parsed_head = 0
+        """The bytes of this request's line and headers the parser has handed over."""
+        self.head_too_large = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -113,10 +118,40 @@ class BoundedHttpTools(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self.parsed_head = 0
         # Kept before uvicorn replaces the client with a proxy's X-Forwarded-For: only a
         # trusted proxy's connection may hand on a request id (server/instrumentation.py).
         if self.client is not None:
             self.scope[PEER] = self.client[0]  # type: ignore[literal-required]
+
+    def on_url(self, url: bytes) -> None:
+        self._count_parsed(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_parsed(len(name) + len(value) + 4)  # ": " and CRLF
+        super().on_header(name, value)
+
+    def _count_parsed(self, size: int) -> None:
+        self.parsed_head += size
+        if self.parsed_head > MAX_HEAD_BYTES:
+            self.head_too_large = True
+            # Raised inside the parser's callback: httptools stops and uvicorn answers a
+            # parser error, which :meth:`send_400_response` turns into the 431.
+            raise ValueError("request head too large")
+
+    def send_400_response(self, msg: str) -> None:
+        if self.head_too_large:
+            self._refuse_head()
+        else:
+            super().send_400_response(msg)
+
+    def _refuse_head(self) -> None:
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+            b"content-type: text/plain\r\ncontent-length: 27\r\n"
+            b"connection: close\r\n\r\nrequest headers too large\r\n")
+        self.transport.close()
 
     def on_headers_complete(self) -> None:
         self.in_head = False
@@ -139,11 +174,7 @@ class BoundedHttpTools(HttpToolsProtocol):
             self.head_bytes += len(data) if end < 0 else end + 4 - len(self.tail)
             self.tail = seen[-3:]
             if self.head_bytes > MAX_HEAD_BYTES:
-                self.transport.write(
-                    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-                    b"content-type: text/plain\r\ncontent-length: 27\r\n"
-                    b"connection: close\r\n\r\nrequest headers too large\r\n")
-                self.transport.close()
+                self._refuse_head()
                 return
         super().data_received(data)
 
