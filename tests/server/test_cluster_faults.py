@@ -33,7 +33,7 @@ import websockets
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.server.client import free_port
+from tests.server.client import free_port, until
 from tests.server.conftest import (
     _admin,
     fresh_postgres,
@@ -44,6 +44,7 @@ from tests.server.netns import WORKER_PORT, Place
 from twintable.core.replay import Replay
 from twintable.core.types import Action
 from twintable.games import default_registry
+from twintable.server.cluster import ASKING_TIMEOUT_S
 from twintable.server.storage.store import FencedOut, Store, StoredAction
 
 pytestmark = pytest.mark.services
@@ -465,40 +466,95 @@ def test_a_paused_worker_is_fenced_out(database: str, tmp_path: Path) -> None:
     asyncio.run(stale_write())
 
 
-@pytest.mark.skipif(not Path(REDIS_SERVER).exists(), reason="needs /usr/bin/redis-server")
-def test_the_platform_recovers_from_a_redis_restart(database: str, tmp_path: Path) -> None:
-    port = free_port()
-    command = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--dir", str(tmp_path)]
+@dataclass
+class PrivateRedis:
+    """A redis-server of the test's own, to kill or pause without touching the shared one."""
 
-    def start_redis() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    port: int
+    directory: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.directory)], stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
-        while not _reachable(port):
+        while not _reachable(self.port):
             assert time.monotonic() < deadline, "redis-server did not start"
             time.sleep(0.05)
-        return process
 
-    redis_process = start_redis()
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+
+
+@contextlib.contextmanager
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("needs /usr/bin/redis-server (Debian's redis-server)")
+    server = PrivateRedis(free_port(), tmp_path)
+    server.start()
     try:
-        with workers(database, f"redis://127.0.0.1:{port}/0", tmp_path) as (first, second):
-            tables = open_tables([first, second], 12, people=6, target=SEVERAL_ROUNDS)
-
-            async def restart_redis() -> None:
-                nonlocal redis_process
-                await asyncio.sleep(1.0)
-                redis_process.kill()  # forgets every lease and fencing counter
-                redis_process.wait()
-                await asyncio.sleep(1.0)
-                redis_process = start_redis()
-
-            clients = asyncio.run(play_all(tables, [first.address, second.address], 45,
-                                           restart_redis()))
-            assert not unfinished(clients), unfinished(clients)
-        check_logs(database, tables, clients)
+        yield server
     finally:
-        redis_process.kill()
-        redis_process.wait()
+        if server.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                server.process.send_signal(signal.SIGCONT)
+        server.kill()
+
+
+def test_the_platform_recovers_from_a_redis_restart(database: str, tmp_path: Path) -> None:
+    with private_redis(tmp_path) as redis_server, \
+            workers(database, redis_server.url, tmp_path) as (first, second):
+        tables = open_tables([first, second], 12, people=6, target=SEVERAL_ROUNDS)
+
+        async def restart_redis() -> None:
+            await asyncio.sleep(1.0)
+            redis_server.kill()  # forgets every lease and fencing counter
+            await asyncio.sleep(1.0)
+            redis_server.start()
+
+        clients = asyncio.run(play_all(tables, [first.address, second.address], 45,
+                                       restart_redis()))
+        assert not unfinished(clients), unfinished(clients)
+    check_logs(database, tables, clients)
+
+
+def test_a_hung_redis_is_answered_in_about_a_second(database: str, tmp_path: Path) -> None:
+    """Issue #38: with Redis paused (it takes connections and never answers), creating a
+    table waited 20.2 s for its 503: one round trip after another, each with the worker
+    loops' patience (a third of a 10 s lease) and a retry. A person's request now gives
+    up after one round trip of :data:`ASKING_TIMEOUT_S`."""
+    with private_redis(tmp_path) as redis_server, \
+            workers(database, redis_server.url, tmp_path, count=1,
+                    extra=("--lease-ttl-ms", "10000")) as (worker,):
+        body = {"game": "timo", "players": 2, "display_name": "Ann"}
+        assert httpx2.post(f"{worker.base}/api/tables", json=body).status_code == 201
+        assert redis_server.process is not None
+        redis_server.process.send_signal(signal.SIGSTOP)
+        try:
+            answers = []
+            for path, send in [("/api/tables", partial(httpx2.post, json=body)),
+                               ("/api/tables?status=open", httpx2.get)]:
+                started = time.monotonic()
+                answer = send(f"{worker.base}{path}", timeout=60)
+                answers.append((path, answer.status_code, answer.json().get("code"),
+                                round(time.monotonic() - started, 1)))
+        finally:
+            redis_server.process.send_signal(signal.SIGCONT)
+        print("answers while Redis hung:", answers)
+        for _path, status, code, waited_s in answers:
+            assert (status, code) == (503, "cluster.down"), answers
+            # One round trip's deadline, with room for a loaded machine (20.2 s before).
+            assert waited_s < 2 * ASKING_TIMEOUT_S + 3, answers
+        # Redis back: tables are made again.
+        until(lambda: httpx2.post(f"{worker.base}/api/tables", json=body).status_code == 201,
+              timeout_s=30)
 
 
 def test_dropped_database_connections_refuse_moves_then_recover(

@@ -46,6 +46,12 @@ No consensus of our own: leases are Redis keys, safety is PostgreSQL's row lock.
 Each round trip to Redis that the server waits on is timed (``redis_seconds``: lease
 grants, renewals and releases, heartbeats, the bus's batches, calls to other workers),
 and the leases gained and lost are counted, for ``server/metrics.py``.
+
+Two clients: the worker's own loops (heartbeat, leases, bus) tolerate a slow Redis for a
+third of a lease's life, but what a person's request waits on (placing and counting a
+new table, a socket's place, the lobby's pages) goes through :attr:`Cluster.asking`,
+which gives up after :data:`ASKING_TIMEOUT_S` with no retry: a hung Redis made table
+creation wait 20 s for its 503 (issue #38).
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ from typing import Any
 
 import redis.asyncio as redis
 from redis.asyncio.retry import Retry
-from redis.backoff import ConstantBackoff
+from redis.backoff import ConstantBackoff, NoBackoff
 from redis.exceptions import RedisError
 
 from twintable.server import cluster_scripts as scripts
@@ -90,6 +96,8 @@ NO_ADDRESS = "-"
 CALL_TIMEOUT_S = 5.0
 #: Longest a closing worker waits for its bus and lease loops to end.
 CLOSE_WITHIN_S = 2.0
+#: How long one Redis round trip of a person's request may take (answered 503 after).
+ASKING_TIMEOUT_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -120,6 +128,11 @@ class Cluster:
             url, decode_responses=True, socket_timeout=max(1.0, lease_ttl_ms / 3000),
             socket_connect_timeout=1.0, retry=Retry(ConstantBackoff(0.05), 1),
             health_check_interval=0)
+        self.asking = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=ASKING_TIMEOUT_S,
+            socket_connect_timeout=ASKING_TIMEOUT_S, retry=Retry(NoBackoff(), 0),
+            health_check_interval=0)
+        """The client for the round trips a person's request waits on."""
         self.address: str | None = None
         """Where clients reach this worker directly: a WebSocket base URL made from its
         configuration (``server/public.py``); None: only through the shared address."""
@@ -218,15 +231,19 @@ class Cluster:
             await self.redis.hdel(self._load_key, self.worker_id)
             await self.redis.delete(self._placing_key(self.worker_id))
         await self.redis.aclose()
+        await self.asking.aclose()
 
     # -- leases ---------------------------------------------------------------------
-    async def acquire(self, table_id: str, floor: int = 0) -> int | None:
+    async def acquire(self, table_id: str, floor: int = 0, asking: bool = False
+                      ) -> int | None:
         """The table's lease and a fencing token above ``floor`` (the token PostgreSQL
-        last saw), or None while another worker holds it."""
+        last saw), or None while another worker holds it. ``asking``: a person's request
+        waits on it (a new table)."""
         started = time.perf_counter()
         token = int(await self._acquire(
             keys=[self._lease_key(table_id), f"{self.prefix}fence:{table_id}"],
-            args=[self.worker_id, self.ttl_ms, floor]))
+            args=[self.worker_id, self.ttl_ms, floor],
+            client=self.asking if asking else None))
         self.timings.observe(("acquire",), time.perf_counter() - started)
         if not token:
             return None
@@ -363,7 +380,8 @@ class Cluster:
         """A place for one more WebSocket from ``address`` (``ident``: the socket's id),
         across every worker: whether it was given, and how many the address holds now."""
         given, held = await self._open_socket(keys=[self._sockets_key(address)],
-                                              args=[limit, ident, self._place_ms])
+                                              args=[limit, ident, self._place_ms],
+                                              client=self.asking)
         return bool(given), int(held)
 
     def close_socket(self, address: str, ident: str) -> None:
@@ -375,7 +393,8 @@ class Cluster:
         given (held by ``reservation`` until :meth:`settle_claim`), else how many places
         the address holds already."""
         return int(await self._claim(keys=[self._places_key(address)],
-                                     args=[limit, reservation, self._place_ms]))
+                                     args=[limit, reservation, self._place_ms],
+                                     client=self.asking))
 
     def settle_claim(self, address: str, reservation: str, table_id: str | None) -> None:
         """The create that held ``reservation`` is over: its table (if it was made)
@@ -395,7 +414,7 @@ class Cluster:
         chosen = str(await self._place(
             keys=[self._load_key],
             args=[self.worker_id, self.load(), self.prefix, reservation,
-                  self._reservation_ms]))
+                  self._reservation_ms], client=self.asking))
         return Placement(None if chosen == self.worker_id else chosen, reservation)
 
     @property
@@ -473,11 +492,11 @@ class Cluster:
         """A page of the public tables in ``status``, newest first: their descriptions."""
         if status not in LISTED_STATUSES:
             return []
-        ids = [str(table_id) for table_id in await self.redis.zrevrange(
+        ids = [str(table_id) for table_id in await self.asking.zrevrange(
             self._listed_key(status), offset, offset + limit - 1)]
         if not ids:
             return []
-        values = await self.redis.hmget(self._lobby_key, ids)
+        values = await self.asking.hmget(self._lobby_key, ids)
         return [str(value).partition(" ")[2] for value in values if value is not None]
 
     async def prune_lobby(self, mine: set[str]) -> int:
@@ -499,7 +518,7 @@ class Cluster:
         return len(stale)
 
     async def info(self, table_id: str) -> str | None:
-        value = await self.redis.hget(self._lobby_key, table_id)
+        value = await self.asking.hget(self._lobby_key, table_id)
         return str(value).partition(" ")[2] if value else None
 
     async def call(self, worker_id: str, call: AnyCall) -> CallAnswer:

@@ -127,7 +127,7 @@ class GameServer:
         """Save a new table and run it here."""
         fence = None
         if self.cluster is not None:
-            fence = await self.cluster.acquire(row.id)
+            fence = await self.cluster.acquire(row.id, asking=True)
             if fence is None:
                 raise LobbyError(503, "server.busy", "could not open the table; try again")
             row.fence = fence

@@ -117,8 +117,10 @@ class Lobby:
         reservation = None
         if server.cluster is not None and server.accepting:
             # Several workers: the table is made on the one running the fewest.
+            # Redis out of reach: no lease either, so no table anywhere; the placement's
+            # own error is the answer (503 cluster.down), within one round trip.
+            placed = await server.cluster.place()
             try:
-                placed = await server.cluster.place()
                 if placed.worker is None:
                     reservation = placed.reservation
                 else:

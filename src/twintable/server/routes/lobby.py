@@ -11,7 +11,6 @@ from redis.exceptions import RedisError
 
 from twintable.server.address_groups import client_group
 from twintable.server.bus import LeaveCall, SeatBotCall, StartCall
-from twintable.server.errors import LobbyError
 from twintable.server.lobby import bearer
 from twintable.server.protocol import CreateTable, Joined, JoinTable, SeatBot, TableInfo
 from twintable.server.routes import ERRORS, Authorization, LobbyDep, TableKey
@@ -34,11 +33,8 @@ async def list_tables(lobby: LobbyDep, status: str = "open", limit: int = 50,
     server = lobby.server
     limit, offset = max(1, min(limit, 100)), max(0, offset)
     if server.cluster is not None:  # every worker's tables, from the shared lobby
-        try:
-            page = await server.cluster.listed(status, offset, limit)
-        except (RedisError, OSError):
-            raise LobbyError(503, "server.unavailable",
-                             "the lobby cannot be read just now; retry") from None
+        # Redis out of reach: 503 cluster.down (server/outages.py), as /readyz says.
+        page = await server.cluster.listed(status, offset, limit)
         return [TableInfo.model_validate_json(info) for info in page]
     chosen = [table for table in server.tables.values()
               if table.status == status and not table.seating.private]
