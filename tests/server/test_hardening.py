@@ -288,6 +288,15 @@ def test_a_player_id_is_an_identity_only_with_its_secret(sqlite_url: str) -> Non
         assert client.get(mine).json()[0]["display_name"] == "Annie"
         assert client.get(f"/api/profiles/{ann['player_id']}").json() == {
             "player_id": ann["player_id"], "display_name": "Annie", "secret": None}
+        # A browser given a profile link asks whether its key is the profile's first.
+        check = f"/api/profiles/{ann['player_id']}/check"
+        assert client.post(check, headers=auth(ann["player_secret"])).json() == {
+            "player_id": ann["player_id"], "display_name": "Annie", "secret": None}
+        for headers in (auth("y" * 32), {}):
+            wrong = client.post(check, headers=headers)
+            assert (wrong.status_code, wrong.json()["code"]) == (403, "profile.invalid")
+        unknown = client.post("/api/profiles/p-nobody/check", headers=auth("y" * 32))
+        assert (unknown.status_code, unknown.json()["code"]) == (403, "profile.invalid")
 
 
 def test_a_table_left_waiting_is_abandoned_and_leaves_memory(sqlite_url: str) -> None:

@@ -3,8 +3,6 @@ keeps, used to be rated, and moved to another device by its link."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.web.conftest import Tab
@@ -23,6 +21,7 @@ def test_a_profile_is_made_once_and_moves_to_another_device(tab: Tab,
     link = tab.page.locator("#profile-link").input_value()
     assert stored[0] in tab.page.locator("main").inner_text()
     second_tab.page.goto(link)
+    second_tab.page.click("#use-profile")
     second_tab.page.wait_for_selector("#profile-link")
     moved = second_tab.page.evaluate(
         "() => [localStorage.getItem('tt.player'), localStorage.getItem('tt.secret')]")
@@ -42,30 +41,78 @@ def test_another_persons_profile_link_asks_first_and_keeps_yours(tab: Tab,
     theirs, their_link = profile_of(second_tab)
     assert mine != theirs
 
-    answers: list[bool] = []
-    asked: list[str] = []
-
-    def on_dialog(dialog: Any) -> None:
-        asked.append(dialog.message)
-        if answers.pop(0):
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    tab.page.on("dialog", on_dialog)
-
-    def open_link(link: str, answer: bool) -> str:
-        answers.append(answer)
+    def open_link(link: str, button: str) -> str:
         tab.page.evaluate("(hash) => { location.hash = hash; }", link[link.index("#"):])
-        tab.page.wait_for_function("() => location.hash === '#/profile'")
+        offer = tab.page.wait_for_selector("#profile-offer")
+        assert "#/profile/" not in tab.page.url  # the key left the address bar at once
+        text = offer.inner_text()
+        tab.page.click(button)
         tab.page.wait_for_selector("#profile-link")
-        return tab.page.evaluate("() => localStorage.getItem('tt.player')")  # type: ignore[no-any-return]
+        assert tab.page.evaluate("() => location.hash") == "#/profile"
+        return text
 
-    assert open_link(their_link, answer=False) == mine  # asked, and refused: unchanged
-    assert len(asked) == 1 and theirs in asked[0]
-    assert open_link(their_link, answer=True) == theirs
+    asked = open_link(their_link, "#keep-profile")  # asked, and refused: unchanged
+    assert theirs in asked and mine in asked
+    assert tab.page.evaluate("() => localStorage.getItem('tt.player')") == mine
+    open_link(their_link, "#use-profile")
+    assert tab.page.evaluate("() => localStorage.getItem('tt.player')") == theirs
     back = tab.page.locator("#previous-profile")
     assert mine in back.inner_text()
-    answers.append(True)
     back.click()
+    tab.page.click("#use-profile")
     tab.page.wait_for_function(f"() => localStorage.getItem('tt.player') === '{mine}'")
+
+
+def test_a_profile_link_is_offered_even_to_a_browser_with_none(tab: Tab,
+                                                               second_tab: Tab) -> None:
+    """Issue #38: a browser with no profile adopted a link's profile without a word."""
+    second_tab.go("/#/profile")
+    link = second_tab.page.locator("#profile-link").input_value()
+    theirs = second_tab.page.evaluate("() => localStorage.getItem('tt.player')")
+    tab.go("/#/")
+    assert tab.page.evaluate("() => localStorage.getItem('tt.player')") is None
+    tab.page.evaluate("(hash) => { location.hash = hash; }", link[link.index("#"):])
+    offer = tab.page.wait_for_selector("#profile-offer")
+    assert theirs in offer.inner_text()
+    assert tab.page.evaluate("() => localStorage.getItem('tt.player')") is None
+    tab.page.click("#use-profile")
+    tab.page.wait_for_function(f"() => localStorage.getItem('tt.player') === '{theirs}'")
+
+
+def test_a_link_with_a_key_the_server_never_issued_changes_nothing(tab: Tab) -> None:
+    """Issue #38: a made-up key was kept, and every table this browser made was refused
+    from then on (profile.invalid)."""
+    tab.go("/#/profile")
+    mine = tab.page.evaluate("() => localStorage.getItem('tt.player')")
+    secret = tab.page.evaluate("() => localStorage.getItem('tt.secret')")
+    for link in (f"#/profile/{mine}.not-its-key", "#/profile/p-madeup.madeup"):
+        tab.go("/#/")
+        with tab.page.expect_response(lambda answer: answer.url.endswith("/check")) as asked:
+            tab.page.evaluate("(hash) => { location.hash = hash; }", link)
+        assert asked.value.status == 403
+        refused = tab.page.wait_for_selector("#profile-link-refused")
+        assert "Nothing was changed" in refused.inner_text()
+        assert "#/profile/" not in tab.page.url
+        assert tab.page.evaluate("() => [localStorage.getItem('tt.player'),"
+                                 " localStorage.getItem('tt.secret')]") == [mine, secret]
+    # The two refusals, as the browser logs any failed request.
+    assert len(tab.errors) == 2 and all("403" in error for error in tab.errors), tab.errors
+    tab.errors.clear()
+
+
+def test_a_profile_the_server_does_not_know_is_replaced_and_the_table_made(tab: Tab) -> None:
+    """A browser whose profile this server does not know (its database made anew) gets a
+    new profile and its table, not a refusal on every table from then on."""
+    tab.go("/#/")
+    for gone_id, gone_key in [("p-gone-since-the-restore", "its-old-key-from-before"),
+                              ("p-gone", "short")]:  # malformed too: refused as such
+        tab.page.evaluate("([id, key]) => { localStorage.setItem('tt.player', id);"
+                          " localStorage.setItem('tt.secret', key); }", [gone_id, gone_key])
+        create_table(tab, "timo", 2, {"target": "30"})
+        stored = tab.page.evaluate("() => localStorage.getItem('tt.player')")
+        assert stored.startswith("p-") and stored != gone_id
+    # The refusals of the old profile, before the new one was made, are the browser's
+    # own lines for a failed request.
+    assert len(tab.errors) == 2 and all("403" in e or "422" in e for e in tab.errors), \
+        tab.errors
+    tab.errors.clear()

@@ -32,6 +32,18 @@ async def profile(player_id: str, lobby: LobbyDep) -> Profile:
     return Profile(player_id=row.id, display_name=row.display_name)
 
 
+@router.post("/api/profiles/{player_id}/check", responses=ERRORS)
+async def check_profile(player_id: str, lobby: LobbyDep,
+                        authorization: Authorization = None) -> Profile:
+    """Whether a secret key is this profile's (a browser asks before it keeps a profile
+    link it was given): the profile's public part, or 403 ``profile.invalid``."""
+    await lobby.server.check_profile(player_id, bearer(authorization) or "")
+    row = await lobby.store.profile(player_id)
+    if row is None:  # gone between the two reads (a restore, say)
+        raise LobbyError(403, "profile.invalid", "no such profile")
+    return Profile(player_id=row.id, display_name=row.display_name)
+
+
 @router.put("/api/profiles/{player_id}", responses=ERRORS)
 async def rename_profile(player_id: str, request: RenameProfile, lobby: LobbyDep,
                          authorization: Authorization = None) -> Profile:

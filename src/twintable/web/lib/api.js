@@ -1,7 +1,7 @@
 // The server's HTTP API (docs/protocol.md): requests, refusals as sentences, the games
 // and their assets, this browser's profile. Nothing happens on import.
 import { t, language } from "./i18n.js";
-import { displayName, inviteKey, profile, saveProfile, tokens } from "./store.js";
+import { displayName, forgetProfile, inviteKey, profile, saveProfile, tokens } from "./store.js";
 
 export async function api(method, path, body, token) {
   const headers = { "content-type": "application/json" };
@@ -45,6 +45,31 @@ export async function identity() {
     saveProfile(id, secret);
   }
   return { player_id: id, player_secret: secret };
+}
+
+// `send(me)` with this browser's profile; when the server does not know that profile (its
+// database was made anew, or an old link left a key it never issued), the browser makes
+// a new one and sends once more, instead of refusing every table from then on.
+export async function asPlayer(send) {
+  try {
+    return await send(await identity());
+  } catch (error) {
+    const malformed = error.code === "request.invalid" && (error.details?.errors || [])
+      .some((problem) => ["player_id", "player_secret"].includes(problem.loc?.at(-1)));
+    if (error.code !== "profile.invalid" && !malformed) throw error;
+    forgetProfile();
+    return send(await identity());
+  }
+}
+
+// The public part of a profile whose secret key this is, or null when it is not.
+export async function checkedProfile(id, secret) {
+  try {
+    return await api("POST", `/api/profiles/${encodeURIComponent(id)}/check`, null, secret);
+  } catch (error) {
+    if (error.code === "profile.invalid" || error.code === "http.404") return null;
+    throw error;
+  }
 }
 
 let gameList = null;

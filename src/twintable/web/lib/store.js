@@ -24,6 +24,10 @@ export function saveProfile(id, secret) {
   localStorage.setItem("tt.player", id);
   localStorage.setItem("tt.secret", secret);
 }
+export function forgetProfile() {
+  localStorage.removeItem("tt.player");
+  localStorage.removeItem("tt.secret");
+}
 // The profile a profile link replaced ("id.secret"), kept to switch back to.
 export const previousProfile = () => localStorage.getItem("tt.previous");
 export const savePreviousProfile = (id, secret) => localStorage.setItem("tt.previous", `${id}.${secret}`);

@@ -1,6 +1,6 @@
 // The "new table" form: the players, the game's options drawn from its declarations
 // (only those of the chosen mode), the seats (open or a bot), private or not.
-import { api, errorText, identity } from "../lib/api.js";
+import { api, asPlayer, errorText } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { botChoices, levelLabel } from "../lib/levels.js";
 import { t } from "../lib/i18n.js";
@@ -109,8 +109,8 @@ export function tableForm(game, facts, box, message, who) {
       seats.push(select.value ? { kind: "bot", bot: select.value } : { kind: "human" });
     }
     try {
-      const joined = await api("POST", "/api/tables", { game: game.id, players: n, options: read.options,
-        seats, private: privateBox.checked, display_name: who(), ...(await identity()) });
+      const joined = await asPlayer((me) => api("POST", "/api/tables", { game: game.id, players: n,
+        options: read.options, seats, private: privateBox.checked, display_name: who(), ...me }));
       saveToken(joined.table.id, joined.token, joined.seat, joined.socket);
       if (joined.key) saveKey(joined.table.id, joined.key);
       location.hash = `#/table/${joined.table.id}`;

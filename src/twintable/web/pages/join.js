@@ -1,6 +1,6 @@
 // Joining a table from its invite link ("#/join/<table>" or, for a private one,
 // "#/join/<table>.<key>"): a name, then a seat; or just watching.
-import { api, errorText, identity, tableGet } from "../lib/api.js";
+import { api, asPlayer, errorText, tableGet } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { displayName, inviteKey, saveKey, saveToken, setDisplayName, tokens } from "../lib/store.js";
@@ -31,8 +31,8 @@ export async function joinPage(arg) {
           setDisplayName(name.value.trim());
           message.textContent = "";
           try {
-            const joined = await api("POST", `/api/tables/${tableId}/join`, { display_name: name.value.trim() || t("lobby.anonymous"),
-              ...(key ? { key } : {}), ...(await identity()) });
+            const joined = await asPlayer((me) => api("POST", `/api/tables/${tableId}/join`, {
+              display_name: name.value.trim() || t("lobby.anonymous"), ...(key ? { key } : {}), ...me }));
             saveToken(tableId, joined.token, joined.seat, joined.socket);
             location.hash = `#/table/${tableId}`;
           } catch (error) { message.textContent = errorText(error); }

@@ -1,6 +1,6 @@
 // The lobby: a card per game (its picture, length, Play now against bots, set up, rules),
 // the new-table form, and the public tables, open and running, a page at a time.
-import { api, assets, errorText, games, identity } from "../lib/api.js";
+import { api, asPlayer, assets, errorText, games } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { client } from "../lib/games.js";
@@ -52,8 +52,8 @@ export async function lobbyPage() {
     button.disabled = true;
     const { players, seats } = playNowSeats(game, factsOf(game), bot);
     try {
-      const joined = await api("POST", "/api/tables", { game: game.id, players, options: {}, seats,
-        display_name: who(), ...(await identity()) });
+      const joined = await asPlayer((me) => api("POST", "/api/tables", { game: game.id, players,
+        options: {}, seats, display_name: who(), ...me }));
       saveToken(joined.table.id, joined.token, joined.seat, joined.socket);
       await api("POST", `/api/tables/${joined.table.id}/start`, null, joined.token);
       location.hash = `#/table/${joined.table.id}`;

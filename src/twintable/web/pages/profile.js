@@ -1,22 +1,20 @@
 // The profile page: this browser's public id, and a link that moves the profile (its id
-// and secret key) to another device; opening such a link adopts the profile it carries,
-// once asked if it would replace this browser's own (which stays reachable from here).
-import { identity } from "../lib/api.js";
+// and secret key) to another device. Opening such a link offers the profile it carries,
+// once the server has confirmed its key, and keeps the one it replaces reachable from
+// here; a link with a key the server does not know changes nothing.
+import { checkedProfile, identity } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { previousProfile, profile, savePreviousProfile, saveProfile } from "../lib/store.js";
 
 export async function profilePage(code) {
-  if (code) {  // an export link opened on this device: adopt the profile it carries
+  if (code) {
+    // The key leaves the address bar at once (history, screenshots, a shared screen).
+    history.replaceState(null, "", "#/profile");
     const [id, secret] = decodeURIComponent(code).split(".");
-    const { id: mine, secret: mySecret } = profile();
-    // A link from someone else must not silently take this browser's own profile away:
-    // ask, and keep the one replaced as a link on the profile page, to switch back.
-    if (mine !== id && (!mine || !mySecret || confirm(t("profile.replace", { id, mine })))) {
-      if (mine && mySecret) savePreviousProfile(mine, mySecret);
-      saveProfile(id, secret);
-    }
-    location.hash = "#/profile";
+    if (id && id === profile().id) return profilePage();
+    const offered = id && secret ? await checkedProfile(id, secret) : null;
+    offerProfile(offered, secret);
     return;
   }
   const { player_id: id, player_secret: secret } = await identity();
@@ -32,4 +30,26 @@ export async function profilePage(code) {
       previous && previous.split(".")[0] !== id ? el("p", {}, el("a", {
         id: "previous-profile", href: `#/profile/${encodeURIComponent(previous)}`,
       }, t("profile.previous", { id: previous.split(".")[0] }))) : null));
+}
+
+// A profile link's profile, to take or leave; or why the link holds none.
+function offerProfile(offered, secret) {
+  if (!offered) {
+    page(t("profile.offer_title"), el("section", { class: "panel" },
+      el("p", { class: "error", id: "profile-link-refused" }, t("profile.bad_link")),
+      el("p", {}, el("a", { href: "#/" }, t("table.back")))));
+    return;
+  }
+  const mine = profile();
+  const own = mine.id && mine.secret ? mine.id : null;
+  page(t("profile.offer_title"), el("section", { class: "panel", id: "profile-offer" },
+    el("p", {}, t("profile.offer", { name: offered.display_name, id: offered.player_id })),
+    own ? el("p", {}, t("profile.replace", { mine: own })) : null,
+    el("div", { class: "row" },
+      el("button", { class: "primary", id: "use-profile", onclick: () => {
+        if (own) savePreviousProfile(own, mine.secret);
+        saveProfile(offered.player_id, secret);
+        profilePage();
+      } }, t("profile.use")),
+      el("button", { id: "keep-profile", onclick: () => profilePage() }, t("profile.keep")))));
 }
