@@ -12,11 +12,25 @@ from schemathesis import checks
 
 from tests.server.client import free_port, running_server
 
-# No server errors, and every response matches the schema (status, content type, body).
-# Not "positive data is accepted": a schema cannot say which options each game takes, so
-# a schema-valid body may still be refused with a 422 that names the bad option.
+
+@schemathesis.check
+def bodies_the_schema_allows_are_read(ctx: Any, response: Any, case: Any) -> None:
+    """A body the schema allows is never refused for its shape (issue #38: whole numbers
+    written 3.0, a U+0000 in a string, an unknown game). Not "positive data is accepted":
+    a schema cannot say which options or player counts each game takes, so a schema-valid
+    body may still be refused with a 422 that names them (``option.unknown``,
+    ``players.invalid``...)."""
+    if response.status_code in (400, 422):
+        code = str(response.json().get("code", ""))
+        assert code not in ("request.invalid", "game.unknown") and \
+            not code.startswith("json."), f"refused for its shape: {response.text}"
+
+
+# No server errors, every response matches the schema (status, content type, body), and
+# what the schema allows is read.
 CHECKS = [checks.not_a_server_error, checks.status_code_conformance,
-          checks.content_type_conformance, checks.response_schema_conformance]
+          checks.content_type_conformance, checks.response_schema_conformance,
+          bodies_the_schema_allows_are_read]
 
 
 def test_every_operation_answers_without_a_server_error(

@@ -38,6 +38,22 @@ def test_numbers_given_as_strings_are_refused(sqlite_url: str) -> None:
             assert refused.json()["code"] == "request.invalid"
 
 
+def test_whole_numbers_written_with_a_fraction_are_read_and_others_refused(
+        sqlite_url: str) -> None:
+    """JSON Schema counts 3.0 as an integer, so the OpenAPI schema allows it (issue #38);
+    3.5 and true are not whole numbers."""
+    with app_client(sqlite_url) as client:
+        made = client.post("/api/tables", json={
+            "game": "timo", "players": 2.0, "display_name": "Ann", "grace_s": 30.0,
+            "turn_limit_s": 60.0})
+        assert made.status_code == 201, made.text
+        assert made.json()["table"]["players"] == 2
+        for value in (2.5, True):
+            refused = client.post("/api/tables", json={
+                "game": "timo", "players": value, "display_name": "Ann"})
+            assert (refused.status_code, refused.json()["code"]) == (422, "request.invalid")
+
+
 def test_a_negative_seat_is_invalid_not_taken(sqlite_url: str) -> None:
     with app_client(sqlite_url) as client:
         made = create_table(client, "timo", 2, seats=[{"kind": "human"}, {"kind": "human"}])

@@ -34,6 +34,7 @@ from twintable.server.instrumentation import RequestFigures
 from twintable.server.limits import EdgeMiddleware
 from twintable.server.lobby import Lobby
 from twintable.server.metrics import Metrics
+from twintable.server.openapi_limits import describe_input_limits
 from twintable.server.outages import OUTAGE_ERRORS, service_out_of_reach
 from twintable.server.own_port import OwnPort
 from twintable.server.protocol import ErrorMessage
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for part in (health, games, lobby, profiles, replay, leaderboard, socket):
         app.include_router(part.router)
+    describe_input_limits(app, server.registry.ids)
     mount_game_clients(app, server.registry)  # before /static, which it shadows there
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -18,6 +18,7 @@ import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
@@ -78,6 +79,19 @@ DisplayName = Annotated[str, StringConstraints(min_length=1, max_length=40),
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 InviteKey = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
+def _whole_number(value: Any) -> Any:
+    """JSON has one kind of number, and JSON Schema (so the OpenAPI schema) counts 3.0 as
+    the integer 3: a whole float is read as that integer; 3.5, "3" and true stay refused."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+#: Read an HTTP request body's integer with it (the WebSocket's moves stay exact: 1.0 is
+#: not 1).
+WHOLE = BeforeValidator(_whole_number)
 
 
 class Strict(BaseModel):
@@ -321,7 +335,7 @@ class SeatRequest(Strict):
 
 class CreateTable(Strict):
     game: str
-    players: Annotated[int, Field(ge=1, le=10, strict=True)]
+    players: Annotated[int, Field(ge=1, le=10, strict=True), WHOLE]
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = None
     """Per seat: a human place or a bot; default: seat 0 for the creator, bots elsewhere."""
@@ -330,9 +344,9 @@ class CreateTable(Strict):
     player_id: PlayerId | None = None
     """A profile's public id, to be rated; it needs the profile's ``player_secret``."""
     player_secret: Token | None = None
-    turn_limit_s: Annotated[int, Field(ge=1, le=3600, strict=True)] | None = None
+    turn_limit_s: Annotated[int, Field(ge=1, le=3600, strict=True), WHOLE] | None = None
     """Seconds a person has for a move before a bot plays it for them (none: no limit)."""
-    grace_s: Annotated[int, Field(ge=0, le=3600, strict=True)] = 60
+    grace_s: Annotated[int, Field(ge=0, le=3600, strict=True), WHOLE] = 60
     """Seconds a person may be disconnected before a bot takes their seat (until they
     return)."""
     private: bool = False
@@ -344,7 +358,7 @@ class JoinTable(Strict):
     display_name: DisplayName
     player_id: PlayerId | None = None
     player_secret: Token | None = None
-    seat: Annotated[int, Field(ge=0, strict=True)] | None = None
+    seat: Annotated[int, Field(ge=0, strict=True), WHOLE] | None = None
     key: InviteKey | None = None
     """A private table's invite secret (from its invite link)."""
 
