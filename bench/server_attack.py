@@ -27,7 +27,20 @@ Each mode runs once without attackers, then once per attack, each on fresh table
 - ``seat-squat``: every free seat of every public table waiting, joined as fast as
   answered (#38 Medium): "join 200" must stay within the address's seats (12);
 - ``profile-flood``: profiles made as fast as answered (#38 Low): "profile 201" must
-  stay within the address's 30 a minute.
+  stay within the address's 30 a minute;
+- ``slow-connections``: HTTP connections opened as fast as taken, each sending its head a
+  byte a second (#38 Medium): "held" must stay within the address's 128 connections,
+  and each is closed when its head is late (10 s);
+- ``pipelined-headers``: a small request with a 1 MiB head pipelined behind it, four at a
+  time (#38 Low): every answer 431;
+- ``bus-flood``: valid-looking 15 KB moves on the attacker's own table, sent as fast as
+  taken through every server (on two workers, half through the one that does not run
+  the table, over Redis) (#38 Medium): the owner's subscription is never cut;
+- ``replay-flood``: the replay of a finished game, its views and pages, asked 16 at a
+  time (#38 Medium): answered or refused 429, never blocking the others.
+
+Each run also asks every server's ``/healthz`` ten times a second from an address of
+its own and prints the answer times' 99th percentile (target: <= 100 ms).
 
 For each it prints the honest acknowledged moves against the run without attackers
 (target: >= 95%), stalled honest tables (5 s or more without an ack at any time; target
@@ -40,7 +53,7 @@ servers' CPU and the honest figures; on a small shared machine what other work t
 shows in the load average (compare with the run without attackers).
 
 Usage: python bench/server_attack.py [--seconds 10] [--rate 40] [--modes single,workers]
-       [--attacks hostile-frames,...] [--db postgresql+asyncpg://postgres@127.0.0.1/test]
+       [--attacks hostile-frames,...] [--attackers 2] [--db postgresql+asyncpg://postgres@127.0.0.1/test]
        [--redis redis://127.0.0.1:6379/0]
 """
 
@@ -78,7 +91,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 #: How much lower the attackers' processes run than the rest (see attack_process).
 ATTACKER_NICE = 8
 ATTACKS = ("hostile-frames", "huge-frames", "table-flood", "socket-flood", "message-flood",
-           "big-headers", "forged-xff", "rematch-flood", "seat-squat", "profile-flood")
+           "big-headers", "forged-xff", "rematch-flood", "seat-squat", "profile-flood",
+           "slow-connections", "pipelined-headers", "bus-flood", "replay-flood")
+TARGET_HEALTH_P99_MS = 100.0
 
 
 # -- servers ----------------------------------------------------------------------------
@@ -517,6 +532,134 @@ class Attacker:
                 except httpx2.HTTPError as error:
                     self.out[type(error).__name__] += 1
 
+    async def slow_connections(self) -> None:
+        held: list[asyncio.StreamWriter] = []
+        try:
+            await asyncio.gather(self._open_slowly(held), self._drip(held))
+        finally:
+            for writer in held:
+                writer.close()
+
+    async def _open_slowly(self, held: list[asyncio.StreamWriter]) -> None:
+        n = 0
+        while self.live():
+            n += 1
+            port = int(self.bases[n % len(self.bases)].rsplit(":", 1)[1])
+            try:
+                _, writer = await asyncio.wait_for(asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(self.address, 0)), 2)
+                writer.write(b"G")
+                await writer.drain()
+                held.append(writer)
+                self.out["opened"] += 1
+            except (OSError, TimeoutError) as error:
+                self.out[f"refused {type(error).__name__}"] += 1
+            if len(held) > 2_000:
+                await asyncio.sleep(0.2)
+            else:
+                await asyncio.sleep(0.002)
+
+    async def _drip(self, held: list[asyncio.StreamWriter]) -> None:
+        """A byte a second on every connection; those the server closed are counted."""
+        while self.live():
+            await asyncio.sleep(1.0)
+            for writer in list(held):
+                try:
+                    if writer.transport.is_closing():
+                        raise ConnectionResetError
+                    writer.write(b"E")
+                    await writer.drain()
+                except OSError:
+                    held.remove(writer)
+                    self.out["closed by the server"] += 1
+            self.out["held at most"] = max(self.out["held at most"], len(held))
+
+    async def pipelined_headers(self) -> None:
+        await asyncio.gather(*(self._pipelined(n) for n in range(4)))
+
+    async def _pipelined(self, n: int) -> None:
+        port = int(self.bases[n % len(self.bases)].rsplit(":", 1)[1])
+        small = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        huge = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 2**20 + b"\r\n\r\n"
+        while self.live():
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(self.address, 0))
+                writer.write(small + huge)
+                await writer.drain()
+                answers = await asyncio.wait_for(reader.read(), 5)
+                for status in (b"200", b"431"):
+                    self.out[f"status {status.decode()}"] += answers.count(
+                        b"HTTP/1.1 " + status)
+                writer.close()
+            except (OSError, TimeoutError) as error:
+                self.out[f"cut {type(error).__name__}"] += 1
+
+    async def bus_flood(self) -> None:
+        async with self.http() as http:
+            made = (await http.post("/api/tables", json={
+                "game": "timo", "players": 2, "display_name": "Mallory", "grace_s": 3600,
+                "options": {"target": 100_000}})).json()
+            await http.post(f"/api/tables/{made['table']['id']}/start",
+                            headers={"Authorization": f"Bearer {made['token']}"})
+        await asyncio.gather(*(self._heavy_moves(n, made["table"]["id"], made["token"])
+                               for n in range(4)))
+
+    async def _heavy_moves(self, n: int, table_id: str, token: str) -> None:
+        padding = "y" * 15_000
+        while self.live():
+            try:
+                async with await self.socket(n, table_id) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": token}))
+
+                    async def read() -> None:
+                        async for text in ws:
+                            frame = json.loads(text)
+                            if frame["type"] in ("ack", "error"):
+                                self.out[frame.get("code") or frame["type"]] += 1
+
+                    reader = asyncio.create_task(read())
+                    sent = 0
+                    while self.live():
+                        sent += 1
+                        await ws.send(json.dumps({
+                            "type": "action", "id": f"b{n}-{sent}", "version": 0,
+                            "kind": "draw", "payload": {"pad": padding}}))
+                        self.out["sent"] += 1
+                        await asyncio.sleep(0)
+                    reader.cancel()
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                code = getattr(getattr(error, "rcvd", None), "code", None)
+                self.out[f"closed {code or type(error).__name__}"] += 1
+                await asyncio.sleep(0.1)
+
+    async def replay_flood(self) -> None:
+        async with self.http() as http:
+            made = (await http.post("/api/tables", json={
+                "game": "timo", "players": 4, "display_name": "Mallory", "grace_s": 0,
+                "options": {"target": 200}, "seats": [{"kind": "human"}] + [
+                    {"kind": "bot", "bot": "random"}] * 3})).json()
+            table_id = made["table"]["id"]
+            await http.post(f"/api/tables/{table_id}/start",
+                            headers={"Authorization": f"Bearer {made['token']}"})
+            while self.live() and (await http.get(f"/api/tables/{table_id}")
+                                   ).json().get("status") != "finished":
+                await asyncio.sleep(0.2)
+        paths = [f"/api/tables/{table_id}/replay", f"/api/tables/{table_id}/replay/views",
+                 f"/api/tables/{table_id}/replay/steps?from=0&count=100"]
+        await asyncio.gather(*(self._replays(n, paths) for n in range(16)))
+
+    async def _replays(self, n: int, paths: list[str]) -> None:
+        async with self.http(n) as http:
+            while self.live():
+                try:
+                    answer = await http.get(paths[n % len(paths)])
+                    self.out[f"replay {answer.status_code}"] += 1
+                    if answer.status_code == 429:
+                        await asyncio.sleep(0.05)
+                except httpx2.HTTPError as error:
+                    self.out[type(error).__name__] += 1
+
 
 def attack_process(attack: str, address: str, bases: list[str], targets: list[str],
                    start: float, seconds: float, results: Any) -> None:
@@ -557,6 +700,33 @@ def honest_process(ws_bases: list[str], seats: list[tuple[str, str, str]], start
     results.put(("honest", asyncio.run(run())))
 
 
+def health_process(bases: list[str], address: str, start: float, seconds: float,
+                   results: Any) -> None:
+    """Ask every server's /healthz ten times a second (each on a fresh connection, as a
+    load balancer's check does): the answer times, in ms, and the checks that failed."""
+    async def run() -> dict[str, Any]:
+        times: list[float] = []
+        failed = 0
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        while time.monotonic() < start + seconds:
+            for base in bases:
+                began = time.perf_counter()
+                try:
+                    async with httpx2.AsyncClient(timeout=5, transport=httpx2.AsyncHTTPTransport(
+                            local_address=address)) as http:
+                        ok = (await http.get(f"{base}/healthz")).status_code == 200
+                except httpx2.HTTPError:
+                    ok = False
+                times.append((time.perf_counter() - began) * 1000)
+                failed += not ok
+            await asyncio.sleep(0.1)
+        times.sort()
+        return {"health_p99_ms": times[int(0.99 * (len(times) - 1))] if times else 0.0,
+                "health_max_ms": times[-1] if times else 0.0, "health_failed": failed}
+
+    results.put(("health", asyncio.run(run())))
+
+
 # -- one run ----------------------------------------------------------------------------
 def run_once(servers: list[tuple[str, subprocess.Popen[bytes]]], args: argparse.Namespace,
              attack: str | None, run: int) -> dict[str, Any]:
@@ -569,11 +739,13 @@ def run_once(servers: list[tuple[str, subprocess.Popen[bytes]]], args: argparse.
     start = time.monotonic() + 3.0
     interval = HONEST_TABLES / args.rate
     processes = [multiprocessing.Process(target=honest_process, args=(
-        ws_bases, seats, start, args.seconds, interval, results))]
+        ws_bases, seats, start, args.seconds, interval, results)),
+        multiprocessing.Process(target=health_process, args=(
+            bases, f"127.3.{run}.1", start, args.seconds, results))]
     if attack is not None:
         processes += [multiprocessing.Process(target=attack_process, args=(
             attack, f"127.2.{run}.{n + 1}", bases, targets, start, args.seconds,
-            results)) for n in range(2)]
+            results)) for n in range(args.attackers)]
     before, cpu_before = rss_mb(pids), cpu_s(pids)
     peak = before
     stopped = threading.Event()
@@ -594,11 +766,12 @@ def run_once(servers: list[tuple[str, subprocess.Popen[bytes]]], args: argparse.
     sampler.join()
     server_cpu = cpu_s(pids) - cpu_before
     honest = next(out for role, out in outs if role == "honest")
+    health = next(out for role, out in outs if role == "health")
     attacked: Counter[str] = Counter()
     for role, out in outs:
         if role == "attack":
             attacked.update(out)
-    return {"attack": attack or "none", **honest, "memory_mb": peak - before,
+    return {"attack": attack or "none", **honest, **health, "memory_mb": peak - before,
             "rss_mb": peak, "attackers": attacked, "server_cpu_s": server_cpu,
             "load": os.getloadavg()[0]}
 
@@ -610,6 +783,9 @@ def main() -> None:
                         help="honest moves a second offered over the 4 honest tables")
     parser.add_argument("--modes", default="single,workers")
     parser.add_argument("--attacks", default=",".join(ATTACKS))
+    parser.add_argument("--attackers", type=int, default=2,
+                        help="attacking addresses (a process each), e.g. 12 for the bus "
+                             "overflow of issue #38")
     parser.add_argument("--db", default="postgresql+asyncpg://postgres@127.0.0.1:5432/test",
                         help="PostgreSQL server for the two workers (a scratch database "
                              "is made on it)")
@@ -648,19 +824,21 @@ def main() -> None:
 
 def report(mode: str, base: dict[str, Any], row: dict[str, Any]) -> None:
     ratio = row["acks"] / base["acks"] if base["acks"] else float("nan")
-    print(f"{mode:8s} {row['attack']:15s} honest acks {row['acks']:5d} ({ratio:6.1%}), "
+    print(f"{mode:8s} {row['attack']:17s} honest acks {row['acks']:5d} ({ratio:6.1%}), "
           f"stalled {row['stalled']}, unanswered {row['unanswered']}, reconnects "
           f"{row['reconnects']}, longest wait for an ack {row['longest_gap_s']:.1f} s, "
           f"memory +{row['memory_mb']:.0f} MB (peak {row['rss_mb']:.0f} MB), server CPU "
-          f"{row['server_cpu_s']:.1f} s, load {row['load']:.1f}, "
-          f"refused {dict(row['refused']) or 0}")
+          f"{row['server_cpu_s']:.1f} s, load {row['load']:.1f}, /healthz p99 "
+          f"{row['health_p99_ms']:.0f} ms (max {row['health_max_ms']:.0f}, failed "
+          f"{row['health_failed']}), refused {dict(row['refused']) or 0}")
     if row["attackers"]:
         print(f"{'':24s} attackers got: {dict(row['attackers'].most_common(6))}")
 
 
 def summary(figures: dict[str, list[dict[str, Any]]]) -> list[str]:
     print("Summary (targets: acks >= 95% of the run without attackers, no stalled table, "
-          f"no unanswered move, memory <= {TARGET_MEMORY_MB:.0f} MB over the run's start)")
+          f"no unanswered move, memory <= {TARGET_MEMORY_MB:.0f} MB over the run's start, "
+          f"/healthz p99 <= {TARGET_HEALTH_P99_MS:.0f} ms and none failed)")
     missed = []
     for mode, rows in figures.items():
         base = rows[0]
@@ -670,8 +848,13 @@ def summary(figures: dict[str, list[dict[str, Any]]]) -> list[str]:
                 (f"acks {ratio:.0%}", ratio < TARGET_RATIO),
                 (f"{row['stalled']} stalled", row["stalled"] > 0),
                 (f"{row['unanswered']} unanswered", row["unanswered"] > 0),
-                (f"+{row['memory_mb']:.0f} MB", row["memory_mb"] > TARGET_MEMORY_MB)) if bad]
-            print(f"  {mode:8s} {row['attack']:15s} {ratio:6.1%}  "
+                (f"+{row['memory_mb']:.0f} MB", row["memory_mb"] > TARGET_MEMORY_MB),
+                (f"/healthz p99 {row['health_p99_ms']:.0f} ms",
+                 row["health_p99_ms"] > TARGET_HEALTH_P99_MS),
+                (f"{row['health_failed']} health checks failed", row["health_failed"] > 0),
+            ) if bad]
+            print(f"  {mode:8s} {row['attack']:17s} {ratio:6.1%}  "
+                  f"/healthz p99 {row['health_p99_ms']:4.0f} ms  "
                   f"{'met' if not misses else 'MISSED: ' + ', '.join(misses)}")
             missed += [f"{mode} {row['attack']} ({', '.join(misses)})"] if misses else []
     return missed
