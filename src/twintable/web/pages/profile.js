@@ -35,7 +35,7 @@ export async function profilePage(code) {
 // A profile link's profile, to take or leave; or why the link holds none.
 function offerProfile(offered, secret) {
   if (!offered) {
-    page(t("profile.offer_title"), el("section", { class: "panel" },
+    page(t("profile.bad_link_title"), el("section", { class: "panel" },
       el("p", { class: "error", id: "profile-link-refused" }, t("profile.bad_link")),
       el("p", {}, el("a", { href: "#/" }, t("table.back")))));
     return;
