@@ -74,6 +74,8 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
     # is, pytest's own log capture included: the test then failed reading it, and every
     # later test of its process with it (the full suite's 1,800 errors).
     monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda _: None)
+    # The ports are not taken (another server of this machine may hold 8000).
+    monkeypatch.setattr(cli, "_check_port_free", lambda host, port: None)
     return made
 
 
@@ -342,3 +344,40 @@ def test_one_process_with_a_password_in_its_file(database: str, tmp_path: Path) 
     text = log.read_text()
     assert f"(database: {url.replace(secret, '***')})" in text.splitlines()[0], text[:500]
     assert secret not in text
+
+
+@pytest.mark.parametrize("url", ["nonsense://x", "mysql://u:hunter2@h/db", "not a url"])
+def test_a_database_url_it_cannot_serve_on_is_one_line(served: list[Settings],
+                                                        url: str) -> None:
+    """Issue #39: ``serve --db nonsense://x`` printed a 95-line traceback."""
+    result = serve(["--db", url])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --db takes a SQLite or "
+                                                   "PostgreSQL URL"), result.output
+    assert "hunter2" not in result.output
+    assert served == []
+
+
+def test_a_taken_port_is_one_line_before_anything_starts(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue #39: ``serve`` on a busy port opened and migrated its database, then failed."""
+    made: list[Settings] = []
+    monkeypatch.setattr(app_module, "create_app", made.append)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        database = tmp_path / "never.sqlite3"
+        result = serve(["--port", str(port), "--db", f"sqlite:///{database}"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == (f"error: cannot listen on 127.0.0.1:{port}: Address "
+                                     "already in use (another server there? choose another "
+                                     "with --port)")
+    assert made == [] and not database.exists()
+
+
+def test_the_train_help_names_its_extra() -> None:
+    """The help formatter took ``[rl]`` for markup and printed "needs the  extra"."""
+    result = runner.invoke(app, ["train", "--help"])
+    assert "needs the [rl] extra" in result.output

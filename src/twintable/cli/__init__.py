@@ -294,6 +294,10 @@ def serve(
         console.print("[yellow]warning: listening on every address without --public-url: "
                       "clients are served through their table's worker over Redis, not "
                       "sent to it[/yellow]")
+    _check_db_url(settings.db_url)
+    own = settings.worker_ports
+    for listening in [port, *(range(own[0], own[1] + 1) if own else ())]:
+        _check_port_free(host, listening)
     if redis is not None:
         if not settings.db_url.startswith("postgresql"):
             raise _fail("several workers need PostgreSQL: give --db postgresql://user@host/db")
@@ -337,6 +341,38 @@ def serve(
     server.run()
     if not server.started:
         raise typer.Exit(3)  # as uvicorn.run: the server could not start
+
+
+def _check_db_url(url: str) -> None:
+    """Fail with one line on a database URL that names no database Twin Table runs on
+    (SQLAlchemy's own error is a page of traceback)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from twintable.server.logs import without_password
+
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        backend = None
+    if backend not in ("sqlite", "postgresql"):
+        raise _fail(f"--db takes a SQLite or PostgreSQL URL (sqlite:///PATH, "
+                    f"postgresql://user@host/db), not {without_password(url)}")
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Fail with one line, before anything starts, when the port is taken (uvicorn would
+    fail only after the database was opened and migrated)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise _fail(f"cannot listen on {host}:{port}: {error.strerror or error} "
+                        f"(another server there? choose another with --port)") from None
 
 
 def _port_range(text: str | None, first: int, last: int) -> list[int]:
@@ -613,7 +649,8 @@ def replay(
 
 
 #: ``twintable train <id>``: each game's trainer, as its entry names it.
-train_app = typer.Typer(help="Train agents (needs the [rl] extra).", no_args_is_help=True)
+train_app = typer.Typer(help="Train agents (needs the \\[rl] extra: pip install "
+                             "'twintable\\[rl]').", no_args_is_help=True)
 for _entry in GAMES.entries():
     if _entry.trainer is not None:
         _module, _, _attr = _entry.trainer.partition(":")
