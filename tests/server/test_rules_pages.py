@@ -157,3 +157,29 @@ def test_the_route_serves_a_language_and_falls_back_to_english(sqlite_url: str) 
         assert client.get("/api/games/timo/rules").json()["lang"] == "en"
         missing = client.get("/api/games/nope/rules")
         assert missing.status_code == 404 and missing.json()["code"] == "game.unknown"
+
+
+#: How a length in minutes reads in each language's overview.
+MINUTES = {"en": r"(\d+) minutes", "fr": r"(\d+) minutes", "nl": r"(\d+) minuten",
+           "ko": r"(\d+)분"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_pages_length_is_the_lobbys_measured_figure(sqlite_url: str, game: str) -> None:
+    """Issue #39: the pages said Twins takes about 30 minutes and Twinz 15 to 30, where
+    the lobby shows the measured 9 and 3. A page writes its lengths from the figures
+    the lobby shows (``{minutes}``), never as numbers of its own."""
+    figures = REGISTRY.entry(game).rules.table_minutes
+    with app_client(sqlite_url) as client:
+        listed = next(g for g in client.get("/api/games").json() if g["id"] == game)
+        for lang, text in pages(game).items():
+            overview = section(text, "overview")
+            assert re.search(r"\{minutes(:\w+)?\}", overview), (game, lang)
+            assert not re.search(MINUTES[lang].replace(r"(\d+)", r"\d+"), overview), (
+                f"{game} {lang}: a length written as a number of its own")
+            page = client.get(f"/api/games/{game}/rules?lang={lang}").json()["html"]
+            assert "{minutes" not in page and "{players" not in page
+            shown = {int(n) for n in re.findall(MINUTES[lang], page.split("</section>")[0])}
+            # The same rounding as the lobby's (halves up, a minute at least).
+            assert shown >= {max(1, int(listed["minutes"][mode] + 0.5)) for mode in figures
+                             if mode in ("", "competitive", "timeattack")}, (game, lang)

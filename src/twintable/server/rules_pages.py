@@ -22,6 +22,11 @@ sections in this order, each heading written in the page's language:
 8. ``rulings``   -- our rulings: the project's rulings from ``shared/RULES.md`` where the
    rulebook is silent or ambiguous, short. Rendered as a marked box.
 
+How long a game takes is never written as a number of its own: ``{minutes}`` and
+``{players}`` (``{minutes:MODE}``, ``{players:MODE}`` for a game with modes) stand for the
+figure the lobby shows, measured by ``sim/durations.py`` (``Game.table_minutes``), so the
+page and the lobby cannot disagree (issue #39: pages said 30 minutes where 9 were measured).
+
 Markdown: CommonMark plus tables; raw HTML in a page is shown as text, never as HTML.
 A picture of a real card is a Markdown image with a ``card:`` address,
 ``![blue 7](card:timo/blue/7)``: the server turns it into
@@ -33,7 +38,9 @@ card specs are whatever that function accepts.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -96,6 +103,25 @@ def source(package: str, lang: str) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+_FIGURE = re.compile(r"\{(minutes|players)(?::(\w+))?\}")
+
+
+def shown_minutes(minutes: float) -> int:
+    """A measured length as people read it: as the lobby's ``typicalMinutes`` rounds it
+    (halves up, a minute at least)."""
+    return 1 if minutes < 1 else math.floor(minutes + 0.5)
+
+
+def with_figures(text: str, figures: Mapping[str, tuple[int, float]]) -> str:
+    """``text`` with its ``{minutes}`` and ``{players}`` written out from ``figures``
+    (``Game.table_minutes``); KeyError names a figure the game does not declare."""
+    def figure(match: re.Match[str]) -> str:
+        players, minutes = figures[match[2] or ""]
+        return str(players if match[1] == "players" else shown_minutes(minutes))
+
+    return _FIGURE.sub(figure, text)
+
+
 def render(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     """Render a page: the HTML, one ``<section>`` per ``##`` heading, and the titles.
 
@@ -119,9 +145,11 @@ def render(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     return "".join(parts), tuple(titles)
 
 
-def rules_page(package: str, lang: str) -> RulesPage:
+def rules_page(package: str, lang: str,
+               figures: Mapping[str, tuple[int, float]] | None = None) -> RulesPage:
     """The rules page of the game whose package (its entry's ``package``) is ``package``
-    in ``lang``; an unknown or unwritten language falls back to English.
+    in ``lang``, its lengths written from ``figures`` (``Game.table_minutes``); an
+    unknown or unwritten language falls back to English.
 
     A game whose pages are not written yet shows its package README, in English, so
     the page is never empty while its pages are being written (CI requires the pages:
@@ -131,6 +159,6 @@ def rules_page(package: str, lang: str) -> RulesPage:
     for candidate in dict.fromkeys((wanted, DEFAULT_LANGUAGE)):
         text = source(package, candidate)
         if text is not None:
-            return RulesPage(candidate, *render(text))
+            return RulesPage(candidate, *render(with_figures(text, figures or {})))
     readme = resources.files(package).joinpath("README.md").read_text(encoding="utf-8")
     return RulesPage(DEFAULT_LANGUAGE, *render(readme))

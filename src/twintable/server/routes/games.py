@@ -27,7 +27,8 @@ async def rules(game_id: str, lobby: LobbyDep, lang: str = "en") -> dict[str, An
     registry = lobby.registry
     if game_id not in registry:
         raise LobbyError(404, "game.unknown", "no such game")
-    return rules_page(registry.entry(game_id).package, lang).to_json()
+    entry = registry.entry(game_id)
+    return rules_page(entry.package, lang, entry.rules.table_minutes).to_json()
 
 
 @router.get("/api/games/{game_id}/assets", responses=ERRORS)
