@@ -116,3 +116,25 @@ def test_a_profile_the_server_does_not_know_is_replaced_and_the_table_made(tab: 
     assert len(tab.errors) == 2 and all("403" in e or "422" in e for e in tab.errors), \
         tab.errors
     tab.errors.clear()
+
+
+def test_links_to_hand_on_fit_a_phone_and_copy_in_one_tap(second_tab: Tab) -> None:
+    """Issue #39: at 390 px the invite link (401 px) and the profile link (482 px) ran
+    off the screen, and there was no Copy button."""
+    page = second_tab.page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    create_table(second_tab, "timo", 2, {"target": "30"}, open_seats=(1,))
+    for field in ("#invite", "#profile-link"):
+        if field == "#profile-link":
+            second_tab.go("/#/profile")
+        box = page.wait_for_selector(field).bounding_box()
+        button = page.locator(f'[data-copies="{field[1:]}"]')
+        button_box = button.bounding_box()
+        assert box is not None and button_box is not None
+        assert box["x"] >= 0 and button_box["x"] + button_box["width"] <= 390, (field, box)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        button.click()
+        page.wait_for_function(f"() => document.querySelector('[data-copies=\"{field[1:]}\"]')"
+                               ".textContent === 'Copied'")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == page.input_value(field) and copied.startswith("http"), field

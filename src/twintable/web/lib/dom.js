@@ -21,6 +21,25 @@ export function el(tag, attrs = {}, ...children) {
 
 export const main = () => document.getElementById("main");
 
+// A link to hand on: the whole of it in a field that fits any width (selected on focus)
+// and a button that copies it.
+export function copyField({ id, value, label }) {
+  const input = el("input", { readonly: true, value, id, "aria-label": label,
+    onfocus: (event) => event.target.select() });
+  const button = el("button", { type: "button", class: "copy", "data-copies": id, onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      // No clipboard permission (a page not served over HTTPS, say): the selection does.
+      input.select();
+      document.execCommand("copy");
+    }
+    button.textContent = t("common.copied");
+    setTimeout(() => { button.textContent = t("common.copy"); }, 2000);
+  } }, t("common.copy"));
+  return el("div", { class: "copy-field" }, input, button);
+}
+
 export function page(title, ...children) {
   const root = main();
   root.replaceChildren(el("h1", {}, title), ...children);

@@ -3,7 +3,7 @@
 // once the server has confirmed its key, and keeps the one it replaces reachable from
 // here; a link with a key the server does not know changes nothing.
 import { checkedProfile, identity } from "../lib/api.js";
-import { el, page } from "../lib/dom.js";
+import { copyField, el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { previousProfile, profile, savePreviousProfile, saveProfile } from "../lib/store.js";
 
@@ -24,8 +24,7 @@ export async function profilePage(code) {
     el("section", { class: "panel" },
       el("p", {}, t("profile.id", { id })),
       el("p", {}, t("profile.move")),
-      el("input", { readonly: true, value: link, id: "profile-link", size: 50, "aria-label": t("profile.link"),
-        onfocus: (event) => event.target.select() }),
+      copyField({ id: "profile-link", value: link, label: t("profile.link") }),
       el("p", {}, el("small", {}, t("profile.secret_warning"))),
       previous && previous.split(".")[0] !== id ? el("p", {}, el("a", {
         id: "previous-profile", href: `#/profile/${encodeURIComponent(previous)}`,

@@ -1,7 +1,7 @@
 // A table waiting for players: the invite link, the seats its creator may open or give
 // to a bot, and the start button.
 import { api, errorText } from "../lib/api.js";
-import { el } from "../lib/dom.js";
+import { copyField, el } from "../lib/dom.js";
 import { botChoices, levelLabel } from "../lib/levels.js";
 import { t } from "../lib/i18n.js";
 import { inviteKey } from "../lib/store.js";
@@ -29,7 +29,8 @@ export function waitingNodes({ info, mine, tableId, game, flash }) {
     el("h2", {}, t("table.waiting")),
     info.rematch_of ? el("p", { class: "rematch-note" }, t("table.rematch_note")) : "",
     seatControls,
-    el("p", {}, t("table.invite"), " ", el("input", { readonly: true, value: invite, size: 40, id: "invite", "aria-label": t("table.invite") })),
+    el("div", { class: "invite" }, el("label", { for: "invite" }, t("table.invite")),
+      copyField({ id: "invite", value: invite, label: t("table.invite") })),
     isCreator ? el("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
       try { await api("POST", `/api/tables/${tableId}/start`, null, mine.token); } catch (error) { flash(errorText(error)); }
     } }, t("table.start")) : el("p", {}, t("table.wait_for_start")),
