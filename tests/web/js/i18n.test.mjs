@@ -1,7 +1,7 @@
 // Plurals, parameters, fallbacks and the merging of the shell's and games' catalogues.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { elide, joinList, preferredLanguage, splitAround, t, translator, useLanguage } from "../../../src/twintable/web/lib/i18n.js";
+import { elide, joinList, particles, preferredLanguage, splitAround, t, translator, useLanguage } from "../../../src/twintable/web/lib/i18n.js";
 import { gameFolders, serveCatalogues } from "./catalogues.mjs";
 
 test("a count picks the plural form of the language", () => {
@@ -38,6 +38,31 @@ test("French elides before a vowel or a mute h, in generated phrases with a name
   assert.equal(fr("turn", { name: "\u00000\u0000" }, { name: "Ann" }), "Au tour d'\u00000\u0000");
   assert.equal(translator(catalogues, "en")("table", { name: "Emma" }), "Emma's table");
   assert.equal(elide("de {name}", "nl", () => "Emma"), "de {name}");
+});
+
+test("Korean particles follow the last syllable of the word before them", () => {
+  const ko = translator({ ko: { pick: "{colour}을(를) 고릅니다", plays: "{game}은(는) {n}명", who: "{name}이(가) 이겼습니다",
+    with: "{name}과(와) 함께", to: "{place}(으)로" } }, "ko");
+  assert.equal(ko("pick", { colour: "초록" }), "초록을 고릅니다");  // issue #39: "초록을(를)"
+  assert.equal(ko("pick", { colour: "파랑" }), "파랑을 고릅니다");
+  assert.equal(ko("pick", { colour: "노랑" }), "노랑을 고릅니다");
+  assert.equal(ko("pick", { colour: "빨강" }), "빨강을 고릅니다");
+  assert.equal(ko("pick", { colour: "보라" }), "보라를 고릅니다");
+  assert.equal(ko("plays", { game: "트윈스", n: 3 }), "트윈스는 3명");
+  assert.equal(ko("who", { name: "지민" }), "지민이 이겼습니다");
+  assert.equal(ko("who", { name: "하나" }), "하나가 이겼습니다");
+  assert.equal(ko("with", { name: "서연" }), "서연과 함께");
+  assert.equal(ko("with", { name: "하나" }), "하나와 함께");
+  assert.equal(ko("to", { place: "서울" }), "서울로");  // ㄹ takes 로
+  assert.equal(ko("to", { place: "부산" }), "부산으로");
+  assert.equal(ko("to", { place: "바다" }), "바다로");
+  // Digits as they are read (삼 ends in ㅁ, 사 in a vowel); a Latin name keeps both forms.
+  assert.equal(ko("who", { name: "3" }), "3이 이겼습니다");
+  assert.equal(ko("who", { name: "4" }), "4가 이겼습니다");
+  assert.equal(ko("who", { name: "Ann" }), "Ann이(가) 이겼습니다");
+  // A name drawn as an element reads as its text.
+  assert.equal(ko("who", { name: "\u00000\u0000" }, { name: "하나" }), "\u00000\u0000가 이겼습니다");
+  assert.equal(particles("{x}을(를)", "en", () => "하나"), "{x}을(를)");
 });
 
 test("elements in a sentence keep their place", () => {

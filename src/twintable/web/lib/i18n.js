@@ -19,6 +19,30 @@ export function elide(text, lang, textOf) {
   });
 }
 
+// Korean particles follow the word before them: a catalogue writes both forms, as
+// "{colour}을(를)" or "{name}(으)로", and the one that fits the value's last syllable is
+// kept (을 after a final consonant, 를 after a vowel; 으로 except after a vowel or ㄹ).
+// Digits read as Korean numbers; a Latin word keeps both forms, as Korean writers do.
+const PARTICLES = /\{(\w+)\}(을\(를\)|은\(는\)|이\(가\)|과\(와\)|\(으\)로)/g;
+const DIGIT_FINALS = [21, 8, 0, 16, 0, 0, 1, 8, 8, 0];  // 영 일 이 삼 사 오 육 칠 팔 구
+function finalConsonant(word) {
+  const last = String(word).trim().slice(-1);
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code >= 0 && code < 11172) return code % 28;
+  if (/[0-9]/.test(last)) return DIGIT_FINALS[Number(last)];
+  return null;
+}
+export function particles(text, lang, textOf) {
+  if (lang !== "ko") return text;
+  return text.replace(PARTICLES, (whole, name, pair) => {
+    const value = textOf(name);
+    const final = value === undefined ? null : finalConsonant(value);
+    if (final === null) return whole;
+    if (pair === "(으)로") return `{${name}}${final !== 0 && final !== 8 ? "으로" : "로"}`;
+    return `{${name}}${final !== 0 ? pair[0] : pair[2]}`;
+  });
+}
+
 export function translator(catalogues, lang) {
   const rules = new Intl.PluralRules(lang);
   const lookup = (key) => catalogues[lang]?.[key] ?? catalogues.en?.[key];
@@ -32,7 +56,8 @@ export function translator(catalogues, lang) {
   // `texts`: what an element parameter reads as (for elision), by name.
   return (key, params = {}, texts = {}) => {
     const chosen = pluralKey(key, params.n);
-    let text = elide(lookup(chosen) ?? chosen, lang, (name) => texts[name] ?? params[name]);
+    const textOf = (name) => texts[name] ?? params[name];
+    let text = particles(elide(lookup(chosen) ?? chosen, lang, textOf), lang, textOf);
     for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
     return text;
   };
