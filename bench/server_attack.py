@@ -606,7 +606,8 @@ class Attacker:
                                for n in range(4)))
 
     async def _heavy_moves(self, n: int, table_id: str, token: str) -> None:
-        padding = "y" * 15_000
+        # Under the JSON limits (strings of 2,000 characters at most): read, then forwarded.
+        padding = ["y" * 1_900] * 8
         while self.live():
             try:
                 async with await self.socket(n, table_id) as ws:

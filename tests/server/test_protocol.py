@@ -219,9 +219,16 @@ def test_frames_written_by_orjson_are_the_models_json(game: Game[Any]) -> None:
             shown = [e.to_json() for e in events_for(events, viewer)]
             view = game.view(state, viewer).to_json()
             quick = event_frame(step, state.version, move.seat, move.kind, shown, view)
+            # ``missed`` is written only when true (a move told to a client coming back).
             model = EventFrame(seq=step, version=state.version, seat=move.seat,
-                               kind=move.kind, events=shown, view=view).model_dump_json()
+                               kind=move.kind, events=shown, view=view
+                               ).model_dump_json(exclude={"missed"})
             assert json.loads(quick) == json.loads(model)
+            told_late = event_frame(step, state.version, move.seat, move.kind, shown, view,
+                                    missed=True)
+            assert json.loads(told_late) == EventFrame(
+                seq=step, version=state.version, seat=move.seat, kind=move.kind,
+                events=shown, view=view, missed=True).model_dump(mode="json")
             # As the server writes a move's frames: the keys all seats share written once.
             spliced = event_frame(step, state.version, move.seat, move.kind, shown,
                                   own[viewer], shared_keys(shared))

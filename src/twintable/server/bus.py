@@ -129,6 +129,7 @@ class RelayedHello(BaseModel):
     protocol: int
     token_hash: str | None = None
     key_hash: str | None = None
+    since: int | None = None
 
 
 OwnerCall = JoinCall | LeaveCall | StartCall | SeatBotCall | RematchCall

@@ -176,7 +176,7 @@ class ForwardGuard:
             # The token and the key go on as their hashes: no secret crosses Redis.
             return RelayedHello(type="hello", protocol=message.protocol,
                                 token_hash=digest(message.token),
-                                key_hash=digest(message.key)
+                                key_hash=digest(message.key), since=message.since
                                 ).model_dump_json(exclude_none=True), None
         # An action may follow its hello before the answer comes back (a client resending
         # its last move after a reconnect): the table's worker takes both in order.

@@ -80,9 +80,16 @@ class Presence:
             table.announce(skip=connection)  # the newcomer learns it from its welcome
         return connection
 
-    def catch_up(self, connection: Connection) -> None:
-        if self.table.state is not None:
-            connection.send(self.table.snapshot(connection.seat))
+    def catch_up(self, connection: Connection, since: int | None = None) -> None:
+        """The table as it is now, after the moves since version ``since`` that the
+        client missed (a drop, a reload: its story stays whole)."""
+        table = self.table
+        if table.state is None:
+            return
+        if since is not None and since < table.state.version:
+            for frame in table.missed(connection.seat, since):
+                connection.send(frame)
+        connection.send(table.snapshot(connection.seat))
 
     async def disconnect(self, connection: Connection) -> None:
         table = self.table

@@ -111,6 +111,10 @@ class Hello(Strict):
     """The client follows a ``moved`` answer: with several workers, a client that reached
     a worker other than its table's is then sent to that worker's own address rather than
     served through it (each frame crossing Redis twice)."""
+    since: Annotated[int, Field(ge=0, strict=True)] | None = None
+    """The state version up to which this client has told the table's story: the moves
+    after it come first, as ``missed`` events, then the snapshot (when the server still
+    keeps them all; a snapshot with a later version says some are not told)."""
 
 
 class ActionMessage(Strict):
@@ -225,6 +229,9 @@ class EventFrame(BaseModel):
     seat: int
     kind: str
     events: list[dict[str, Any]]
+    missed: bool = False
+    """A move told to a client that came back after it (its hello's ``since``), before
+    its snapshot: the view is the one of now, not the move's."""
     view: dict[str, Any]
 
 
@@ -259,16 +266,18 @@ def _dumps(value: Any) -> str:
 
 def event_frame(seq: int, version: int, seat: int, kind: str,
                 events: list[dict[str, Any]], view: dict[str, Any],
-                shared: bytes = b"") -> str:
+                shared: bytes = b"", missed: bool = False) -> str:
     """:class:`EventFrame`'s JSON, written by orjson: one is made per distinct view of
     each move, on the hot path (pydantic's validation and writer cost several times
     more; tests/server/test_protocol.py checks that the two agree).
 
     ``shared``: more keys of the view, already written (:func:`shared_keys`): the keys
     every seat sees alike are written once per move, not once per seat."""
-    framed = orjson.dumps({"type": "event", "seq": seq, "version": version, "seat": seat,
-                           "kind": kind, "events": events, "view": view},
-                          default=_plain_json)
+    head: dict[str, Any] = {"type": "event", "seq": seq, "version": version, "seat": seat,
+                            "kind": kind, "events": events}
+    if missed:
+        head["missed"] = True
+    framed = orjson.dumps(head | {"view": view}, default=_plain_json)
     if shared:
         # The view is the frame's last key: the text ends with its brace, then the frame's.
         framed = b"".join((framed[:-2], b"," if view else b"", shared, b"}}"))

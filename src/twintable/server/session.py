@@ -118,7 +118,8 @@ class SocketSession:
         try:
             if self.relayed and data["type"] == "hello":
                 relayed = RelayedHello.model_validate(data)
-                return self.hello(relayed.protocol, relayed.token_hash, relayed.key_hash)
+                return self.hello(relayed.protocol, relayed.token_hash, relayed.key_hash,
+                                  relayed.since)
             if message is None:
                 message = client_message.validate_python(data)
         except ValidationError as error:
@@ -130,11 +131,14 @@ class SocketSession:
         if isinstance(message, Hello):
             if self.relayed:  # another worker sends hellos only as RelayedHello
                 return ErrorMessage(code="message.invalid", message="a relayed hello")
-            return self.hello(message.protocol, digest(message.token), digest(message.key))
+            return self.hello(message.protocol, digest(message.token), digest(message.key),
+                              message.since)
         return await self.act(message)
 
-    def hello(self, protocol: int, token_hash: str | None, key_hash: str | None) -> Any:
-        """Greet a client by its seat token's and invite key's hashes."""
+    def hello(self, protocol: int, token_hash: str | None, key_hash: str | None,
+              since: int | None = None) -> Any:
+        """Greet a client by its seat token's and invite key's hashes; tell it the moves
+        after ``since`` that it missed."""
         if self.connection is not None:
             return ErrorMessage(code="hello.repeated", message="already greeted")
         if protocol != PROTOCOL_VERSION:
@@ -149,7 +153,7 @@ class SocketSession:
                                 message="this table is private: use its invite link")
         self.connection = self.table.presence.connect(self.websocket, seat)
         self.connection.send(Welcome(table=self.table.listing.info(), seat=seat).model_dump_json())
-        self.table.presence.catch_up(self.connection)
+        self.table.presence.catch_up(self.connection, since)
         return None
 
     async def act(self, message: ActionMessage) -> Any:

@@ -21,13 +21,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
-from typing import Any
+from collections import OrderedDict, deque
+from typing import Any, NamedTuple
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
-from twintable.core.types import Action
+from twintable.core.types import Action, Event
 from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
 from twintable.server.errors import LobbyError
@@ -53,6 +53,19 @@ log = logging.getLogger("twintable.server")
 ANSWERS_KEPT_PER_SEAT = 64
 #: WebSocket close code telling a client its table moved to another worker: reconnect.
 MOVED_CLOSE_CODE = 1012
+#: How many of the latest moves a client coming back can be told (its hello's ``since``):
+#: a drop of a minute at a fast table, a few events each.
+RECENT_MOVES = 256
+
+
+class Told(NamedTuple):
+    """One move as it was broadcast: what a client that missed it is told on its return."""
+
+    seq: int
+    version: int
+    seat: int
+    kind: str
+    events: list[Event]
 
 
 class Table:
@@ -73,6 +86,8 @@ class Table:
         self.answered: dict[int, OrderedDict[str, str]] = {}
         self.fence: int | None = None
         """The fencing token every write carries (several workers; None: one process)."""
+        self.recent: deque[Told] = deque(maxlen=RECENT_MOVES)
+        """The latest moves, for clients that come back after missing them."""
         self.moves: dict[int, tuple[int, int]] = {}
         """Each seat's moves made by its person (they carry the client's id) and all its
         moves, stand-ins' included: a game is rated for a person who made most of theirs
@@ -126,9 +141,12 @@ class Table:
         """Rebuild the state by replaying the log (engines are deterministic)."""
         self.state = self.game.new_state(self.row.options, self.row.players, self.row.seed)
         self.moves = {}
+        self.recent.clear()
         for stored in actions:
-            self.game.apply(self.state, Action(stored.seat, stored.kind, stored.payload,
-                                               stored.t_ms))
+            events = self.game.apply(self.state, Action(stored.seat, stored.kind,
+                                                        stored.payload, stored.t_ms))
+            self.recent.append(Told(stored.seq, self.state.version, stored.seat, stored.kind,
+                                    events))
             self._count_move(stored.seat, stored.client_id)
             if stored.client_id:
                 self._remember(stored.seat, stored.client_id,
@@ -248,6 +266,7 @@ class Table:
         # One frame per distinct view (each seat's, and one that every spectator shares),
         # encoded once; connections are handed the same string. What every view holds
         # alike is encoded once for them all, and each event made JSON once.
+        self.recent.append(Told(self.seq, self.state.version, seat, kind, events))
         connections = self.presence.connections
         if not connections:
             return
@@ -264,6 +283,22 @@ class Table:
                     [data for event, data in written if event.visible_to(viewer)],
                     own[viewer], shared_json)
             connection.send(frame)
+
+    def missed(self, viewer: int | None, since: int) -> list[str]:
+        """The moves after version ``since`` as ``viewer`` saw them broadcast (its events,
+        marked ``missed``, each with the view of now), oldest first; none when the
+        latest moves kept do not reach back that far (the client is told of the gap by
+        the snapshot's version)."""
+        told = [move for move in self.recent if move.version > since]
+        if not told or told[0].version != since + 1:
+            return []
+        shared, own = self.game.views_json(self.state, {viewer})
+        shared_json = shared_keys(shared)
+        return [event_frame(move.seq, move.version, move.seat, move.kind,
+                            [event.to_json() for event in move.events
+                             if event.visible_to(viewer)],
+                            own[viewer], shared_json, missed=True)
+                for move in told]
 
     def snapshot(self, viewer: int | None) -> str:
         return snapshot_frame(self.seq, self.state.version,

@@ -105,3 +105,32 @@ test("with one process (no address for the table) every connection goes to the s
   socket.connect();
   assert.equal(opened[0].url, SHARED);
 });
+
+test("a connection waiting to retry goes at once when the network comes back", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const listeners = {};
+  globalThis.addEventListener = (name, fn) => { (listeners[name] ||= new Set()).add(fn); };
+  globalThis.removeEventListener = (name, fn) => { listeners[name]?.delete(fn); };
+  try {
+    const { socket } = tableSocket(null);
+    socket.connect();
+    opened[0].accept();
+    for (let n = 0; n < 4; n += 1) {  // the back-off grows to its cap while offline
+      opened.at(-1).drop();
+      t.mock.timers.tick(LONGEST_RETRY_MS);
+    }
+    const before = opened.length;
+    opened.at(-1).drop();
+    t.mock.timers.tick(100);
+    assert.equal(opened.length, before);  // still waiting for the back-off
+    for (const fn of [...listeners.online]) fn();  // the browser: "online"
+    assert.equal(opened.length, before + 1);
+    assert.equal(listeners.online.size, 0);
+    t.mock.timers.tick(LONGEST_RETRY_MS);  // the timer it replaced does not try again
+    assert.equal(opened.length, before + 1);
+    socket.close();
+  } finally {
+    delete globalThis.addEventListener;
+    delete globalThis.removeEventListener;
+  }
+});

@@ -5,7 +5,8 @@
 
 // The back-off after a lost connection: short and capped, so that a connection comes
 // back within two seconds of the network's return (an 8 s cap made a person wait 31 s
-// after a worker's restart).
+// after a worker's restart), and at once when the browser sees the network come back
+// (its "online" event).
 export const FIRST_RETRY_MS = 250;
 export const LONGEST_RETRY_MS = 2000;
 // A server restarting or handing its tables to another worker (1012), or asking for a
@@ -27,6 +28,7 @@ export class TableSocket {
     this.followRedirects = true;
     this.redirectsInARow = 0;
     this.sent = 0;
+    this.pending = null;  // the next try, while one waits
   }
 
   shared() {
@@ -66,9 +68,21 @@ export class TableSocket {
       if (direct && !welcomed) { this.connect(); return; }
       this.onLost();
       const restarting = event && (event.code === 1012 || event.code === 1013);
-      setTimeout(() => { if (!this.closed) this.connect(); }, restarting ? RESTART_RETRY_MS : this.retry);
+      this.later(restarting ? RESTART_RETRY_MS : this.retry);
       this.retry = restarting ? FIRST_RETRY_MS : Math.min(this.retry * 2, LONGEST_RETRY_MS);
     };
+  }
+
+  // The next try, after `ms`; or at once when the browser says the network is back.
+  later(ms) {
+    const again = () => {
+      clearTimeout(timer);
+      globalThis.removeEventListener?.("online", again);
+      if (!this.closed && this.pending === again) { this.pending = null; this.connect(); }
+    };
+    const timer = setTimeout(again, ms);
+    this.pending = again;
+    globalThis.addEventListener?.("online", again);
   }
 
   // An action: every move names the state version it was made against, except the kinds
@@ -82,6 +96,7 @@ export class TableSocket {
 
   close() {
     this.closed = true;
+    this.pending = null;
     if (this.socket) this.socket.close();
   }
 }

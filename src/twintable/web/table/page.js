@@ -115,12 +115,15 @@ export async function tablePage(tableId) {
 
   function remember(view) { if (view && game.remember) game.remember(view, memory); }
 
-  function narrate(events, seat, view) {
+  // `missed`: a move told after a drop or a reload, before the table as it is now: it
+  // goes in the story without a sound or a banner of its own.
+  function narrate(events, seat, view, missed = false) {
     const started = performance.now();
     summary.track(events, view);
     const lines = [];
     for (const [event, line] of describeEvents(game, events, use({ view, actor: seat, ctx, replay: false }))) {
       lines.push(line);
+      if (missed) continue;
       if (SOUND_OF[event.kind]) play(SOUND_OF[event.kind]);
       if (FLASHED.has(event.kind) && game.toldOnBoard?.(event, view)) {
         // The board tells this one itself; an older flash above it would be stale.
@@ -180,17 +183,28 @@ export async function tablePage(tableId) {
       s.version = frame.version;
       s.clock.received = Date.now();
       const moved = frame.type === "event";
+      const live = moved && !frame.missed;
       if (moved) {
-        s.clock.lastMove = s.clock.received;  // the server restarts a move's time limit on every move
+        if (live) s.clock.lastMove = s.clock.received;  // the server restarts a move's time limit on every move
         // A move already told (the log came back from before a reload, or the frame came
         // twice) is not told again.
-        if (frame.version > toldUpTo) { toldUpTo = frame.version; narrate(frame.events, frame.seat, frame.view); } else remember(frame.view);
-      } else remember(frame.view);
+        if (frame.version > toldUpTo) { toldUpTo = frame.version; narrate(frame.events, frame.seat, frame.view, frame.missed); } else remember(frame.view);
+      } else {
+        // Moves made while this page was away that the server could not tell (it keeps
+        // the latest few hundred, and none across a restart): the story says so.
+        if (toldUpTo >= 0 && frame.version > toldUpTo && s.info.status !== "open") {
+          tell(t("table.missed_moves", { n: frame.version - toldUpTo }), null);
+          toldUpTo = frame.version;
+          saveLog(tableId, log, frame.version);
+        }
+        remember(frame.view);
+      }
       if (moved && frame.seat >= 0) s.lastActor = frame.seat;
       opening(s.view);
+      if (frame.missed) return;  // the snapshot that follows draws the table as it is now
       drawBoard();
-      if (moved && frame.seat >= 0) ring.pulse(frame.seat);
-      if (moved && !wasMine && me() !== null && ring.acting().includes(me())) play("turn");
+      if (live && frame.seat >= 0) ring.pulse(frame.seat);
+      if (live && !wasMine && me() !== null && ring.acting().includes(me())) play("turn");
     } else if (frame.type === "table" || frame.type === "welcome") {
       const hadRematch = s.info.rematch;
       s.info = frame.table;
@@ -202,7 +216,8 @@ export async function tablePage(tableId) {
   }
 
   socket = new TableSocket(tableId, {
-    hello: () => ({ token: mine ? mine.token : null, key: inviteKey(tableId) }),
+    // `since`: the moves after the last one this page told come first (a drop, a reload).
+    hello: () => ({ token: mine ? mine.token : null, key: inviteKey(tableId), since: toldUpTo >= 0 ? toldUpTo : undefined }),
     onFrame,
     onOpen: () => status(""),
     onLost: () => status(t("table.reconnecting")),
