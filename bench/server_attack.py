@@ -614,10 +614,11 @@ class Attacker:
                     await ws.send(json.dumps({"type": "hello", "token": token}))
 
                     async def read() -> None:
-                        async for text in ws:
-                            frame = json.loads(text)
-                            if frame["type"] in ("ack", "error"):
-                                self.out[frame.get("code") or frame["type"]] += 1
+                        with contextlib.suppress(ConnectionClosed):
+                            async for text in ws:
+                                frame = json.loads(text)
+                                if frame["type"] in ("ack", "error"):
+                                    self.out[frame.get("code") or frame["type"]] += 1
 
                     reader = asyncio.create_task(read())
                     sent = 0

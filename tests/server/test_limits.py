@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twintable.server.limits import DEFAULT_LIMITS, BadJson, _bounded_json, bounded_json
+from twintable.server.limits import (
+    DEFAULT_LIMITS,
+    BadJson,
+    _bounded_json,
+    bounded_json,
+    glanced_id,
+)
 
 SCALARS = (st.none() | st.booleans() | st.integers(-(10**25), 10**25)
            | st.floats(allow_nan=False, allow_infinity=False)
@@ -55,3 +61,19 @@ def test_quick_reading_agrees_on_awkward_input(text: str | bytes) -> None:
 @given(st.text(max_size=40) | st.binary(max_size=40))
 def test_quick_reading_agrees_on_any_text(text: str | bytes) -> None:
     assert outcome(bounded_json, text) == outcome(reference, text)
+
+
+@given(ident=st.text(st.characters(min_codepoint=0x20, exclude_characters='"\\'),
+                     min_size=1, max_size=64),
+       payload=st.dictionaries(st.text(max_size=8), st.integers(), max_size=5))
+def test_a_refused_frames_id_is_glanced_as_the_parser_reads_it(
+        ident: str, payload: dict[str, int]) -> None:
+    """A frame refused for its rate is answered without being parsed (issue #38: a flood
+    of 15 KB frames cost a worker its time reading what it refused); the id it names is
+    the one JSON would read, for the frames clients send (the id near the start)."""
+    for frame in ({"type": "action", "id": ident, "kind": "draw", "payload": payload},
+                  {"id": ident, "type": "action", "version": 3}):
+        assert glanced_id(json.dumps(frame, ensure_ascii=False)) == ident
+        assert glanced_id(json.dumps(frame)) in (ident, None)  # \\u escapes: not glanced
+    assert glanced_id('{"type": "ping"}') is None
+    assert glanced_id('{"type": "action", "pad": "' + "x" * 300 + '", "id": "late"}') is None

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from redis.exceptions import RedisError
 
 from twintable.server.bus import RelayedHello
-from twintable.server.limits import BadJson, bounded_json, readable_id
+from twintable.server.limits import BadJson, bounded_json, glanced_id, readable_id
 from twintable.server.protocol import (
     ActionMessage,
     ErrorMessage,
@@ -158,11 +158,11 @@ class ForwardGuard:
     def check(self, text: str) -> tuple[str | None, Any]:
         """``(to forward, answer here)``: what to send on to the table's worker (None:
         nothing) and what to answer the client here (None: nothing)."""
-        message = screen(text, self.settings)
         if not self.allowance.take() or (self.shared is not None and not self.shared.take()):
-            client_id = message.id if isinstance(message, ActionMessage) else None
-            return self._refuse(ErrorMessage(id=client_id, code="rate.limited",
+            # Refused before it is read: a flood's frames cost no parsing.
+            return self._refuse(ErrorMessage(id=glanced_id(text), code="rate.limited",
                                              message="too many messages; slow down"))
+        message = screen(text, self.settings)
         if isinstance(message, ErrorMessage):
             return self._refuse(message)
         if isinstance(message, Ping):

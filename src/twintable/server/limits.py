@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -160,6 +161,19 @@ def _bounded_json(text: str | bytes, limits: JsonLimits) -> Any:
         raise BadJson("json.invalid", "that is not JSON") from None
     check_value(value, limits)
     return value
+
+
+_ID_NEAR_START = re.compile(r'"id"\s*:\s*"([^"\\\x00-\x1f]{1,64})"')
+
+
+def glanced_id(text: str) -> str | None:
+    """The client's ``id`` as it reads near the start of a frame, without parsing it: a
+    frame refused for its rate is answered without reading its JSON (a flood of large
+    frames cost a worker its time parsing what it then refused, issue #38). A frame
+    whose ``id`` comes late, or an ``id`` key inside its payload, may be misnamed: the
+    answer names it only to help an honest client match its refusal."""
+    found = _ID_NEAR_START.search(text, 0, 256)
+    return found[1] if found else None
 
 
 def readable_id(text: str | bytes) -> str | None:

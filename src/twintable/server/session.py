@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from twintable.core.errors import RuleError
 from twintable.server.bus import RelayedHello
 from twintable.server.guards import FLOOD_PAUSE_S, Allowance
-from twintable.server.limits import BadJson, bounded_json, readable_id
+from twintable.server.limits import BadJson, bounded_json, glanced_id, readable_id
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.presence import Connection
 from twintable.server.protocol import (
@@ -96,18 +96,16 @@ class SocketSession:
             return ErrorMessage(code="message.too_large",
                                 message=f"frames are limited to {self.settings.max_frame_bytes}"
                                         " bytes")
-        rate_ok = self._rate_ok()
+        if not self._rate_ok():  # before reading it: a flood's frames cost no parsing
+            return ErrorMessage(id=glanced_id(text), code="rate.limited",
+                                message="too many messages; slow down")
         refused: BadJson | None = None
         try:
             data = bounded_json(text)
         except BadJson as error:
             data, refused = None, error
-        # Parsed first so that a refusal can name the action it refuses.
         client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
                      else None)
-        if not rate_ok:
-            return ErrorMessage(id=client_id, code="rate.limited",
-                                message="too many messages; slow down")
         if refused is not None:
             code = "message.invalid_json" if refused.code == "json.invalid" else refused.code
             return ErrorMessage(id=readable_id(text), code=code, message=refused.message)
