@@ -216,3 +216,27 @@ def test_an_address_forwards_a_bounded_number_of_bytes_a_second() -> None:
     other = guards.ForwardGuard(settings, shared_bytes=book.forwarded_bytes("198.51.100.8"))
     other.hello_pending = other.seated = True
     assert other.check(small)[0] is not None
+
+
+def test_everything_forwarded_to_one_worker_has_a_byte_budget_of_its_own() -> None:
+    """Issue 38: each address's budget bounds one sender, but many addresses together
+    could still overrun the table worker's subscription: everything a worker sends on
+    to one other worker shares a budget too, whatever the addresses."""
+    settings = guards.Settings(forwarded_bytes_per_second=10**9, messages_per_second=1e6,
+                               message_burst=1_000_000, max_frame_bytes=16_384)
+    book = guards.AddressBook(settings)
+    to_owner = guards.Allowance(20_000, 80_000)
+    payload = {f"k{n}": "y" * 1_900 for n in range(7)}
+    large = json.dumps({"type": "action", "id": "m", "kind": "play", "payload": payload})
+    passed = refused = 0
+    for address in range(40):  # forty addresses, each well within its own budget
+        guard = guards.ForwardGuard(settings, shared_bytes=book.forwarded_bytes(
+            f"198.51.100.{address}"), destination_bytes=to_owner)
+        guard.hello_pending = guard.seated = True
+        onward, answer = guard.check(large)
+        if onward is not None:
+            passed += 1
+        else:
+            assert answer is not None and answer.code == "rate.limited"
+            refused += 1
+    assert passed * len(large) <= 80_000 + len(large) and refused >= 30

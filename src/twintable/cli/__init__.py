@@ -206,6 +206,10 @@ def serve(
     forwarded_bytes_per_address: Annotated[int, typer.Option(
         help="With several workers: bytes a second one client address may send through "
              "a worker that does not run its table.")] = 64 * 1024,
+    forwarded_bytes_per_worker: Annotated[int, typer.Option(
+        help="With several workers: bytes a second a worker may send on to any one other "
+             "worker for the clients it serves through it, all addresses together.")
+        ] = 4 * 2**20,
     connections_per_address: Annotated[int, typer.Option(
         help="HTTP connections one client address may hold open at once (the trusted "
              "proxies excepted).")] = 128,
@@ -272,6 +276,7 @@ def serve(
                         max_seats_per_client=seats_per_address,
                         max_connections_per_client=connections_per_address,
                         forwarded_bytes_per_second=forwarded_bytes_per_address,
+                        forwarded_bytes_per_worker=forwarded_bytes_per_worker,
                         drain_timeout_s=drain_timeout, public_metrics=public_metrics,
                         metrics_from=metrics_from or [])
     for entry in metrics_from or []:

@@ -140,7 +140,8 @@ class ForwardGuard:
     """One forwarded client's frames, checked at the worker it reached (see the module)."""
 
     def __init__(self, settings: Settings, shared: Allowance | None = None,
-                 shared_bytes: Allowance | None = None):
+                 shared_bytes: Allowance | None = None,
+                 destination_bytes: Allowance | None = None):
         self.settings = settings
         self.allowance = Allowance(settings.messages_per_second, settings.message_burst)
         self.shared = shared
@@ -149,6 +150,9 @@ class ForwardGuard:
         """The bytes a second the client's address may put on the bus from here: valid
         but large moves from a dozen addresses overran a table worker's subscription
         (Redis cut it at 33.5 MB in issue #38), so each address gets a budget."""
+        self.destination_bytes = destination_bytes
+        """The bytes a second this worker may put on the bus to the table's worker, all
+        clients together (``Settings.forwarded_bytes_per_worker``)."""
         self.seated = False
         """The client holds a seat, or its hello on its way claims one with a token."""
         self.welcomed = False
@@ -190,6 +194,11 @@ class ForwardGuard:
         if self.shared_bytes is not None and not self.shared_bytes.take(len(onward)):
             return self._refuse(ErrorMessage(id=message.id, code="rate.limited",
                                              message="too many messages; slow down"))
+        if self.destination_bytes is not None and \
+                not self.destination_bytes.take(len(onward)):
+            return self._refuse(ErrorMessage(
+                id=message.id, code="rate.limited",
+                message="the table's server is receiving too much; try again in a moment"))
         return onward, None
 
     def _refuse(self, error: ErrorMessage) -> tuple[None, ErrorMessage]:

@@ -64,6 +64,17 @@ class Relay:
         self.proxies: dict[str, asyncio.Queue[Delivery]] = {}
         """This worker's clients whose table runs elsewhere, by connection id."""
         self.background: set[asyncio.Task[Any]] = set()
+        self.to_workers: dict[str, Allowance] = {}
+        """The bytes a second this worker may forward to each other worker."""
+
+    def bytes_to(self, worker: str) -> Allowance:
+        """The byte budget of everything this worker forwards to ``worker``."""
+        if worker not in self.to_workers:
+            if len(self.to_workers) > 1_000:  # workers long gone
+                self.to_workers.clear()
+            rate = self.settings.forwarded_bytes_per_worker
+            self.to_workers[worker] = Allowance(rate, 4 * rate)
+        return self.to_workers[worker]
 
     @property
     def cluster(self) -> Cluster:
@@ -156,7 +167,8 @@ class Relay:
         self.proxies[ident] = inbox
         client = client_group(websocket)
         guard = ForwardGuard(self.settings, shared=shared,
-                             shared_bytes=self.lobby.addresses.forwarded_bytes(client))
+                             shared_bytes=self.lobby.addresses.forwarded_bytes(client),
+                             destination_bytes=self.bytes_to(owner))
         cluster.send(owner, SocketOpened(ident, table_id, cluster.worker_id, client))
 
         async def pass_on(text: str) -> bool:

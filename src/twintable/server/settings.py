@@ -94,6 +94,11 @@ class Settings:
     """Bytes a second one address's clients may send on through a worker that does not
     run their tables (four seconds' worth at once): a person's moves are a few hundred
     bytes each."""
+    forwarded_bytes_per_worker: int = 4 * 2**20
+    """Bytes a second this worker sends on to any one other worker for the clients it
+    serves through it, all addresses together (four seconds' worth at once): what one
+    address may send is bounded, but a thousand addresses together must not overrun
+    the table worker's subscription either (Redis cuts a subscriber 32 MB behind)."""
     max_sockets_per_client: int = 64
     """WebSockets one address may hold open at once."""
     hello_timeout_s: float = 10.0
