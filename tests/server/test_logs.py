@@ -134,7 +134,7 @@ def test_a_burst_of_one_warning_collapses_into_a_few_lines_and_a_count() -> None
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
-    handler.addFilter(RepeatedWarnings(per_second=3, clock=clock))
+    handler.addFilter(RepeatedWarnings(burst=3, every_s=10.0, clock=clock))
     logger = logging.getLogger("test_logs.burst")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
@@ -145,14 +145,20 @@ def test_a_burst_of_one_warning_collapses_into_a_few_lines_and_a_count() -> None
             logger.info("a move")  # information is never dropped
             clock.now += 0.001
         logger.warning("another warning")
-        clock.now += 1.0
+        clock.now += 10.0
         logger.warning("could not renew table leases", extra={"error": "#200"})
+        # A minute more of it, once a second: one line every ten seconds.
+        for n in range(201, 261):
+            clock.now += 1.0
+            logger.warning("could not renew table leases", extra={"error": f"#{n}"})
     finally:
         logger.removeHandler(handler)
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     renewals = [line for line in lines if line["message"] == "could not renew table leases"]
-    assert [line["error"] for line in renewals] == ["#0", "#1", "#2", "#200"]
-    assert [line.get("dropped") for line in renewals] == [None, None, None, 197]
+    assert [line["error"] for line in renewals][:4] == ["#0", "#1", "#2", "#200"]
+    assert [line.get("dropped") for line in renewals][:4] == [None, None, None, 197]
+    assert 6 <= len(renewals) - 4 <= 7  # the minute after: every ten seconds
+    assert all(line["dropped"] == 9 for line in renewals[5:])
     assert sum(line["message"] == "a move" for line in lines) == 200
     assert sum(line["message"] == "another warning" for line in lines) == 1
 

@@ -65,18 +65,18 @@ class JsonFormatter(logging.Formatter):
 
 
 class RepeatedWarnings(logging.Filter):
-    """A warning (or worse) logged more than ``per_second`` times within a second is
-    shown ``per_second`` times; the rest are dropped and counted, and the first line of
-    that message after the second is over says how many (``dropped``). A message is its
-    logger, level and unformatted text, so lines differing only in their arguments (an
-    error's text) count as one: an outage of Redis logged 257 warnings in a minute
-    (issue 38)."""
+    """A warning (or worse) repeated is shown ``burst`` times, then once every
+    ``every_s`` seconds while it goes on; the lines dropped meanwhile are counted, and
+    the next line of that message says how many (``dropped``). A message is its logger,
+    level and unformatted text, so lines differing only in their arguments (an error's
+    text) count as one: an outage of Redis logged 257 warnings in a minute (issue 38),
+    and a minute of it with a request a second still made 60 lines of one warning."""
 
-    def __init__(self, per_second: int = 5, clock: Any = time.monotonic):
+    def __init__(self, burst: int = 5, every_s: float = 10.0, clock: Any = time.monotonic):
         super().__init__()
-        self.per_second, self.clock = per_second, clock
-        self.windows: dict[tuple[str, int, str], list[float]] = {}
-        """Each message's current second: [its start, lines seen, lines dropped]."""
+        self.burst, self.every_s, self.clock = burst, every_s, clock
+        self.buckets: dict[tuple[str, int, str], list[float]] = {}
+        """Each message's [lines it may still show, when that was counted, lines dropped]."""
         self.lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -85,20 +85,19 @@ class RepeatedWarnings(logging.Filter):
         key = (record.name, record.levelno, str(record.msg))
         now = self.clock()
         with self.lock:
-            window = self.windows.get(key)
-            if window is None or now - window[0] >= 1.0:
-                dropped = int(window[2]) if window is not None else 0
-                if len(self.windows) > 1000:  # messages made of varying text
-                    self.windows = {k: w for k, w in self.windows.items()
-                                    if now - w[0] < 1.0}
-                self.windows[key] = [now, 1, 0]
-                if dropped:
-                    record.dropped = dropped
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                if len(self.buckets) > 1000:  # messages made of varying text
+                    self.buckets = {k: b for k, b in self.buckets.items()
+                                    if b[2] or now - b[1] < self.every_s * self.burst}
+                bucket = self.buckets[key] = [float(self.burst), now, 0]
+            left = min(self.burst, bucket[0] + (now - bucket[1]) / self.every_s)
+            if left >= 1:
+                if bucket[2]:
+                    record.dropped = int(bucket[2])
+                bucket[:] = [left - 1, now, 0]
                 return True
-            window[1] += 1
-            if window[1] <= self.per_second:
-                return True
-            window[2] += 1
+            bucket[:] = [left, now, bucket[2] + 1]
             return False
 
 
