@@ -1,10 +1,12 @@
 // Draws every Timo and Twins card face through the real renderers and catalogues and
 // lists the faces whose text overflows (test_table_timo_twins.py).
 async ([phone]) => {
-  const { t } = await import('/static/lib/i18n.js');
-  const { el } = await import('/static/lib/dom.js');
-  const { renderTimo } = await import('/static/games/timo/board.js');
-  const { renderTwins } = await import('/static/games/twins/board.js');
+  // The page's own module instances: the addresses it loaded them from (its version).
+  const root = new URL('.', document.querySelector('script[src$="app.js"]').src).pathname;
+  const { t } = await import(`${root}lib/i18n.js`);
+  const { el } = await import(`${root}lib/dom.js`);
+  const { renderTimo } = await import(`${root}games/timo/board.js`);
+  const { renderTwins } = await import(`${root}games/twins/board.js`);
   const colours = ['blue', 'green', 'orange', 'pink'];
   const ranks = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'stop', 'twist', '+2'];
   const hand = [];

@@ -89,7 +89,7 @@ LADDER = {"note": "a test ladder",
 
 
 def test_the_bots_tab_shows_the_ladder_by_level_and_what_each_bot_is(tab: Tab) -> None:
-    tab.page.route("**/static/data/ladder.json", lambda route: route.fulfill(
+    tab.page.route("**/data/ladder.json", lambda route: route.fulfill(
         status=200, content_type="application/json", body=json.dumps(LADDER)))
     tab.page.route("**/api/leaderboard/**", lambda route: route.fulfill(
         status=200, content_type="application/json", body=json.dumps(ROWS)))

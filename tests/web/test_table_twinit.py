@@ -83,8 +83,9 @@ WATCH = """() => {
 # clock is the test's (performance.now and each touch's timeStamp): beside a CPU load, a
 # real 400 ms could pass between drawing the board and a press made in the next line.
 NAMED = """async () => {
-  const { renderTwinIt } = await import('/static/games/twinit/board.js');
-  const { el } = await import('/static/lib/dom.js');
+  const root = new URL('.', document.querySelector('script[src$="app.js"]').src).pathname;
+  const { renderTwinIt } = await import(`${root}games/twinit/board.js`);
+  const { el } = await import(`${root}lib/dom.js`);
   const assets = await (await fetch('/api/games/twinit/assets')).json();
   const sent = [];
   const ctx = { t: (key) => key, el, local: {}, assets, me: 0, names: ['Ann', 'Bo'],

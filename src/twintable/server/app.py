@@ -20,13 +20,19 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from twintable.games import default_registry
 from twintable.server import logs
-from twintable.server.catalog import mount_game_clients
+from twintable.server.assets import (
+    GZIP_MIN_BYTES,
+    VersionedAssets,
+    index_page,
+)
+from twintable.server.catalog import client_version, mount_game_clients
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import unfinished_by_address
@@ -119,6 +125,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url="/docs" if settings.api_docs else None,
                   redoc_url="/redoc" if settings.api_docs else None)
     app.state.server, app.state.lobby, app.state.relay = server, facade, relay
+    assets_version = client_version(server.registry)
+    app.state.assets_version = assets_version
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
+    app.add_middleware(VersionedAssets, version=assets_version)
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
                        worker_sockets=worker_sockets(settings.public_url,
                                                      settings.worker_ports))
@@ -162,9 +172,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                  f"use {', '.join(allowed)}").model_dump(),
                             status_code=405, headers={"Allow": ", ".join(allowed)})
 
+    # The client's files: under this install's version, kept a year, gzipped.
+    page = index_page(WEB, assets_version)
+
     @app.get("/", include_in_schema=False)
-    async def root() -> FileResponse:
-        return FileResponse(WEB / "index.html")
+    async def root() -> HTMLResponse:
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
 
     for part in (health, games, lobby, profiles, replay, leaderboard, socket):
         app.include_router(part.router)

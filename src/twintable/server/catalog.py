@@ -19,10 +19,13 @@ from twintable.bots.registry import bot_factories, default_bot, offered_bots
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
 from twintable.core.registry import GameRegistry
+from twintable.server.assets import assets_version
 from twintable.server.protocol import BotLevelInfo, GameInfo, WebModule
 
 #: Where a game's browser module is served: ``<package>/web/`` at ``/static/games/<id>/``.
 STATIC_GAMES = "/static/games"
+#: The shell's own browser client.
+SHELL_WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 def players_by_mode(game: Game[Any]) -> dict[str, list[int]] | None:
@@ -39,13 +42,23 @@ def web_folder(entry: GameEntry) -> Path | None:
     return Path(str(folder)) if folder.is_dir() else None
 
 
-def web_module(entry: GameEntry) -> WebModule | None:
+def client_version(registry: GameRegistry) -> str:
+    """The version of every file the browser loads: the shell's and each game's
+    (``server/assets.py``), the same on every worker of one install."""
+    folders = [SHELL_WEB, *(folder for entry in registry.entries()
+                            if (folder := web_folder(entry)) is not None)]
+    return assets_version(folders)
+
+
+def web_module(entry: GameEntry, version: str | None = None) -> WebModule | None:
     """The addresses of the game's browser module, its styles and its strings, as served
-    by :func:`mount_game_clients` (None: the game's package has no ``web/index.js``)."""
+    by :func:`mount_game_clients`, under the install's ``version`` (None: the game's
+    package has no ``web/index.js``)."""
     folder = web_folder(entry)
     if folder is None or not (folder / "index.js").is_file():
         return None
-    base = f"{STATIC_GAMES}/{entry.id}"
+    base = (f"/static/{version}/games/{entry.id}" if version
+            else f"{STATIC_GAMES}/{entry.id}")
     return WebModule(module=f"{base}/index.js",
                      styles=[f"{base}/{css.name}" for css in sorted(folder.glob("*.css"))],
                      i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None)
@@ -60,8 +73,9 @@ def rules_languages(entry: GameEntry) -> list[str]:
                   if item.name.endswith(".md"))
 
 
-def game_info(entry: GameEntry) -> GameInfo:
-    """One ``/api/games`` item: everything a client needs from the game's declaration."""
+def game_info(entry: GameEntry, version: str | None = None) -> GameInfo:
+    """One ``/api/games`` item: everything a client needs from the game's declaration
+    (its client's files under the install's ``version``)."""
     game = entry.rules
     levels = {name: bot.level for bot in offered_bots(entry)
               for name in (bot.name, *bot.aliases)}
@@ -72,7 +86,7 @@ def game_info(entry: GameEntry) -> GameInfo:
         default_bot=default_bot(entry), players_by_mode=players_by_mode(game),
         levels=[BotLevelInfo(bot=name, level=levels[name]) for name in bots if name in levels],
         unversioned_kinds=sorted(game.unversioned_kinds),
-        rematch=entry.rematch_options is not None, web=web_module(entry),
+        rematch=entry.rematch_options is not None, web=web_module(entry, version),
         rules_languages=rules_languages(entry),
         minutes={mode: minutes for mode, (_, minutes) in game.table_minutes.items()})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from twintable.server.catalog import game_info
 from twintable.server.errors import LobbyError
@@ -17,8 +17,9 @@ router = APIRouter()
 
 
 @router.get("/api/games")
-async def games(lobby: LobbyDep) -> list[GameInfo]:
-    return [game_info(entry) for entry in lobby.registry.entries()]
+async def games(lobby: LobbyDep, request: Request) -> list[GameInfo]:
+    version = getattr(request.app.state, "assets_version", None)
+    return [game_info(entry, version) for entry in lobby.registry.entries()]
 
 
 @router.get("/api/games/{game_id}/rules", responses=ERRORS)

@@ -3,7 +3,8 @@
 // client from). The shell knows a game only through the interface in README.md.
 import { games } from "./api.js";
 
-const folder = (game) => `/static/games/${game.id}/`;
+// Beside the shell, under the version the page was served with (server/assets.py).
+const folder = (game) => new URL(`../games/${game.id}/`, import.meta.url).pathname;
 export const webOf = (game) => ({
   module: game.web?.module || `${folder(game)}index.js`,
   styles: game.web?.styles || null,

@@ -3,6 +3,8 @@
 // with elements in them ("{name} plays {card}" with a name chip for {name}).
 // Nothing happens on import: the entry loads a language.
 export const LANGUAGES = ["en", "fr", "ko", "nl"];
+// Beside this module, under the version the page was served with (server/assets.py).
+const SHELL_CATALOGUES = new URL("../i18n/", import.meta.url).pathname;
 
 // A count picks its plural form: with a numeric `n` and catalogue keys `key#one`,
 // `key#other` (and `#zero`, `#two`, `#few`, `#many` where a language has them), the form
@@ -75,7 +77,7 @@ export const language = () => current;
 export async function useLanguage(code, sources = []) {
   for (const needed of new Set(["en", code])) {
     if (catalogues[needed]) continue;
-    const parts = await Promise.all(["/static/i18n/", ...sources].map((folder) =>
+    const parts = await Promise.all([SHELL_CATALOGUES, ...sources].map((folder) =>
       fetch(`${folder}${needed}.json`).then((r) => (r.ok ? r.json() : {})).catch(() => ({}))));
     catalogues[needed] = Object.assign({}, ...parts);
   }

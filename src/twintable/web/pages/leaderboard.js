@@ -40,7 +40,7 @@ function gamePills(list, chosen, suffix) {
 
 // The bot ladder of one game: a table per table size, best first.
 async function botsTab(list, chosen) {
-  const response = await fetch("/static/data/ladder.json");
+  const response = await fetch(new URL("../data/ladder.json", import.meta.url));
   const report = response.ok ? await response.json() : {};
   const ladders = Object.values(report).filter((ladder) => ladder && ladder.game === chosen);
   const game = t(`game.${chosen}`);
