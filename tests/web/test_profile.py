@@ -87,6 +87,7 @@ def test_a_link_with_a_key_the_server_never_issued_changes_nothing(tab: Tab) -> 
     secret = tab.page.evaluate("() => localStorage.getItem('tt.secret')")
     for link in (f"#/profile/{mine}.not-its-key", "#/profile/p-madeup.madeup"):
         tab.go("/#/")
+        tab.page.wait_for_selector("#create")
         with tab.page.expect_response(lambda answer: answer.url.endswith("/check")) as asked:
             tab.page.evaluate("(hash) => { location.hash = hash; }", link)
         assert asked.value.status == 403

@@ -22,7 +22,14 @@ const PAGES = { table: tablePage, join: joinPage, replay: replayPage, rules: rul
   leaderboard: leaderboardPage, profile: profilePage };
 let leaving = () => {};  // tears down the current page (closes its socket, stops its timers)
 
+// Routes started, and the latest whose page was drawn: a page still loading when the
+// address changes draws when it is ready, over the newer page perhaps (the lobby came
+// back over a profile link opened while it loaded).
+let started = 0;
+let drawn = 0;
+
 async function route() {
+  const mine = ++started;
   leaving();
   leaving = () => {};
   status("");
@@ -33,8 +40,17 @@ async function route() {
   }
   const [, name, arg, more] = (location.hash || "#/").split("/");
   try {
-    leaving = (await (PAGES[name] || lobbyPage)(arg, more)) || leaving;
+    const left = (await (PAGES[name] || lobbyPage)(arg, more)) || (() => {});
+    if (mine < started) {  // a newer route began while this page loaded
+      left();
+      if (drawn > mine) route();  // and was drawn first, this one over it: draw it again
+      return;
+    }
+    drawn = mine;
+    leaving = left;
   } catch (error) {
+    if (mine < started) return;
+    drawn = mine;
     page(t("error.title"), el("p", { class: "error" }, errorText(error)), el("a", { href: "#/" }, t("table.back")));
   }
 }
