@@ -406,3 +406,30 @@ def test_the_vote_panel_goes_when_the_round_ends(
     page.locator("#twinz-phase", has_text="Next card in a moment").wait_for()
     assert page.locator(".tz-vote").count() == 0
     assert page.locator("#twinz-tally").count() == 0
+
+
+def test_a_long_clue_shrinks_to_its_card_instead_of_breaking_mid_word(second_tab: Tab) -> None:
+    """Issue #39: long clues were split mid-word on their cards. The board draws each
+    clue with its letter count; the card fits the font to it, on one line."""
+    second_tab.go("/")
+    second_tab.page.wait_for_selector("#create")  # every game's styles are in
+    drawn = second_tab.page.evaluate("""() => ['LIT', 'CHEVAL', 'ANTICONSTITUTIONNELLEMENT',
+        'ÉLECTROENCÉPHALOGRAPHIE'].map((clue) => {
+      const card = document.createElement('div');
+      card.className = 'tz-card tz-up';
+      card.style.width = '170px';  // a card of the phone's two, side by side
+      const word = document.createElement('span');
+      word.className = 'tz-clue-word';
+      word.style.setProperty('--letters', [...clue].length);
+      word.textContent = clue;
+      card.append(word);
+      document.body.append(card);
+      const found = { clue, lines: word.getClientRects().length,
+        width: word.getBoundingClientRect().width, room: card.clientWidth,
+        size: parseFloat(getComputedStyle(word).fontSize) };
+      card.remove();
+      return found; })""")
+    for word in drawn:
+        assert word["lines"] == 1 and word["width"] <= word["room"], word
+    # A short clue at the phone's full size (1.2rem), a long one smaller.
+    assert drawn[0]["size"] == 19.2 and drawn[2]["size"] < 12, drawn

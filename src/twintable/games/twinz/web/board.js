@@ -194,7 +194,9 @@ function clueCards(view, ctx) {
     const faceUp = revealed || (mine && clue);
     const given = view.clue_given ? view.clue_given[i] : false;
     let face;
-    if (faceUp) face = el("span", { class: `tz-clue-word${clue ? "" : " tz-none"}`, "data-clue": i }, clue ? clue.toUpperCase() : t("twinz.no_clue"));
+    // A long clue is drawn smaller to fit its card on one line, never split mid-word.
+    if (faceUp) face = el("span", { class: `tz-clue-word${clue ? "" : " tz-none"}`, "data-clue": i,
+      style: clue ? `--letters: ${[...clue].length}` : null }, clue ? clue.toUpperCase() : t("twinz.no_clue"));
     else if (view.phase === "clues") face = el("span", { class: "tz-back" }, given ? t("twinz.card.ready") : t("twinz.card.thinking"));
     else face = el("span", { class: "tz-back" }, "?");
     const contest = contests.find((a) => a.payload.member === seat);
