@@ -312,3 +312,22 @@ def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab)
         page.wait_for_timeout(100)
     wait_in_view(tab, "#results", timeout=5000)
     assert {"buy", "pick", "pick with reveals"} <= seen, seen
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ko", "nl"])
+def test_the_colour_to_follow_reads_on_two_whole_lines_beside_the_piles(tab: Tab,
+                                                                      lang: str) -> None:
+    """Issue #39: at 1280 x 800 "Colour to follow" wrapped a word a line (Dutch: four
+    lines), the status squeezed beside the piles."""
+    create_table(tab, "timo", 4, {"target": "500"}, lang=lang)
+    tab.page.click("#start")
+    tab.page.wait_for_selector(".tm-follow strong")
+    lines = tab.page.evaluate("""() => {
+      const follow = document.querySelector('.tm-follow');
+      const felt = document.querySelector('.tm-felt').getBoundingClientRect();
+      const box = follow.getBoundingClientRect();
+      return { label: follow.querySelector('.tm-follow-label').getClientRects().length,
+               colour: follow.querySelector('strong').getClientRects().length,
+               inside: box.left >= felt.left && box.right <= felt.right,
+               direction: document.querySelector('.tm-dir-label').getClientRects().length }; }""")
+    assert lines == {"label": 1, "colour": 1, "inside": True, "direction": 1}, (lang, lines)

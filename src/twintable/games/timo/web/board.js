@@ -174,7 +174,8 @@ export function renderTimo(view, ctx) {
     el("span", { class: "tm-pile-count" }, t("timo.discard")));
   const clockwise = view.direction === 1;
   const follow = el("p", { class: `tm-follow c-${view.colour}` },
-    t("timo.colour_now"), " ", el("strong", {}, `${SYMBOLS[view.colour] || ""} ${t(`colour.${view.colour}`)}`));
+    el("span", { class: "tm-follow-label" }, t("timo.colour_now")), " ",
+    el("strong", {}, `${SYMBOLS[view.colour] || ""} ${t(`colour.${view.colour}`)}`));
   root.append(el("section", { class: "tm-felt", "data-felt": "", "aria-label": t("timo.table") },
     el("div", { class: `tm-direction ${clockwise ? "tm-cw" : "tm-ccw"}`, title: clockwise ? t("timo.clockwise") : t("timo.anticlockwise") },
       el("span", { class: "tm-arrow", "aria-hidden": "true" }, clockwise ? "↻" : "↺"),
