@@ -5,11 +5,12 @@ gzipped (``server/assets.py``)."""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from pathlib import Path
 
 from tests.server.client import app_client
-from twintable.server.assets import assets_version
+from twintable.server.assets import GZIP_MIN_BYTES, assets_version
 
 
 def test_the_page_names_its_files_under_the_install_version(sqlite_url: str) -> None:
@@ -23,8 +24,9 @@ def test_the_page_names_its_files_under_the_install_version(sqlite_url: str) -> 
             kept = client.get(link, headers={"Accept-Encoding": "gzip"})
             assert kept.status_code == 200, link
             assert kept.headers["cache-control"] == "public, max-age=31536000, immutable"
-            assert kept.headers["content-encoding"] == "gzip", link  # text, compressed
             plain = client.get(link.replace(f"/{version}/", "/"))
+            if not link.endswith(".png") and len(plain.content) >= GZIP_MIN_BYTES:
+                assert kept.headers["content-encoding"] == "gzip", link  # text, compressed
             assert kept.content == plain.content  # (httpx undoes the gzip)
         # Each game's client is named under the version too, and served there.
         for game in client.get("/api/games").json():
@@ -70,3 +72,32 @@ def test_the_version_follows_the_files(tmp_path: Path) -> None:
     (game / "__pycache__").mkdir()  # Python's leftovers are not the client's files
     (game / "__pycache__" / "x.pyc").write_bytes(gzip.compress(b"x"))
     assert assets_version([shell, game]) == changed
+
+
+def test_the_app_is_installable_and_its_worker_keeps_this_version(sqlite_url: str) -> None:
+    """Issue #39: a web app manifest and a service worker that keeps the shell."""
+    with app_client(sqlite_url) as client:
+        version = client.app.state.assets_version  # type: ignore[attr-defined]
+        page = client.get("/").text
+        manifest_link = re.search(r'<link rel="manifest" href="([^"]+)"', page)
+        assert manifest_link and manifest_link[1] == f"/static/{version}/manifest.webmanifest"
+        manifest = client.get(manifest_link[1])
+        assert manifest.headers["content-type"].startswith("application/manifest+json")
+        declared = manifest.json()
+        assert declared["start_url"] == "/" and declared["display"] == "standalone"
+        sizes = set()
+        for icon in declared["icons"]:
+            drawn = client.get(f"/static/{version}/{icon['src']}")
+            assert drawn.status_code == 200 and drawn.content.startswith(b"\x89PNG")
+            sizes.add(icon["sizes"])
+        assert {"192x192", "512x512"} <= sizes
+        worker = client.get("/sw.js")
+        assert worker.headers["cache-control"] == "no-cache"
+        assert worker.headers["content-type"].startswith("text/javascript")
+        assert f'const VERSION = "{version}";' in worker.text
+        # It keeps every file of the client but the fonts, each found at its address.
+        kept = json.loads(re.search(r"const SHELL_FILES = (\[.*?\]);", worker.text)[1])
+        assert f"/static/{version}/app.js" in kept
+        assert f"/static/{version}/games/timo/index.js" in kept
+        assert not any("/fonts/" in path or path.endswith(".md") for path in kept)
+        assert all(client.get(path).status_code == 200 for path in kept)

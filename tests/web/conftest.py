@@ -140,15 +140,17 @@ def _record_failure(tab: Tab, request: pytest.FixtureRequest,
 
 
 def _open_tab(browser: Any, base: str, width: int, height: int,
-              request: pytest.FixtureRequest | None = None, bypass_csp: bool = True
-              ) -> Iterator[Tab]:
+              request: pytest.FixtureRequest | None = None, bypass_csp: bool = True,
+              service_workers: str = "block") -> Iterator[Tab]:
     """A page in a fresh browser context; it must end without console errors.
 
     Tests poll the page with string predicates, which Playwright evaluates like eval():
     the server's Content-Security-Policy forbids that, so test pages bypass it, except
     ``strict_tab``, which checks that the client itself runs under the policy."""
+    # The app's service worker answers the client's files from its cache, where a test's
+    # page.route() never sees them: off, except for the tests of the worker itself.
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  bypass_csp=bypass_csp)
+                                  bypass_csp=bypass_csp, service_workers=service_workers)
     opened = Tab(context.new_page(), base)
     # Asked for now: a fixture cannot be taken up for the first time in a teardown.
     folders = request.getfixturevalue("tmp_path_factory") if request is not None else None
@@ -163,6 +165,13 @@ def _open_tab(browser: Any, base: str, width: int, height: int,
 @pytest.fixture
 def tab(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Tab]:
     yield from _open_tab(browser, server_url, 1200, 900, request)
+
+
+@pytest.fixture
+def installed_tab(browser: Any, server_url: str, request: pytest.FixtureRequest
+                  ) -> Iterator[Tab]:
+    """A page whose service worker runs (the app's shell kept offline)."""
+    yield from _open_tab(browser, server_url, 1200, 900, request, service_workers="allow")
 
 
 @pytest.fixture

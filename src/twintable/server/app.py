@@ -30,9 +30,11 @@ from twintable.server import logs
 from twintable.server.assets import (
     GZIP_MIN_BYTES,
     VersionedAssets,
+    client_files,
     index_page,
+    service_worker,
 )
-from twintable.server.catalog import client_version, mount_game_clients
+from twintable.server.catalog import client_folders, client_version, mount_game_clients
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import unfinished_by_address
@@ -178,6 +180,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def root() -> HTMLResponse:
         return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
+    worker = service_worker(WEB, assets_version,
+                            client_files(client_folders(server.registry), assets_version))
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def shell_keeper() -> Response:
+        # At the root: a service worker controls the pages under its own folder.
+        return Response(worker, media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
     for part in (health, games, lobby, profiles, replay, leaderboard, socket):
         app.include_router(part.router)

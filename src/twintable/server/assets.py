@@ -17,8 +17,9 @@ Text is gzipped for a client that takes it (Starlette's ``GZipMiddleware``, abov
 from __future__ import annotations
 
 import hashlib
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -40,6 +41,27 @@ def assets_version(folders: Iterable[Path]) -> str:
             digest.update(str(path.relative_to(folder)).encode())
             digest.update(path.read_bytes())
     return "v" + digest.hexdigest()[:12]
+
+
+def client_files(folders: Mapping[str, Path], version: str) -> list[str]:
+    """The addresses of the client's files under ``version``: each folder's (``folders``:
+    where each is served below ``/static/``) but the page, the worker, notes and fonts."""
+    files = []
+    for prefix, folder in folders.items():
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            relative = path.relative_to(folder)
+            if ("__pycache__" in relative.parts or relative.parts[0] == "fonts"
+                    or relative.name in ("index.html", "sw.js") or path.suffix == ".md"):
+                continue
+            files.append(f"/static/{version}/{prefix}{relative.as_posix()}")
+    return files
+
+
+def service_worker(web: Path, version: str, files: list[str]) -> str:
+    """``sw.js`` for this install: it keeps the page and ``files`` of this version (a new
+    install changes its bytes, so browsers take the new worker, which drops the old)."""
+    return (web.joinpath("sw.js").read_text(encoding="utf-8")
+            .replace("__VERSION__", version).replace("__FILES__", json.dumps(files)))
 
 
 def index_page(web: Path, version: str) -> str:

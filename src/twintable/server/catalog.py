@@ -42,12 +42,16 @@ def web_folder(entry: GameEntry) -> Path | None:
     return Path(str(folder)) if folder.is_dir() else None
 
 
+def client_folders(registry: GameRegistry) -> dict[str, Path]:
+    """Every folder of the browser client, by where it is served below ``/static/``."""
+    return {"": SHELL_WEB, **{f"games/{entry.id}/": folder for entry in registry.entries()
+                              if (folder := web_folder(entry)) is not None}}
+
+
 def client_version(registry: GameRegistry) -> str:
     """The version of every file the browser loads: the shell's and each game's
     (``server/assets.py``), the same on every worker of one install."""
-    folders = [SHELL_WEB, *(folder for entry in registry.entries()
-                            if (folder := web_folder(entry)) is not None)]
-    return assets_version(folders)
+    return assets_version(client_folders(registry).values())
 
 
 def web_module(entry: GameEntry, version: str | None = None) -> WebModule | None:

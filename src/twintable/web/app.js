@@ -73,6 +73,9 @@ async function start() {
   });
   window.addEventListener("hashchange", route);
   await route();
+  // The shell kept for the next visit, and installable (sw.js); a page that cannot have
+  // one (an address that is not secure, say) works the same without.
+  navigator.serviceWorker?.register("/sw.js").catch(() => {});
 }
 
 start();
