@@ -145,3 +145,19 @@ def test_a_game_played_by_stand_ins_rates_nobody_and_one_profile_holds_one_seat(
         twice = client.post(f"/api/tables/{made.json()['table']['id']}/join",
                             json={"display_name": "Ann again", **ann})
         assert twice.status_code == 409 and twice.json()["code"] == "profile.seated"
+
+
+def test_a_conceded_game_is_a_loss_whatever_the_stand_in_made_of_it() -> None:
+    """Issue #39: conceding is rated as a loss. Bea conceded early (her stand-in made 18 of
+    her 20 moves) and the stand-in then outscored Ann: Bea is still rated, and last."""
+    store = MemoryStore()
+    stand_in_won = Outcome((0, 10), frozenset({1}))
+    rated = asyncio.run(new_ratings(store, "timo", two_people(), stand_in_won,  # type: ignore[arg-type]
+                                    {0: (20, 20), 1: (2, 20)}, conceded={1}))
+    after = {row.player_id: row.mu for row in rated.ratings}
+    assert set(after) == {"p-ann", "p-bea"}
+    assert after["p-ann"] > after["p-bea"]  # Ann won, as if Bea had lost outright
+    # Without the concession the stand-in's game would not be Bea's: not rated at all.
+    alone = asyncio.run(new_ratings(MemoryStore(), "timo", two_people(), stand_in_won,  # type: ignore[arg-type]
+                                    {0: (20, 20), 1: (2, 20)}))
+    assert [row.player_id for row in alone.ratings] == ["p-ann"]

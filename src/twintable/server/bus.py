@@ -61,6 +61,11 @@ class LeaveCall(TableCall):
     token_hash: str | None
 
 
+class ConcedeCall(TableCall):
+    op: Literal["concede"] = "concede"
+    token_hash: str | None
+
+
 class StartCall(TableCall):
     op: Literal["start"] = "start"
     token_hash: str | None
@@ -132,7 +137,7 @@ class RelayedHello(BaseModel):
     since: int | None = None
 
 
-OwnerCall = JoinCall | LeaveCall | StartCall | SeatBotCall | RematchCall
+OwnerCall = JoinCall | LeaveCall | ConcedeCall | StartCall | SeatBotCall | RematchCall
 """A call the table's owner runs."""
 AnyCall = Annotated[OwnerCall | CreateCall | TakeOverCall, Field(discriminator="op")]
 _CALL: TypeAdapter[AnyCall] = TypeAdapter(AnyCall)

@@ -41,7 +41,8 @@ class Listing:
                             connected=s.kind == "bot" or s.seat in connected,
                             stand_in=table.state is not None
                             and table.presence.stands_in(s.seat, now),
-                            reserved=s.kind == "empty" and s.seat in seating.reserved)
+                            reserved=s.kind == "empty" and s.seat in seating.reserved,
+                            conceded=s.seat in seating.conceded)
                    for s in table.seats],
             turn_limit_s=(row.settings or {}).get("turn_limit_s"),
             grace_s=(row.settings or {}).get("grace_s", DEFAULT_GRACE_S),

@@ -24,6 +24,7 @@ from twintable.server.bus import (
     AnyCall,
     CallAnswer,
     CallError,
+    ConcedeCall,
     CreateCall,
     JoinCall,
     LeaveCall,
@@ -285,6 +286,13 @@ class Lobby:
             seat = await seating.join(call.display_name, call.player_id, call.seat,
                                       call.token_hash, call.client)
             return self.seated(table, seat).model_dump(mode="json")
+        if isinstance(call, ConcedeCall):
+            conceding = seating.seat_for_hash(call.token_hash)
+            if conceding is None:
+                raise LobbyError(401, "auth.invalid", "a seat token of this table is needed")
+            async with table.lock:  # between two moves, never inside one
+                await seating.concede(conceding)
+            return table.listing.info().model_dump(mode="json")
         if isinstance(call, LeaveCall):
             leaving = seating.seat_for_hash(call.token_hash)
             if leaving is None:

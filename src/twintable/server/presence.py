@@ -50,6 +50,8 @@ class Presence:
         table = self.table
         if table.seats[seat].kind != "human":
             return None
+        if seat in table.seating.conceded:
+            return 0.0  # for good: the person gave the game up
         settings = table.row.settings or {}
         times = []
         if seat in self.away_since:

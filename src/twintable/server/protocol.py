@@ -175,6 +175,8 @@ class SeatInfo(BaseModel):
     connected: bool = False
     stand_in: bool = False
     """A bot is playing this person's moves (away past the grace period, or out of time)."""
+    conceded: bool = False
+    """The person conceded: a stand-in plays the seat to the end, and it is rated a loss."""
     reserved: bool = False
     """An empty seat kept for the person who held it at the table this one rematches
     (``display_name`` is theirs); they take it with ``POST .../rematch`` there."""

@@ -5,6 +5,8 @@ keeps them honest.
   bot playing for someone away) are not the person's, so closing the tab after "Play
   again" earns nothing.
 - One profile in two seats of a game is rated in neither (the lobby refuses it too).
+- A seat whose person conceded is rated, as the last place whatever its stand-in made
+  of it: giving a game up is a loss, and must not dodge one.
 - Games against the same profile weigh less and less: the k-th rated game against the
   profile a player has met most at the table moves their rating by 1/k of a full game's
   change, so two accounts playing each other cannot climb far.
@@ -16,6 +18,7 @@ keeps them honest.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
@@ -63,7 +66,8 @@ def played_by_person(moves: Mapping[int, tuple[int, int]], seat: int) -> bool:
 
 
 async def new_ratings(store: Store, game: str, seats: Sequence[SeatRow],
-                      outcome: Outcome, moves: Mapping[int, tuple[int, int]]) -> Rated:
+                      outcome: Outcome, moves: Mapping[int, tuple[int, int]],
+                      conceded: AbstractSet[int] = frozenset()) -> Rated:
     """The ratings after a finished game, not yet saved: every seat is ranked by its final
     score, bots included (as fixed opponents that are not stored), so beating bots counts
     too; only the seats the module allows are rated. The table saves them with its
@@ -71,7 +75,8 @@ async def new_ratings(store: Store, game: str, seats: Sequence[SeatRow],
     server stops."""
     profiles = [s.player_id for s in seats if s.kind == "human" and s.player_id]
     rated = [s for s in seats if s.kind == "human" and s.player_id
-             and profiles.count(s.player_id) == 1 and played_by_person(moves, s.seat)]
+             and profiles.count(s.player_id) == 1
+             and (s.seat in conceded or played_by_person(moves, s.seat))]
     if not rated or len(seats) < 2 or len(outcome.winners) == len(seats):
         return Rated()  # nobody to compare with (solo or cooperative play, or all tied)
     ids = [s.player_id for s in rated if s.player_id]
@@ -81,9 +86,12 @@ async def new_ratings(store: Store, game: str, seats: Sequence[SeatRow],
     for seat in seats:
         row = known.get(seat.player_id or "") if seat in rated else None
         teams.append([MODEL.rating(mu=row.mu, sigma=row.sigma) if row else MODEL.rating()])
-    # A higher score is a better (lower) rank; equal scores share a rank.
-    ordered = sorted(set(outcome.scores), reverse=True)
-    ranks = [float(ordered.index(score) + 1) for score in outcome.scores]
+    # A higher score is a better (lower) rank; equal scores share a rank; a seat that
+    # conceded is behind every other, whatever its score.
+    ordered = sorted({score for seat, score in enumerate(outcome.scores)
+                      if seat not in conceded}, reverse=True)
+    ranks = [float(len(ordered) + 1) if seat in conceded else float(ordered.index(score) + 1)
+             for seat, score in enumerate(outcome.scores)]
     new = MODEL.rate(teams, ranks=ranks)
     changes = Rated()
     for seat in rated:

@@ -124,6 +124,28 @@ class Seating:
         """Empty seats a rematch keeps for the people of the previous game."""
         return set((self.table.row.settings or {}).get("reserved", []))
 
+    @property
+    def conceded(self) -> set[int]:
+        """Seats whose person conceded: a stand-in plays them to the end."""
+        return set((self.table.row.settings or {}).get("conceded", []))
+
+    async def concede(self, seat: int) -> None:
+        """The person in ``seat`` gives the game up: from now on a stand-in plays the seat
+        (``Presence.stand_in_from``) and the game is rated a loss for them."""
+        table = self.table
+        if table.seats[seat].kind != "human":
+            raise LobbyError(409, "seat.not_human", "only a person's seat can concede")
+        if table.row.status != "running" or table.state is None \
+                or table.game.is_over(table.state):
+            raise LobbyError(409, "table.not_running", "only a game in play can be conceded")
+        if seat in self.conceded:
+            raise LobbyError(409, "seat.conceded", "this seat has conceded already")
+        table.row.settings = {**(table.row.settings or {}),
+                              "conceded": sorted(self.conceded | {seat})}
+        await table.server.store.save_settings(table.id, table.row.settings, table.fence)
+        table.automation.wake()
+        table.announce()
+
     async def _set_reserved(self, seats: set[int]) -> None:
         table = self.table
         table.row.settings = {**(table.row.settings or {}), "reserved": sorted(seats)}

@@ -168,6 +168,9 @@ class SocketSession:
         if message.seat is not None and message.seat != seat:
             return ErrorMessage(id=message.id, code="auth.wrong_seat",
                                 message="your token holds another seat")
+        if seat in self.table.seating.conceded:
+            return ErrorMessage(id=message.id, code="seat.conceded",
+                                message="you conceded: a stand-in plays this seat to the end")
         try:
             payload = checked_payload(self.table.game, message.kind, message.payload)
             check_version(self.table.game, message.kind, message.version)

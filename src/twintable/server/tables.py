@@ -318,9 +318,12 @@ class Table:
         outcome = self.game.outcome(self.state)
         assert outcome is not None
         result = outcome.to_json() | {"names": [s.display_name or s.bot for s in self.seats]}
+        conceded = self.seating.conceded
+        if conceded:
+            result["conceded"] = sorted(conceded)
         try:
             rated = await new_ratings(self.server.store, self.game.id, self.seats, outcome,
-                                      self.moves)
+                                      self.moves, conceded)
         except Exception:  # ratings are a bonus: they must never keep a game from ending
             log.exception("could not update ratings", extra={"table": self.id})
             rated = Rated()

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from redis.exceptions import RedisError
 
 from twintable.server.address_groups import client_group
-from twintable.server.bus import LeaveCall, SeatBotCall, StartCall
+from twintable.server.bus import ConcedeCall, LeaveCall, SeatBotCall, StartCall
 from twintable.server.lobby import bearer
 from twintable.server.protocol import CreateTable, Joined, JoinTable, SeatBot, TableInfo
 from twintable.server.routes import ERRORS, Authorization, LobbyDep, TableKey
@@ -65,6 +65,15 @@ async def leave(table_id: str, lobby: LobbyDep,
                 authorization: Authorization = None) -> Response:
     await lobby.on_owner(LeaveCall(table=table_id, token_hash=digest(bearer(authorization))))
     return Response(status_code=204)
+
+
+@router.post("/api/tables/{table_id}/concede", responses=ERRORS)
+async def concede(table_id: str, lobby: LobbyDep,
+                  authorization: Authorization = None) -> TableInfo:
+    """Give the game up (the seat's token): a stand-in plays the seat to the end and the
+    game counts as a loss for its person; everyone at the table sees it."""
+    return TableInfo.model_validate(await lobby.on_owner(ConcedeCall(
+        table=table_id, token_hash=digest(bearer(authorization)))))
 
 
 @router.post("/api/tables/{table_id}/start", responses=ERRORS)
