@@ -94,6 +94,15 @@ export class TableSocket {
     this.socket.send(JSON.stringify(message));
   }
 
+  // A new connection at once, the current one dropped quietly (the hello has changed:
+  // a person who conceded goes on as a spectator).
+  renew() {
+    const old = this.socket;
+    if (old) { old.onclose = null; old.onmessage = null; old.close(); }
+    this.pending = null;
+    this.connect();
+  }
+
   close() {
     this.closed = true;
     this.pending = null;

@@ -1,9 +1,9 @@
 // A table: the seats around the felt, the game's board, the narrated log, the round
 // summary and the results, kept live over the table's socket. Everything about the game
 // itself comes from its client module (README.md); this page names no game.
-import { assets, games, tableGet, errorText } from "../lib/api.js";
+import { api, assets, games, tableGet, errorText } from "../lib/api.js";
 import { el, page, status } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { t, tNodes } from "../lib/i18n.js";
 import { client } from "../lib/games.js";
 import { glow, phoneWidth, reducedMotion } from "../lib/motion.js";
 import { muteButton, play, SOUND_OF } from "../lib/sound.js";
@@ -57,7 +57,9 @@ export async function tablePage(tableId) {
   const memory = {};  // what the game keeps between frames (cards seen, rounds won...)
   const local = {};  // the board's own UI state (a pending pick, a chosen colour...)
   const who = (seat) => seatChip(s.info.seats, seat, s.info.game);
-  const me = () => (mine ? mine.seat : null);
+  // A person who conceded watches the rest as a spectator (a stand-in plays their seat).
+  const conceded = () => Boolean(mine && s.info.seats[mine.seat]?.conceded);
+  const me = () => (mine && !conceded() ? mine.seat : null);
   const use = (extra = {}) => tools(s.info.game, who, { seats: s.info.seats, memory, ...extra });
   let socket = null;
 
@@ -111,7 +113,36 @@ export async function tablePage(tableId) {
     }
   }
 
-  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); }
+  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); drawConcede(); }
+
+  // Giving the game up: asked once more, then a stand-in plays the seat to the end and the
+  // game counts as a loss (the server's concede); offered while the game is in play.
+  const concedeBox = el("div", { class: "concede", id: "concede" });
+  const concedeAsk = el("div", { class: "concede-ask panel", id: "concede-panel", hidden: true });
+  const concededNote = el("p", { class: "conceded-note", id: "conceded-note", hidden: true }, t("table.you_conceded"));
+  function drawConcede() {
+    concededNote.hidden = !(conceded() && s.info.status === "running");
+    const seat = mine ? s.info.seats[mine.seat] : null;
+    const open = s.info.status === "running" && seat && seat.kind === "human" && !seat.conceded
+      && !(s.view && s.view.over);
+    if (!open) { concedeBox.replaceChildren(); concedeAsk.hidden = true; return; }
+    if (concedeBox.childElementCount) return;
+    concedeBox.replaceChildren(el("button", { id: "concede-ask", onclick: () => {
+      concedeAsk.replaceChildren(el("p", { role: "alert" }, t("table.concede_confirm")),
+        el("div", { class: "row" },
+          el("button", { class: "danger", id: "concede-yes", onclick: async () => {
+            concedeAsk.hidden = true;
+            try {
+              s.info = await api("POST", `/api/tables/${tableId}/concede`, null, mine.token);
+              socket.renew();  // from now on as a spectator
+            } catch (error) { flash.textContent = errorText(error); }
+            drawTable();
+          } }, t("table.concede_yes")),
+          el("button", { id: "concede-no", onclick: () => { concedeAsk.hidden = true; } }, t("table.concede_no"))));
+      concedeAsk.hidden = false;
+      concedeAsk.querySelector("#concede-no").focus();
+    } }, t("table.concede")));
+  }
 
   function remember(view) { if (view && game.remember) game.remember(view, memory); }
 
@@ -207,7 +238,11 @@ export async function tablePage(tableId) {
       if (live && !wasMine && me() !== null && ring.acting().includes(me())) play("turn");
     } else if (frame.type === "table" || frame.type === "welcome") {
       const hadRematch = s.info.rematch;
+      const hadConceded = new Set(s.info.seats.filter((seat) => seat.conceded).map((seat) => seat.seat));
       s.info = frame.table;
+      for (const seat of s.info.seats) {
+        if (seat.conceded && !hadConceded.has(seat.seat) && frame.type === "table") tell(tNodes("table.someone_conceded", { name: who(seat.seat) }) || "", null);
+      }
       drawTable();
       if (frame.type === "table" && s.info.rematch && !hadRematch && !tokens()[s.info.rematch]) flash.textContent = t("table.rematch_ready");
     } else if (frame.type === "error") {
@@ -217,7 +252,8 @@ export async function tablePage(tableId) {
 
   socket = new TableSocket(tableId, {
     // `since`: the moves after the last one this page told come first (a drop, a reload).
-    hello: () => ({ token: mine ? mine.token : null, key: inviteKey(tableId), since: toldUpTo >= 0 ? toldUpTo : undefined }),
+    hello: () => ({ token: mine && !conceded() ? mine.token : null, key: inviteKey(tableId),
+      since: toldUpTo >= 0 ? toldUpTo : undefined }),
     onFrame,
     onOpen: () => status(""),
     onLost: () => status(t("table.reconnecting")),
@@ -225,9 +261,9 @@ export async function tablePage(tableId) {
     direct: mine ? mine.socket : null,
   });
 
-  const head = el("div", { class: "table-tools" }, muteButton(),
+  const head = el("div", { class: "table-tools" }, concedeBox, muteButton(),
     el("a", { href: `#/rules/${info.game}`, title: t("table.rules") }, t("nav.rules")));
-  const main = el("div", { class: "table-main" }, results, ring.box, summary.box, flash, board);
+  const main = el("div", { class: "table-main" }, results, concedeAsk, concededNote, ring.box, summary.box, flash, board);
   // Focusable: the log scrolls, and a keyboard must be able to scroll it.
   const side = el("aside", { class: "table-side panel", "aria-label": t("table.log"), tabindex: 0 }, el("h2", {}, t("table.log")), log);
   // A round's or a hand's summary: on a wide screen at the head of the log, beside the

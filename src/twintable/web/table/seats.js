@@ -42,10 +42,11 @@ export function seatRing(game, state, ctx) {
     const deadline = finished ? null : seatDeadline(game, info, view, index, acting, clock);
     const initial = (seat.display_name || "?").trim().charAt(0).toUpperCase() || "?";
     const badges = [];
-    if (seat.kind === "human" && !seat.connected && !finished) badges.push(el("span", { class: "badge away" }, t("table.away")));
-    if (seat.stand_in) badges.push(el("span", { class: "badge stand-in" }, t("table.stand_in")));
+    if (seat.kind === "human" && !seat.connected && !finished && !seat.conceded) badges.push(el("span", { class: "badge away" }, t("table.away")));
+    if (seat.conceded) badges.push(el("span", { class: "badge conceded" }, t("table.conceded")));
+    else if (seat.stand_in) badges.push(el("span", { class: "badge stand-in" }, t("table.stand_in")));
     if (seat.reserved) badges.push(el("span", { class: "badge invited" }, t("table.invited")));
-    if (turn) badges.push(el("span", { class: "badge turn-badge" }, isMe ? t("table.your_move") : t("table.to_move")));
+    if (turn) badges.push(el("span", { class: "badge turn-badge" }, isMe && !seat.conceded ? t("table.your_move") : t("table.to_move")));
     const classes = ["seat", turn ? "turn" : "", seat.kind === "bot" ? "bot" : "", seat.kind === "empty" ? "empty" : "",
       isMe ? "me" : "", seat.kind === "human" && !seat.connected ? "is-away" : "",
       index === lastActor ? "acted" : ""].filter(Boolean).join(" ");
