@@ -18,7 +18,8 @@ before(async () => {
   // Node has no server: the catalogues come from the files the server would serve.
   globalThis.fetch = async (url) => {
     const mine = /^\/static\/games\/tricks\/i18n\/([a-z]+)\.json$/.exec(url);
-    const theirs = /^\/static\/i18n\/([a-z]+)\.json$/.exec(url);
+    // The shell's, as lib/i18n.js names them: beside it (a file path here, in Node).
+    const theirs = /(?:^\/static|\/web)\/i18n\/([a-z]+)\.json$/.exec(url);
     const path = mine ? `${OWN}i18n/${mine[1]}.json` : theirs ? `${WEB}/i18n/${theirs[1]}.json` : null;
     if (!path) return { ok: false, json: async () => ({}) };
     const text = await readFile(path, "utf8");
