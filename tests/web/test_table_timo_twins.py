@@ -331,3 +331,25 @@ def test_the_colour_to_follow_reads_on_two_whole_lines_beside_the_piles(tab: Tab
                inside: box.left >= felt.left && box.right <= felt.right,
                direction: document.querySelector('.tm-dir-label').getClientRects().length }; }""")
     assert lines == {"label": 1, "colour": 1, "inside": True, "direction": 1}, (lang, lines)
+
+
+def test_a_phones_end_of_game_says_who_won_once_above_and_in_the_log(second_tab: Tab) -> None:
+    """Issue #39: on a phone "Priya wint!" showed four times at once (results, banner,
+    log, board), and a seat's chip count was cut off ("13 fich")."""
+    create_table(second_tab, "twins", 3, {"max_hands": "1"}, lang="nl")
+    second_tab.page.click("#start")
+    play_to_results(second_tab, "twins")
+    said = second_tab.page.locator("#results h2, #results h3, #results p").first.inner_text()
+    shown = second_tab.page.evaluate("""() => {
+      const headline = [...document.querySelectorAll('#results *')].find((node) =>
+        /winnen!|wint!/.test(node.textContent) && node.children.length <= 4);
+      const sentence = headline ? headline.textContent.trim() : '';
+      const page = document.body.innerText;
+      return { sentence, times: sentence ? page.split(sentence).length - 1 : -1,
+        cut: [...document.querySelectorAll('.seat .tw2-count')].filter((count) =>
+          count.scrollWidth > count.clientWidth + 1 || count.getBoundingClientRect().right >
+          count.closest('.seat').getBoundingClientRect().right + 1)
+          .map((count) => count.textContent) }; }""")
+    assert shown["sentence"], said
+    assert shown["times"] <= 2, shown  # the results, and the log
+    assert shown["cut"] == [], shown

@@ -16,7 +16,9 @@ import { seatRing } from "./seats.js";
 import { waitingNodes } from "./waiting.js";
 
 // Events whose line also shows in the flash above the board.
-const FLASHED = new Set(["taken", "tie", "error", "game_over", "round_over", "revealed", "caught", "clues_revealed", "bankrupt"]);
+// The end of the game is not among them: the results say who won, above the table (it
+// showed four times at once on a phone: results, flash, log and board).
+const FLASHED = new Set(["taken", "tie", "error", "round_over", "revealed", "caught", "clues_revealed", "bankrupt"]);
 const LOG_LINES = 60;
 // A flashed line belongs to its moment: it goes after this many moves without another.
 const FLASH_MOVES = 6;
