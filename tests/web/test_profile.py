@@ -83,6 +83,7 @@ def test_a_link_with_a_key_the_server_never_issued_changes_nothing(tab: Tab) -> 
     """Issue #38: a made-up key was kept, and every table this browser made was refused
     from then on (profile.invalid)."""
     tab.go("/#/profile")
+    tab.page.wait_for_selector("#profile-link")  # the profile is made by then
     mine = tab.page.evaluate("() => localStorage.getItem('tt.player')")
     secret = tab.page.evaluate("() => localStorage.getItem('tt.secret')")
     for link in (f"#/profile/{mine}.not-its-key", "#/profile/p-madeup.madeup"):

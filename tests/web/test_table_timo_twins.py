@@ -324,11 +324,12 @@ def test_the_colour_to_follow_reads_on_two_whole_lines_beside_the_piles(tab: Tab
     tab.page.wait_for_selector(".tm-follow strong")
     lines = tab.page.evaluate("""() => {
       const follow = document.querySelector('.tm-follow');
-      const felt = document.querySelector('.tm-felt').getBoundingClientRect();
+      // The green table the piles lie on (the board's own grid is as wide as its content).
+      const felt = follow.closest('.felt').getBoundingClientRect();
       const box = follow.getBoundingClientRect();
       return { label: follow.querySelector('.tm-follow-label').getClientRects().length,
                colour: follow.querySelector('strong').getClientRects().length,
-               inside: box.left >= felt.left && box.right <= felt.right,
+               inside: box.left >= felt.left && box.right <= felt.right - 8,
                direction: document.querySelector('.tm-dir-label').getClientRects().length }; }""")
     assert lines == {"label": 1, "colour": 1, "inside": True, "direction": 1}, (lang, lines)
 
