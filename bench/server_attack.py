@@ -297,15 +297,19 @@ class Attacker:
         return await connect(f"{self.ws_bases[n % len(self.ws_bases)]}/ws/tables/{table_id}",
                              local_addr=(self.address, 0), max_size=2**22, open_timeout=5)
 
-    async def hostile_frames(self) -> None:
+    async def own_table(self) -> tuple[str, str]:
+        """A started Timo table of the attacker's own, for a long game: (id, seat token)."""
         async with self.http() as http:
             made = (await http.post("/api/tables", json={
                 "game": "timo", "players": 2, "display_name": "Mallory", "grace_s": 3600,
                 "options": {"target": 100_000}})).json()
             await http.post(f"/api/tables/{made['table']['id']}/start",
                             headers={"Authorization": f"Bearer {made['token']}"})
-        await asyncio.gather(*(self._hostile(n, made["table"]["id"], made["token"])
-                               for n in range(2)))
+        return made["table"]["id"], made["token"]
+
+    async def hostile_frames(self) -> None:
+        table_id, token = await self.own_table()
+        await asyncio.gather(*(self._hostile(n, table_id, token) for n in range(2)))
 
     async def _hostile(self, n: int, table_id: str, token: str) -> None:
         latest: dict[str, Any] = {"version": 0, "view": {"legal": []}}
@@ -596,14 +600,8 @@ class Attacker:
                 self.out[f"cut {type(error).__name__}"] += 1
 
     async def bus_flood(self) -> None:
-        async with self.http() as http:
-            made = (await http.post("/api/tables", json={
-                "game": "timo", "players": 2, "display_name": "Mallory", "grace_s": 3600,
-                "options": {"target": 100_000}})).json()
-            await http.post(f"/api/tables/{made['table']['id']}/start",
-                            headers={"Authorization": f"Bearer {made['token']}"})
-        await asyncio.gather(*(self._heavy_moves(n, made["table"]["id"], made["token"])
-                               for n in range(4)))
+        table_id, token = await self.own_table()
+        await asyncio.gather(*(self._heavy_moves(n, table_id, token) for n in range(4)))
 
     async def _heavy_moves(self, n: int, table_id: str, token: str) -> None:
         # Under the JSON limits (strings of 2,000 characters at most): read, then forwarded.
