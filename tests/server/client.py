@@ -46,12 +46,16 @@ def profile(client: TestClient, name: str = "Ann") -> dict[str, str]:
 
 def create_table(client: TestClient, game: str = "timo", players: int = 2,
                  options: dict[str, Any] | None = None, seats: list[dict[str, Any]] | None = None,
-                 identity: dict[str, str] | None = None, name: str = "Ann") -> dict[str, Any]:
-    """A new table; ``identity``: a profile's fields (see :func:`profile`) to be rated."""
+                 identity: dict[str, str] | None = None, name: str = "Ann",
+                 grace_s: int | None = None) -> dict[str, Any]:
+    """A new table; ``identity``: a profile's fields (see :func:`profile`) to be rated;
+    ``grace_s``: how long a person may be away before a stand-in plays for them."""
     body: dict[str, Any] = {"game": game, "players": players, "display_name": name,
                             "options": options or {}, **(identity or {})}
     if seats is not None:
         body["seats"] = seats
+    if grace_s is not None:
+        body["grace_s"] = grace_s
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return response.json()  # type: ignore[no-any-return]

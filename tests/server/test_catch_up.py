@@ -44,9 +44,8 @@ def move(ws: WebSocketTestSession, latest: dict[str, Any], n: int) -> dict[str, 
 
 def seated(client: Any) -> tuple[str, list[str]]:
     """A started Timo table of three people: its id and their tokens."""
-    made = client.post("/api/tables", json={
-        "game": "timo", "players": 3, "display_name": "Ann", "options": {"target": 500},
-        "seats": [{"kind": "human"}] * 3, "grace_s": 3600}).json()
+    made = create_table(client, "timo", 3, {"target": 500}, seats=[{"kind": "human"}] * 3,
+                        grace_s=3600)
     table_id, tokens = made["table"]["id"], [made["token"]]
     for name in ("Bo", "Cy"):
         joined = client.post(f"/api/tables/{table_id}/join", json={"display_name": name})
@@ -122,9 +121,7 @@ def test_a_returning_seat_is_told_the_moves_it_missed(sqlite_url: str, kept: int
 
 def test_a_spectator_is_told_what_every_spectator_sees(sqlite_url: str) -> None:
     with app_client(sqlite_url) as client:
-        made = client.post("/api/tables", json={
-            "game": "timo", "players": 2, "display_name": "Ann", "options": {"target": 500},
-            "grace_s": 0}).json()
+        made = create_table(client, "timo", 2, {"target": 500}, grace_s=0)
         table_id = made["table"]["id"]
         start(client, table_id, made["token"])
         # Nobody holds Ann's seat: a stand-in and the bot play on.

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.server.client import app_client, auth, hello, start
+from tests.server.client import app_client, auth, create_table, hello, start
 
 
-def made(client: Any, **body: Any) -> dict[str, Any]:
-    answer = client.post("/api/tables", json={
-        "game": "timo", "players": 2, "display_name": "Ann", "grace_s": 3600,
-        "options": {"target": 20}, **body})
-    assert answer.status_code == 201, answer.text
-    return answer.json()  # type: ignore[no-any-return]
+def made(client: Any, options: dict[str, Any] | None = None,
+         seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A Timo table whose person is never replaced by a stand-in for being away."""
+    return create_table(client, "timo", 2, options or {"target": 20}, seats=seats,
+                        grace_s=3600)
 
 
 def test_a_person_concedes_and_a_stand_in_plays_the_game_to_its_end(sqlite_url: str) -> None:
