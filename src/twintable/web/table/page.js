@@ -129,7 +129,8 @@ export async function tablePage(tableId) {
       && !(s.view && s.view.over);
     if (!open) { concedeBox.replaceChildren(); concedeAsk.hidden = true; return; }
     if (concedeBox.childElementCount) return;
-    concedeBox.replaceChildren(el("button", { id: "concede-ask", onclick: () => {
+    // A flag and the word; on a phone the flag alone, so the table's name keeps its line.
+    concedeBox.replaceChildren(el("button", { id: "concede-ask", "aria-label": t("table.concede"), title: t("table.concede"), onclick: () => {
       concedeAsk.replaceChildren(el("p", { role: "alert" }, t("table.concede_confirm")),
         el("div", { class: "row" },
           el("button", { class: "danger", id: "concede-yes", onclick: async () => {
@@ -143,7 +144,8 @@ export async function tablePage(tableId) {
           el("button", { id: "concede-no", onclick: () => { concedeAsk.hidden = true; } }, t("table.concede_no"))));
       concedeAsk.hidden = false;
       concedeAsk.querySelector("#concede-no").focus();
-    } }, t("table.concede")));
+    } }, el("span", { class: "concede-flag", "aria-hidden": "true" }, "⚑"), " ",
+    el("span", { class: "concede-label", "aria-hidden": "true" }, t("table.concede"))));
   }
 
   function remember(view) { if (view && game.remember) game.remember(view, memory); }
