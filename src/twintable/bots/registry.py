@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from twintable.bots.base import Bot, RandomBot
+from twintable.bots.noise import noisy_name, split_noise, with_noise
 from twintable.core.plugin import LEVELS, BotLevel, GameEntry
 
 #: The uniform random bot every game seats; on the shared scale it is a beginner.
@@ -65,16 +66,30 @@ def resolve_bot(entry: GameEntry, name: str) -> str | None:
     """The bot ``name`` seats: a bot's name or a former one as it is, else a level's name
     on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it;
     None when it is neither. A bot named like a level (Twin It's ``expert``) is that
-    bot."""
-    if name in bot_factories(entry):
-        return name
-    return level_bots(entry).get(name.strip().lower())
+    bot. Either may carry a noise (``hard@0.2``, bots/noise.py): the bot it seats keeps
+    it (``heuristic@0.2``); a malformed noise is a ValueError."""
+    base, noise = split_noise(name)
+    if base in bot_factories(entry):
+        return noisy_name(base, noise)
+    bot = level_bots(entry).get(base.strip().lower())
+    return None if bot is None else noisy_name(bot, noise)
+
+
+def make_bot(entry: GameEntry, name: str, **settings: object) -> Bot:
+    """A fresh bot for ``name`` (a bot, a former name or a level, with or without a
+    noise); a ValueError names what cannot be seated."""
+    resolved = resolve_bot(entry, name)
+    if resolved is None:
+        raise ValueError(unknown_bot_message(entry, [name]))
+    base, noise = split_noise(resolved)
+    bot: Bot = with_noise(bot_factories(entry)[base](**settings), noise, resolved)
+    return bot
 
 
 def seat_names(entry: GameEntry, names: Sequence[str]) -> list[str]:
     """The bot each of ``names`` seats (:func:`resolve_bot`), so that reports name bots
     one way whatever people typed; a ValueError names every name that seats none."""
-    seated = [resolve_bot(entry, name) for name in names]
+    seated = [resolve_bot(entry, name) for name in names]  # a bad noise raises here
     unknown = [name for name, bot in zip(names, seated, strict=True) if bot is None]
     if unknown:
         raise ValueError(unknown_bot_message(entry, unknown))
@@ -85,6 +100,7 @@ def level_of(entry: GameEntry, name: str) -> str | None:
     """The level on the shared scale of the bot ``name`` (a name, a former name or a level)
     seats, or None when it seats none."""
     bot = resolve_bot(entry, name)
+    bot = None if bot is None else split_noise(bot)[0]
     return next((level.level for level in bot_levels(entry)
                  if bot is not None and bot in (level.name, *level.aliases)), None)
 
@@ -94,7 +110,7 @@ def unknown_bot_message(entry: GameEntry, unknown: Sequence[str]) -> str:
     levels = ", ".join(level_bots(entry))
     bots = ", ".join(sorted(bot_factories(entry)))
     named = list(dict.fromkeys(unknown))
-    missing = [name for name in named if name.strip().lower() in LEVELS]
+    missing = [name for name in named if split_noise(name)[0].strip().lower() in LEVELS]
     others = [name for name in named if name not in missing]
     said = []
     if others:
