@@ -105,6 +105,7 @@ class TwinsGame(Game[TwinsState]):
     min_players = 3
     max_players = 6
     options_schema = OPTIONS
+    round_name: ClassVar[str] = "hand"
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 9.0)}
     payloads: ClassVar[ActionPayloads] = {
         BUY_KIND: {"count": PayloadField("int")},
