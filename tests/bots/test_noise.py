@@ -31,7 +31,7 @@ def test_the_registry_resolves_a_level_or_a_name_with_its_noise() -> None:
     assert resolve_bot(TIMO, "nobody@0.5") is None
     assert level_of(TIMO, "hard@0.2") == level_of(TIMO, "hard")
     assert seat_names(TIMO, ["medium@0.1", "random"]) == ["heuristic@0.1", "random"]
-    with pytest.raises(ValueError, match="unknown bot nobody@0.5"):
+    with pytest.raises(ValueError, match=r"unknown bot nobody@0\.5"):
         seat_names(TIMO, ["nobody@0.5"])
     bot = make_bot(TIMO, "medium@0.3")
     assert isinstance(bot, NoisyBot) and bot.name == "heuristic@0.3" and bot.noise == 0.3

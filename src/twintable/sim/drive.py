@@ -14,7 +14,7 @@ import json
 import math
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -182,12 +182,14 @@ def play(game_id: str, setups: Sequence[Setup], games: int, seed: int, *, worker
                 chunks = run_games(game_id, setup.options, setup.lineup, target, seed,
                                    workers or None, ray_address=ray,
                                    fixed_seats=fixed_seats, start=len(setup.results))
-                with closing(chunks):
+                try:
                     for chunk in chunks:
                         setup.results.extend(chunk)
                         if log is not None:
                             log.write(setup, chunk)
                         advance(len(chunk), target * len(setups))
+                finally:
+                    chunks.close()  # a stop ends the worker processes now, not at collection
             if precision is None or target >= precision.cap:
                 return
             widest = precision.widest(setups)

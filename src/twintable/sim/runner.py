@@ -16,7 +16,7 @@ import os
 import random
 import signal
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -301,7 +301,7 @@ RAY_TASKS_PER_CPU = 4
 def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], games: int,
               seed: int, workers: int | None = None, chunk: int = 10,
               ray_address: str | None = None, fixed_seats: bool = False,
-              start: int = 0) -> Iterator[list[GameResult]]:
+              start: int = 0) -> Generator[list[GameResult], None, None]:
     """Yield results chunk by chunk, in order (for a progress bar), in parallel when
     workers > 1 or on Ray when ``ray_address`` is given (a cluster address, or
     :data:`RAY_LOCAL`; ``workers`` then caps the CPUs of a local Ray).

@@ -220,7 +220,7 @@ def differences(found: Sequence[CellResult],
     cannot move), since its interval is a point."""
     unit = reading_unit([done.report["lengths"]["length"] for done in found])
     by_seed = _measures_by_seed(found, unit, metric)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, j, changed in neighbours([done.cell for done in found]):
         names = list(dict.fromkeys(name for table in (by_seed[i], by_seed[j])
                                    for values in table.values() for name in values))
