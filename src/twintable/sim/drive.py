@@ -160,7 +160,7 @@ def next_target(games: int, widest: float, precision: Precision) -> int:
     root of the games, so this many should reach the precision (a tenth more, in whole
     chunks), never fewer than one more chunk, never past the cap."""
     needed = games * (widest / precision.half) ** 2 * 1.1 if widest > 0 else games
-    target = max(games + CHUNK, math.ceil(needed / CHUNK) * CHUNK)
+    target = max(games + CHUNK, math.ceil(round(needed / CHUNK, 6)) * CHUNK)
     return min(precision.cap, target)
 
 
