@@ -11,17 +11,21 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from twintable.cli import app
-from twintable.sim.drive import CHUNK, Precision, next_target
+from twintable.sim.drive import CHUNK, Precision, Setup, next_target, play
+from twintable.sim.lab import half_widths
+from twintable.sim.report import build_report
 
 runner = CliRunner()
 #: Short one-round Timo games between cheap bots: a few milliseconds each.
 TIMO = ["sim", "timo", "--bots", "medium,random", "--option", "target=1", "--seed", "5"]
+OPTIONS = {"target": 1}
 SOURCE = str(Path(__file__).resolve().parents[2] / "src")
 
 
@@ -107,12 +111,32 @@ def test_a_stopped_run_keeps_its_games_and_leaves_no_worker_behind(
     assert rows and [row["seed"] for row in rows] == list(range(5, 5 + len(rows)))
 
 
-def test_precision_plays_until_the_intervals_are_narrow_enough_or_the_cap(
-        tmp_path: Path) -> None:
-    loose = _sim("--games", "5000", "--precision", "0.2", "--workers", "1")
-    assert "200 games: the widest interval is" in loose  # the first look was enough
-    capped = _sim("--games", "220", "--precision", "0.001", "--workers", "1")
-    assert "220 games" in capped and "--games 220 capped the run" in capped
+def test_precision_plays_until_the_intervals_are_narrow_enough_or_the_cap() -> None:
+    looks: list[int] = []
+
+    def widest(setups: Sequence[Setup]) -> float:
+        looks.append(len(setups[0].results))
+        report = build_report("timo", 2, ("random", "random"), 5, OPTIONS, setups[0].results)
+        return max(half_widths(report))
+
+    setup = Setup(OPTIONS, ("heuristic", "random"), 2)
+    play("timo", [setup], 5000, 5, workers=1, ray=None, fixed_seats=False, log=None,
+         advance=lambda done, total: None, precision=Precision(0.12, 5000, widest),
+         first_look=20)
+    # ±12 points needs about 67 games at even odds: more than the first look, far less
+    # than the cap; the games are a prefix of the seeds, as a fixed-count run plays.
+    seen = list(looks)
+    assert seen[0] == 20 and seen[-1] == len(setup.results) and 40 <= seen[-1] <= 200
+    # It stopped at the first look narrow enough: the one before was not.
+    assert widest([setup]) <= 0.12 < widest([Setup(OPTIONS, setup.lineup, 2,
+                                                   results=setup.results[:seen[-2]])])
+    assert [result.seed for result in setup.results] == list(range(5, 5 + len(setup.results)))
+
+
+def test_precision_short_of_its_cap_says_so() -> None:
+    capped = _sim("--games", "30", "--precision", "0.001", "--workers", "1")
+    assert "30 games: the widest interval is" in capped
+    assert "--games 30 capped the run" in capped
 
 
 def test_the_next_look_aims_at_the_precision_in_whole_chunks_within_the_cap() -> None:

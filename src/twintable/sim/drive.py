@@ -167,13 +167,13 @@ def next_target(games: int, widest: float, precision: Precision) -> int:
 def play(game_id: str, setups: Sequence[Setup], games: int, seed: int, *, workers: int,
          ray: str | None, fixed_seats: bool, log: GameLog | None,
          advance: Callable[[int, int], None],
-         precision: Precision | None = None) -> None:
+         precision: Precision | None = None, first_look: int = FIRST_LOOK) -> None:
     """Bring every set-up to ``games`` games (or, with ``precision``, to as many as its
     intervals need, at most its cap); ``advance(done, target)`` follows the progress.
     A KeyboardInterrupt (Ctrl-C, SIGTERM) passes through after the worker processes
     ended; the games finished before it are in the set-ups and the log."""
     target = games if precision is None else min(precision.cap, max(
-        FIRST_LOOK, max((len(setup.results) for setup in setups), default=0)))
+        first_look, max((len(setup.results) for setup in setups), default=0)))
     with ray_connection(ray, workers):
         while True:
             for setup in setups:
