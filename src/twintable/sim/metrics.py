@@ -16,7 +16,6 @@ expressions in its entry (``GameEntry.metrics``); the names below hold for every
 from __future__ import annotations
 
 import ast
-import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -228,6 +227,3 @@ def metric_values(metric: Metric, players: int,
     return {result.seed: value for result in results
             if (value := metric.value(result, context)) is not None}
 
-
-def finite(value: float) -> bool:
-    return math.isfinite(value)
