@@ -57,7 +57,7 @@ def test_anything_but_arithmetic_on_the_games_figures_is_refused(text: str) -> N
 
 
 def test_an_unknown_name_is_a_typo_said_with_the_names_there_are() -> None:
-    with pytest.raises(MetricError, match="unknown name turnz .*turns"):
+    with pytest.raises(MetricError, match=r"unknown name turnz .*turns"):
         check_names(parse_metric("turnz / rounds"), {"turns", "rounds"})
     check_names(parse_metric("max(turns, 1)"), {"turns"})  # a function is no name
 
