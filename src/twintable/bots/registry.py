@@ -66,11 +66,13 @@ def resolve_bot(entry: GameEntry, name: str) -> str | None:
     """The bot ``name`` seats: a bot's name or a former one as it is, else a level's name
     on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it;
     None when it is neither. A bot named like a level (Twin It's ``expert``) is that
-    bot. Either may carry a noise (``hard@0.2``, bots/noise.py): the bot it seats keeps
+    bot; a former name reads as the bot's own. Either may carry a noise (``hard@0.2``, bots/noise.py): the bot it seats keeps
     it (``heuristic@0.2``); a malformed noise is a ValueError."""
     base, noise = split_noise(name)
     if base in bot_factories(entry):
-        return noisy_name(base, noise)
+        # A former name seats the bot under its own name, the one results carry.
+        own = next(bot.name for bot in bot_levels(entry) if base in (bot.name, *bot.aliases))
+        return noisy_name(own, noise)
     bot = level_bots(entry).get(base.strip().lower())
     return None if bot is None else noisy_name(bot, noise)
 
