@@ -66,8 +66,9 @@ def resolve_bot(entry: GameEntry, name: str) -> str | None:
     """The bot ``name`` seats: a bot's name or a former one as it is, else a level's name
     on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it;
     None when it is neither. A bot named like a level (Twin It's ``expert``) is that
-    bot; a former name reads as the bot's own. Either may carry a noise (``hard@0.2``, bots/noise.py): the bot it seats keeps
-    it (``heuristic@0.2``); a malformed noise is a ValueError."""
+    bot; a former name reads as the bot's own. Either may carry a noise (``hard@0.2``,
+    bots/noise.py): the bot it seats keeps it (``heuristic@0.2``); a malformed noise is a
+    ValueError."""
     base, noise = split_noise(name)
     if base in bot_factories(entry):
         # A former name seats the bot under its own name, the one results carry.
