@@ -273,18 +273,19 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
     reports = [cell["report"] for cell in cells]
     evens = [rep["even"] for rep in reports]
     even = evens[0] if len(set(evens)) == 1 else None
-    coop = any(rep.get("coop") for rep in reports)
+    coop = all(rep.get("coop") for rep in reports)
     bots = list(dict.fromkeys(name for rep in reports for name in rep["bots"]))
     chosen: dict[str, Callable[[Any], None]] = {}
-    if coop:
+    if any(rep.get("coop") for rep in reports):
         chosen["success rate, per cell"] = lambda axis: _cell_dots(
             axis, labels, {"success": [_triple((rep.get("coop") or {}).get("success"))
                                        for rep in reports]}, None,
             "success rate (95% CI)", "success rate")
-    else:
+    if not coop:
         chosen["win rate by bot, per cell"] = lambda axis: _cell_dots(
-            axis, labels, {name: [_triple(rep["bots"].get(name)) for rep in reports]
-                           for name in bots}, evens, "win rate by bot (95% CI)", "win rate")
+            axis, labels, {name: [None if rep.get("coop") else _triple(rep["bots"].get(name))
+                                  for rep in reports] for name in bots},
+            evens, "win rate by bot (95% CI)", "win rate")
     if any(rep["turn_order"] for rep in reports) and not coop:
         chosen["first player and dealer, per cell"] = lambda axis: _cell_dots(
             axis, labels, {

@@ -194,6 +194,13 @@ def _measures_by_seed(found: Sequence[CellResult], unit: str,
                       metric: Metric | None) -> list[dict[int, dict[str, float]]]:
     by_seed = [{result.seed: measures(done.cell, result, unit) for result in done.results}
                for done in found]
+    for done, table in zip(found, by_seed, strict=True):
+        if done.report.get("coop"):
+            # Seats play together: no one's edge means anything, the table's success does.
+            for result in done.results:
+                table[result.seed] = {name: value for name, value in
+                                      table[result.seed].items() if "edge" not in name}
+                table[result.seed]["success"] = result.stats.get("success", 0.0)
     if metric is not None:
         for done, table in zip(found, by_seed, strict=True):
             for seed, value in metric_values(metric, done.cell.players, done.results).items():
@@ -320,15 +327,18 @@ def sweep_markdown(report: Mapping[str, Any]) -> str:
     neighbouring cells, as Markdown."""
     cells_ = report["cells"]
     reports = [cell["report"] for cell in cells_]
-    coop = any(rep.get("coop") for rep in reports)
+    # Cooperative cells have a success rate, the others win rates: a sweep over modes
+    # has both columns, each filled where it means something.
+    some_coop = any(rep.get("coop") for rep in reports)
+    coop = all(rep.get("coop") for rep in reports)
     bots = list(dict.fromkeys(name for cell in cells_ for name in cell["cell"]["lineup"]))
-    has_first = any(rep["turn_order"] for rep in reports) and not coop
+    has_first = any(rep["turn_order"] and not rep.get("coop") for rep in reports)
     has_metric = any("metric" in rep for rep in reports)
     per_round = all("turns_per_round" in rep["stats"] for rep in reports)
     round_name = reports[0].get("round_name", "round") if reports else "round"
     header = ["cell", "games"]
-    header += (["success rate (95% CI)"] if coop
-               else [f"{name} wins (95% CI)" for name in bots])
+    header += ["success rate (95% CI)"] if some_coop else []
+    header += [] if coop else [f"{name} wins (95% CI)" for name in bots]
     if has_first:
         header += ["first player wins", "dealer wins"]
     if has_metric:
@@ -344,15 +354,16 @@ def sweep_markdown(report: Mapping[str, Any]) -> str:
     for cell in cells_:
         rep = cell["report"]
         row = [cell["label"], str(rep["games"])]
-        if coop:
-            success = rep["coop"]["success"]
-            row.append(f"{percent(success['win_rate'])} ({interval(success)})")
-        else:
+        if some_coop:
+            success = (rep.get("coop") or {}).get("success")
+            row.append(f"{percent(success['win_rate'])} ({interval(success)})" if success
+                       else "–")
+        if not coop:
             for name in bots:
-                bot = rep["bots"].get(name)
+                bot = None if rep.get("coop") else rep["bots"].get(name)
                 row.append(f"{percent(bot['win_rate'])} ({interval(bot)})" if bot else "–")
         if has_first:
-            order = rep["turn_order"]
+            order = rep["turn_order"] if not rep.get("coop") else []
             row += [f"{percent(order[0]['win_rate'])} ({interval(order[0])})",
                     f"{percent(order[-1]['win_rate'])} ({interval(order[-1])})"] \
                 if order else ["–", "–"]
@@ -362,7 +373,7 @@ def sweep_markdown(report: Mapping[str, Any]) -> str:
         low, high = length["mean_ci95"]
         margin = rep["lengths"]["margin"]
         shown_unit = unit_name(unit, round_name)
-        row += ([] if coop else [percent(rep["even"])]) + [
+        row += ([] if coop else ["–" if rep.get("coop") else percent(rep["even"])]) + [
             f"{length['mean']:.1f} {shown_unit} ({low:.1f}–{high:.1f})"]
         if per_round:
             row.append(f"{rep['stats']['turns_per_round']['mean']:.1f}")
