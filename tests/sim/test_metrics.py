@@ -72,3 +72,16 @@ def test_a_p_value_is_read_back_from_a_95_percent_interval() -> None:
     assert two_sided_p(1.0, 0.0, 2.0) == pytest.approx(0.05, abs=1e-4)
     assert two_sided_p(0.0, -1.0, 1.0) == pytest.approx(1.0)
     assert two_sided_p(0.3, 0.3, 0.3) == 0.0 and two_sided_p(0.0, 0.0, 0.0) == 1.0
+
+
+def test_precision_holds_a_share_to_points_of_win_rate_but_not_a_count() -> None:
+    from twintable.sim.lab import half_widths
+    from twintable.sim.report import build_report
+
+    report = build_report("timo", 2, ("strong", "weak"), 0, {}, GAMES)
+    share = metric_summary(parse_metric("weakest"), 2, GAMES)
+    count = metric_summary(parse_metric("turns * 2"), 2, GAMES)
+    assert share["share"] and not count["share"]
+    plain = half_widths(report)
+    assert len(half_widths({**report, "metric": share})) == len(plain) + 1
+    assert half_widths({**report, "metric": count}) == plain

@@ -207,14 +207,16 @@ def check_metric(metric: Metric | None, results: Sequence[GameResult]) -> None:
 
 def half_widths(report: Mapping[str, Any]) -> list[float]:
     """Half the width of every interval a run's report leads with: win rates by bot and by
-    turn order (a success rate in a cooperative game) and the metric's."""
+    turn order (a success rate in a cooperative game) and the metric's when it is a share
+    (a count or a length has its own scale, which ± points of win rate do not fit)."""
     rows: list[Mapping[str, Any]] = []
     if report.get("coop"):
         rows.append(report["coop"]["success"])
     else:
         rows += list(report["bots"].values()) + list(report["turn_order"])
-    if report.get("metric") and report["metric"]["games"] > 1:
-        rows.append(report["metric"])
+    metric = report.get("metric")
+    if metric and metric["games"] > 1 and metric.get("share"):
+        rows.append(metric)
     return [(row["ci95"][1] - row["ci95"][0]) / 2 for row in rows]
 
 
@@ -222,8 +224,11 @@ def sweep_half_widths(report: Mapping[str, Any]) -> list[float]:
     """Every cell's :func:`half_widths`, and the paired differences of edges and of the
     metric between neighbouring cells."""
     widths = [width for cell in report["cells"] for width in half_widths(cell["report"])]
+    shares = {cell["report"]["metric"]["name"] for cell in report["cells"]
+              if cell["report"].get("metric", {}).get("share")}
     widths += [(row["ci95"][1] - row["ci95"][0]) / 2 for row in report["differences"]
-               if "edge" in row["measure"] or row["measure"].startswith("metric")]
+               if "edge" in row["measure"] or row["measure"] == "success"
+               or row["measure"].removeprefix("metric: ") in shares]
     return widths
 
 

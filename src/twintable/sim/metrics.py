@@ -216,8 +216,11 @@ def metric_summary(metric: Metric, players: int,
     values = [value for result in results
               if (value := metric.value(result, context)) is not None]
     mean, low, high = mean_interval(values)
+    # A share or an edge (every value within -1 to 1) is on the scale of a win rate, so
+    # --precision holds it to the same ± points; a count or a length is on its own.
+    share = bool(values) and min(values) >= -1 and max(values) <= 1
     return {"name": metric.name, "expression": metric.expression, "games": len(values),
-            "mean": mean, "ci95": [low, high]}
+            "mean": mean, "ci95": [low, high], "share": share}
 
 
 def metric_values(metric: Metric, players: int,
