@@ -48,21 +48,22 @@ def zoomed(lows: Sequence[float], highs: Sequence[float], marks: Sequence[float]
     return low, high
 
 
-def _rates(axis: Any, labels: Sequence[str], rows: Sequence[Mapping[str, Any]], even: float,
-           title: str, ylabel: str = "win rate (95% CI)") -> None:
+def _rates(axis: Any, labels: Sequence[str], rows: Sequence[Mapping[str, Any]],
+           even: float | None, title: str, ylabel: str = "win rate (95% CI)") -> None:
     """Rates as dots with their intervals on an axis zoomed to them (bars would have to
     start at 0, and then hide a one-point effect)."""
     rates = [row["win_rate"] for row in rows]
     below = [rate - row["ci95"][0] for rate, row in zip(rates, rows, strict=True)]
     above = [row["ci95"][1] - rate for rate, row in zip(rates, rows, strict=True)]
     axis.errorbar(list(labels), rates, yerr=[below, above], fmt="o", capsize=6, color=_BLUE)
-    axis.axhline(even, color=_GREY, linestyle="--", label=f"even chance ({even:.0%})")
+    if even is not None:
+        axis.axhline(even, color=_GREY, linestyle="--", label=f"even chance ({even:.0%})")
+        axis.legend(loc="best")
     axis.set_ylim(*zoomed([row["ci95"][0] for row in rows], [row["ci95"][1] for row in rows],
-                          [even]))
+                          [even] if even is not None else []))
     axis.yaxis.set_major_formatter(_percent())
     axis.set_ylabel(ylabel)
     axis.set_title(title)
-    axis.legend(loc="best")
     axis.tick_params(axis="x", labelrotation=20)
 
 
@@ -102,9 +103,10 @@ def lengths(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult])
     bins: Any = (range(int(min(values)), int(max(values)) + 2)
                  if unit == "rounds" and values else 30)
     axis.hist(values, bins=bins, color=_BLUE, align="left" if unit == "rounds" else "mid")
-    axis.set_xlabel(unit)
+    shown = f"{report.get('round_name', 'round')}s" if unit == "rounds" else unit
+    axis.set_xlabel(shown)
     axis.set_ylabel("games")
-    axis.set_title(f"game length ({unit})")
+    axis.set_title(f"game length ({shown})")
 
 
 def margins(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) -> None:
@@ -125,9 +127,10 @@ def leader(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) 
                       label="95% CI")
     axis.axhline(report["even"], color=_GREY, linestyle="--", label="even chance")
     axis.set_ylim(0, 1)
-    axis.set_xlabel("after round (hand) k")
+    round_name = report.get("round_name", "round")
+    axis.set_xlabel(f"after {round_name} k")
     axis.set_ylabel("share of games")
-    axis.set_title("the leader after round k wins")
+    axis.set_title(f"the leader after {round_name} k wins")
     axis.legend(loc="lower right")
 
 
@@ -148,8 +151,17 @@ def length_unit(report: Mapping[str, Any]) -> str:
     return reading_unit([report["lengths"]["length"]])
 
 
+def success(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) -> None:
+    row = report["coop"]["success"]
+    _rates(axis, ["the table"], [row], None, "cooperative: success rate",
+           "success rate (95% CI)")
+
+
 def panels(report: Mapping[str, Any]) -> dict[str, Panel]:
-    """The panels this report has data for, in reading order."""
+    """The panels this report has data for, in reading order (a cooperative game: its
+    success rate, scores and lengths; nobody wins against anybody)."""
+    if report.get("coop"):
+        return {"success rate": success, "final scores": scores, "game length": lengths}
     chosen: dict[str, Panel] = {"win rates by bot": win_rates}
     if report.get("teams"):
         chosen["teams"] = teams
