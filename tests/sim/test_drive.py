@@ -146,3 +146,21 @@ def test_the_next_look_aims_at_the_precision_in_whole_chunks_within_the_cap() ->
     assert next_target(200, 0.0201, wanted) == 230  # 222.2 games, in whole chunks
     assert next_target(200, 0.018, wanted) == 200 + CHUNK  # never less than a chunk more
     assert next_target(9_000, 0.04, wanted) == 10_000
+
+
+def test_a_sweep_resumes_cell_by_cell_to_the_report_of_an_unstopped_sweep(
+        tmp_path: Path) -> None:
+    sweep = ["sweep", "timo", "--grid", "hand_size=5,7", "--bots", "medium,random",
+             "--option", "target=1", "--seed", "2", "--games", "6", "--workers", "1"]
+    whole, resumed, games = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "g"
+    assert runner.invoke(app, [*sweep, "--json", str(whole), "--jsonl", str(games)]
+                         ).exit_code == 0
+    # Stopped in the second cell: its first two games were kept.
+    games.write_text("\n".join(games.read_text().splitlines()[:8]) + "\n")
+    result = runner.invoke(app, [*sweep, "--json", str(resumed), "--jsonl", str(games),
+                                 "--resume"])
+    assert result.exit_code == 0, result.output
+    assert "8 games read back" in result.output
+    assert json.loads(resumed.read_text()) == json.loads(whole.read_text())
+    cells = [json.loads(line)["cell"]["hand_size"] for line in games.read_text().splitlines()]
+    assert cells == [5] * 6 + [7] * 6

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from twintable import cli
 from twintable.cli import app
 from twintable.sim import lab
-from twintable.sim.figures import MANY_CELLS, sweep_panels, zoomed
+from twintable.sim.figures import MANY_CELLS, panels, sweep_panels, zoomed
 
 runner = CliRunner()
 TIMO = ["--option", "target=1", "--seed", "3", "--workers", "1"]
@@ -94,8 +94,10 @@ def test_a_cooperative_game_reports_a_success_rate_not_win_rates(tmp_path: Path)
                   "--json", str(report), env={"COLUMNS": "150"})
     assert "success rate" in output and "win rate " not in output and "95% CI" in output
     assert "by seat" not in output and "first player" not in output
-    success = json.loads(report.read_text())["coop"]["success"]
+    saved = json.loads(report.read_text())
+    success = saved["coop"]["success"]
     assert success["games"] == 3 and 0 <= success["win_rate"] <= 1
+    assert list(panels(saved)) == ["success rate", "final scores", "game length"]
 
 
 def test_a_noisy_bot_is_seated_by_level_and_reported_with_its_noise(tmp_path: Path) -> None:
