@@ -444,9 +444,15 @@ def games() -> None:
     for entry in default_registry().entries():
         game = entry.rules
         levels = ", ".join(f"{level} ({bot})" for level, bot in level_bots(entry).items())
+        top = list(level_bots(entry))[-1] if level_bots(entry) else "random"
+        caption = (f"bot levels (--bots): {levels}; any bot takes a noise: {top}@0.2 plays "
+                   "a random move one time in five")
+        if entry.deck_format is not None:
+            caption += f"\n--deck FILE: {entry.deck_format.summary}"
+        if entry.metrics:
+            caption += f"\n--metric: {', '.join(entry.metrics)} besides every game's"
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
-                            "players", caption=f"bot levels (--bots): {levels}",
-                      show_lines=False)
+                            "players", caption=caption, show_lines=False)
         for column in ("option", "default", "values", "meaning"):
             table.add_column(column)
         for option in game.options_schema.options.values():
