@@ -39,15 +39,21 @@ def test_a_resumed_run_gives_the_report_of_a_run_never_stopped(tmp_path: Path) -
     whole, resumed, games = tmp_path / "whole.json", tmp_path / "resumed.json", tmp_path / "g"
     _sim("--games", "30", "--workers", "1", "--json", str(whole))
     _sim("--games", "20", "--workers", "2", "--jsonl", str(games))
-    # A stop in the middle of a chunk loses that chunk only: here, the last 5 games.
+    # A stop in the middle of a chunk loses that chunk only (here the last 5 games), and
+    # one while writing leaves a line cut short, which is dropped.
     kept = games.read_text().splitlines()[:15]
-    games.write_text("\n".join(kept) + "\n")
+    games.write_text("\n".join(kept) + "\n" + kept[15 - 1][:40])
     output = _sim("--games", "30", "--workers", "2", "--jsonl", str(games), "--resume",
                   "--json", str(resumed))
     assert "15 games read back" in output
     assert json.loads(resumed.read_text()) == json.loads(whole.read_text())
     rows = [json.loads(line) for line in games.read_text().splitlines()]
     assert [row["seed"] for row in rows] == list(range(5, 35))
+    # A broken line with games after it is no stop's doing: refused.
+    lines = games.read_text().splitlines()
+    games.write_text("\n".join([lines[0], "{broken", *lines[1:]]) + "\n")
+    broken = runner.invoke(app, [*TIMO, "--games", "40", "--jsonl", str(games), "--resume"])
+    assert broken.exit_code == 2 and "line 2 of" in broken.output
 
 
 def test_resume_refuses_a_file_another_command_wrote(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from twintable.sim.export import game_row, read_jsonl, result_from_row
+from twintable.sim.export import game_row, result_from_row
 from twintable.sim.runner import GameResult, require_ray, run_games, seat_bots
 
 #: Games a precision-driven run plays before its first look at the intervals.
@@ -56,12 +56,7 @@ def resume(path: Path, game_id: str, setups: Sequence[Setup], seed: int,
     the games read. A file that does not exist holds none."""
     if not path.exists():
         return 0
-    try:
-        rows = read_jsonl(path)
-    except json.JSONDecodeError as error:
-        # A line cut by a crash mid-write: everything before it is kept.
-        raise ResumeError(f"--resume: {path} line {error.doc.count(chr(10)) + 1} is not "
-                          "JSON; remove the broken last line and resume again") from None
+    rows = _kept_rows(path)
     for number, row in enumerate(rows, start=1):
         setup = next((setup for setup in setups if _same(row.get("cell"), setup.cell)
                       and row.get("players") == setup.players), None)
@@ -77,6 +72,27 @@ def resume(path: Path, game_id: str, setups: Sequence[Setup], seed: int,
                 "wrote it, or write to another file")
         setup.results.append(result_from_row(row))
     return len(rows)
+
+
+def _kept_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of ``path``; a last line cut short (a run killed while writing it) is
+    dropped from the file, since its game is played again. A broken line before the
+    last is not a stop's doing: a ResumeError."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if any(rest.strip() for rest in lines[number:]):
+                raise ResumeError(f"--resume: line {number} of {path} is not JSON") from None
+            with path.open("r+", encoding="utf-8") as kept:
+                kept.truncate(len(("\n".join(lines[:number - 1]) + "\n").encode("utf-8"))
+                              if number > 1 else 0)
+    return rows
 
 
 def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -95,9 +111,10 @@ class GameLog:
         self._file: IO[str] = path.open("a" if append else "w", encoding="utf-8")
 
     def write(self, setup: Setup, results: Sequence[GameResult]) -> None:
-        for result in results:
-            row = game_row(self.game_id, setup.options, result, setup.cell)
-            self._file.write(json.dumps(row, separators=(",", ":")) + "\n")
+        # One write a chunk: a stop between games never leaves half of one on disk.
+        self._file.write("".join(
+            json.dumps(game_row(self.game_id, setup.options, result, setup.cell),
+                       separators=(",", ":")) + "\n" for result in results))
         self._file.flush()
         self.written += len(results)
 
