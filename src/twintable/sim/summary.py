@@ -19,6 +19,14 @@ def percent(value: float) -> str:
     return f"{value:.1%}"
 
 
+def metric_text(metric: Mapping[str, Any], value: float) -> str:
+    """A metric's value as people read it: a share in percent (signed where it can be
+    negative, an edge), anything else in three figures."""
+    if metric.get("share"):
+        return f"{value:+.1%}" if metric["ci95"][0] < 0 else f"{value:.1%}"
+    return f"{value:.3g}"
+
+
 def interval(row: Mapping[str, Any]) -> str:
     low, high = row["ci95"]
     return f"{percent(low)}–{percent(high)}"
@@ -76,8 +84,9 @@ def markdown_summary(report: Mapping[str, Any]) -> str:
         low, high = metric["ci95"]
         lines += [f"### Metric: {metric['name']}", "",
                   "| expression | games | mean | 95% CI |", "|---|---:|---:|---:|",
-                  f"| `{metric['expression']}` | {metric['games']} | {metric['mean']:.4g} | "
-                  f"{low:.4g} to {high:.4g} |", ""]
+                  f"| `{metric['expression']}` | {metric['games']} | "
+                  f"{metric_text(metric, metric['mean'])} | {metric_text(metric, low)} to "
+                  f"{metric_text(metric, high)} |", ""]
     team_report = report.get("teams")
     if team_report:
         lines += [f"### Teams (even line {percent(even)}: one team in "

@@ -26,7 +26,7 @@ from twintable.sim.report import (
 )
 from twintable.sim.runner import GameResult
 from twintable.sim.stats import holm, mean_interval, two_sided_p
-from twintable.sim.summary import interval, percent
+from twintable.sim.summary import interval, metric_text, percent
 
 SWEEP_FORMAT = 1
 
@@ -319,7 +319,9 @@ def _cell_metric(rep: Mapping[str, Any]) -> str:
     if not metric or not metric["games"]:
         return "–"
     low, high = metric["ci95"]
-    return f"{metric['mean']:.3g} ({low:.3g} to {high:.3g})"
+    return f"{metric_text(metric, metric['mean'])} ({metric_text(metric, low)} to " \
+        f"{metric_text(metric, high)})"
+
 
 
 def sweep_markdown(report: Mapping[str, Any]) -> str:
