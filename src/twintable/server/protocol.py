@@ -475,6 +475,26 @@ class LeaderboardRow(BaseModel):
     ranked: bool = True
 
 
+class RatingPoint(BaseModel):
+    """A rating right after one rated game: the ``games``-th, ended at ``at_ms`` (Unix
+    ms) at table ``table_id``; ``rating`` is mu - 3 sigma, as on the leaderboard."""
+
+    games: int
+    rating: float
+    mu: float
+    sigma: float
+    table_id: str
+    at_ms: int
+
+
+class PlayerRating(LeaderboardRow):
+    """A player's rating of one game, with its history (the latest points, oldest first;
+    ratings earned before history was kept start their history at the next game)."""
+
+    game: str
+    history: list[RatingPoint]
+
+
 def json_schema() -> dict[str, Any]:
     """One JSON Schema document for every protocol message."""
     return {
