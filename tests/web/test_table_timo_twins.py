@@ -54,10 +54,24 @@ def board_text(tab: Tab) -> str:
 
 
 # -- bug 2: after the end the board says so, and nothing else -------------------------------
+OWN_SEAT_AND_RESULTS = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  return { results: box('#results').top, seat: box('.seat.me').bottom }; }"""
+
+
+def end_screen_holds_results_and_own_seat(tab: Tab) -> None:
+    """Issue #39: at 1280 x 800 the results took the top of the screen and pushed your own
+    seat and hand below the fold."""
+    tab.page.wait_for_timeout(600)  # the results' smooth scroll, if any, has ended
+    boxes = tab.page.evaluate(OWN_SEAT_AND_RESULTS)
+    assert boxes["results"] >= 0 and boxes["seat"] <= 800, boxes
+
+
 def test_timo_board_shows_the_game_is_over(tab: Tab) -> None:
-    start(tab, "timo", 2, {"target": "20"})
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    start(tab, "timo", 3, {"target": "20"})
     play_to_results(tab, "timo")
-    tab.page.wait_for_timeout(300)
+    end_screen_holds_results_and_own_seat(tab)
     text = board_text(tab)
     assert "Game over" in text, text
     assert "to play" not in text and "Your turn" not in text, text
@@ -312,6 +326,7 @@ def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab)
         page.wait_for_timeout(100)
     wait_in_view(tab, "#results", timeout=5000)
     assert {"buy", "pick", "pick with reveals"} <= seen, seen
+    end_screen_holds_results_and_own_seat(tab)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "ko", "nl"])

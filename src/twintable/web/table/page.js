@@ -11,7 +11,7 @@ import { inviteKey, tokens } from "../lib/store.js";
 import { TableSocket } from "../net/socket.js";
 import { seatChip, seatName, tableName } from "./names.js";
 import { describeEvents, tools } from "./narration.js";
-import { resultNodes, summaryPanel } from "./results.js";
+import { fitResults, resultNodes, summaryPanel } from "./results.js";
 import { seatRing } from "./seats.js";
 import { waitingNodes } from "./waiting.js";
 
@@ -107,11 +107,13 @@ export async function tablePage(tableId) {
     summary.box.hidden = true;
     results.replaceChildren(...resultNodes(game, { ...s, memory, tableId, flash: ctx.flash,
       use: () => use({ view: s.view }), lastRound: summary.nodes }));
+    fitResults(results, matchMedia("(min-width: 701px)").matches);
     if (!s.celebrated) {
       s.celebrated = true;
       play("end");
-      // The results come into view by themselves, once, wherever the page was.
-      results.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+      // The results come into view by themselves, once, wherever the page was (no further
+      // than that: on a wide screen the seats below them stay in view too).
+      results.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
     }
   }
 
