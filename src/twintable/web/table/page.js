@@ -167,6 +167,7 @@ export async function tablePage(tableId) {
         flash.replaceChildren();
       } else if (FLASHED.has(event.kind)) {
         flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
+        fitFlash(flash);
         glow(flash);
         flashMoves = 0;
       }
@@ -300,4 +301,11 @@ export async function tablePage(tableId) {
     phoneWidth().removeEventListener("change", refold);
     socket.close();
   };
+}
+
+// The banner is one line on a wide screen; a line too long for it (six seats' cards shown
+// at once) is set smaller on two lines rather than cut off with an ellipsis.
+function fitFlash(flash) {
+  flash.classList.remove("long");
+  if (flash.scrollWidth > flash.clientWidth + 1) flash.classList.add("long");
 }

@@ -115,7 +115,9 @@ function reveals(view, ctx, hand, played) {
   local.seen = local.seen || {};
   return el("section", { class: "tw2-reveals", id: "reveals", "aria-label": t("twins.revealed") },
     el("h2", {}, hand === view.hand_no ? t("twins.revealed") : t("twins.last_hand", { n: hand })),
-    rounds.map((round) => {
+    // The newest round in full; the hand's earlier rounds folded (the log tells them too),
+    // so the sheet beside the hand needs no scrollbar of its own.
+    foldEarlier(ctx, rounds.map((round) => {
       const sets = played.filter((set) => set.round === round).sort((a, b) => b.rank - a.rank);
       const key = `${hand}:${round}`;
       // A round's pairs turn over together the first time this screen shows them.
@@ -134,7 +136,14 @@ function reveals(view, ctx, hand, played) {
             el("span", { class: "tw2-rank" }, t(`twins.set.${set.set}`), at ? ` · #${at}` : ""),
             moved ? move(ctx, set.seat, moved[set.seat]) : "");
         })));
-    }));
+    })));
+}
+
+function foldEarlier({ t, el }, rounds) {
+  const [newest, ...earlier] = rounds;
+  if (!earlier.length) return rounds;
+  return [newest, el("details", { class: "tw2-earlier" },
+    el("summary", {}, t("twins.earlier_rounds", { n: earlier.length })), earlier)];
 }
 
 // Chips that change hands travel: when a seat's chips go down and the bank's go up, a

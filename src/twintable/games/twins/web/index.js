@@ -50,7 +50,10 @@ const score = {
     const tone = (v) => (v > 0 ? "gain" : v < 0 ? "loss" : "");
     return [el("h2", {}, t("table.hand_chips", { n: hand.hand })),
       el("table", { class: "grid chips-moved" },
-        el("tr", {}, el("th", {}, t("table.player")), ROUNDS.map((r) => el("th", {}, t("table.round_n", { n: r }))), el("th", {}, t("table.net"))),
+        // "Rounds" once over their numbers: a column per round fits the narrow side column.
+        el("tr", {}, el("th", { rowspan: 2 }, t("table.player")), el("th", { colspan: ROUNDS.length }, t("twins.rounds")),
+          el("th", { rowspan: 2 }, t("table.net"))),
+        el("tr", {}, ROUNDS.map((r) => el("th", { "aria-label": t("table.round_n", { n: r }) }, r))),
         seats.map((_, seat) => {
           const cells = ROUNDS.map((r) => hand.moves[`${r}:${seat}`] ?? 0);
           const net = cells.reduce((a, b) => a + b, 0);
