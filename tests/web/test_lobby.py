@@ -212,3 +212,21 @@ def test_a_private_table_is_reached_only_through_its_invite_link(
     second_tab.page.click("#join")
     second_tab.page.wait_for_selector(".seat.me")
     assert table_info(tab, f"{table_id}?key={key}")["seats"][1]["display_name"] == "Bob"
+
+
+def test_the_lobby_loads_each_games_pictures_never_a_board(tab: Tab) -> None:
+    """Issue #39: the lobby loaded every game's board module (59 requests on a phone);
+    each built-in game's tile now comes from its small pictures module."""
+    loaded: list[str] = []
+    tab.page.on("request", lambda request: loaded.append(request.url))
+    tab.go("/")
+    tab.page.wait_for_selector('.lb-game[data-game="timo"] .lb-pic > *')
+    tab.page.wait_for_load_state("networkidle")
+    modules = [url.split("/games/", 1)[1] for url in loaded
+               if "/games/" in url and url.endswith(".js")]
+    for game in ("timo", "twins", "twinit", "twinz"):
+        assert f"{game}/pictures.js" in modules, modules
+    assert not [module for module in modules if module.endswith("board.js")
+                or (module.split("/")[0] in ("timo", "twins", "twinit", "twinz")
+                and module.endswith("index.js"))], modules
+    assert not tab.errors

@@ -420,11 +420,14 @@ class BotLevelInfo(BaseModel):
 
 class WebModule(BaseModel):
     """Where a game's browser module lives: its ES module (the fixed client interface),
-    its style sheets and the folder of its strings (``<lang>.json``)."""
+    its style sheets and the folder of its strings (``<lang>.json``); ``pictures``: a
+    small module of what the lobby and the rules pages draw (``facts``, ``picture``,
+    ``drawCard``), so that they never load the board (None: they use ``module``)."""
 
     module: str
     styles: list[str]
     i18n: str | None = None
+    pictures: str | None = None
 
 
 class GameInfo(BaseModel):

@@ -3,7 +3,7 @@
 import { api, asPlayer, assets, errorText, games } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { loadStyles, pictures } from "../lib/games.js";
 import { botChoices, chooseBot, chosenBot, levelLabel } from "../lib/levels.js";
 import { displayName, saveToken, setDisplayName } from "../lib/store.js";
 import { seatName, tableName } from "../table/names.js";
@@ -33,7 +33,10 @@ export function typicalMinutes(game) {
 export async function lobbyPage() {
   const list = await games();
   // A game whose client cannot load still gets its card (without a picture).
-  const clients = Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await client(g.id).catch(() => ({}))])));
+  // Each game's tile and facts from its small pictures module, never its board.
+  const [clients] = await Promise.all([
+    Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await pictures(g.id).catch(() => ({}))]))),
+    loadStyles().catch(() => {})]);
   const factsOf = (game) => clients[game.id].facts || {};
   const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
     oninput: (e) => setDisplayName(e.target.value.trim()) });

@@ -4,7 +4,7 @@
 import { api, assets, games, tableGet, errorText } from "../lib/api.js";
 import { el, page, status } from "../lib/dom.js";
 import { t, tNodes } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { client, loadStyles } from "../lib/games.js";
 import { glow, phoneWidth, reducedMotion } from "../lib/motion.js";
 import { muteButton, play, SOUND_OF } from "../lib/sound.js";
 import { inviteKey, tokens } from "../lib/store.js";
@@ -41,8 +41,7 @@ const lineText = (item) => item?.dataset?.text ?? "";
 export async function tablePage(tableId) {
   let info = await tableGet(tableId);
   const gameInfo = (await games()).find((g) => g.id === info.game);
-  const game = await client(info.game);
-  const gameAssets = await assets(info.game);
+  const [game, gameAssets] = await Promise.all([client(info.game), assets(info.game), loadStyles([info.game])]);
   const unversioned = gameInfo?.unversioned_kinds || [];
   const mine = tokens()[tableId];
   const board = el("div", { id: "board" });

@@ -1,6 +1,7 @@
 // Twins in the browser: the game's side of the client interface (README.md in
 // twintable/web). The board itself is drawn in board.js.
-import { cardFace, drawCard, renderTwins } from "./board.js";
+import { renderTwins } from "./board.js";
+import pictures, { cardFace } from "./pictures.js";
 
 const STARTING_CHIPS = 12;  // every seat's chips at the start (RULES.md §2)
 const ROUNDS = [1, 2, 3, 4];
@@ -89,10 +90,7 @@ function whoActs(view) {
 
 export default {
   styles: ["twins.css"],
-  facts: { players: 4 },
-  picture(box, ctx) {
-    box.replaceChildren(...["red/7", "blue/7", "green/3"].map((spec) => ctx.el("span", { class: "lb-card" }, drawCard(spec, ctx))));
-  },
+  ...pictures,
   render: renderTwins,
   seat: renderTwins.seat,
   whoActs,
@@ -101,5 +99,4 @@ export default {
   score,
   breakdown,
   replayHand,
-  drawCard,
 };
