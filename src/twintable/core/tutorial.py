@@ -11,12 +11,25 @@ happens when the person does what the hints say (each game's walkthrough test pl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from twintable.core.plugin import BotLevel
 from twintable.core.types import Event
+
+
+class GuideBot(Protocol):
+    """The bot a tutorial seats: a :class:`~twintable.core.plugin.BotLevel` (named here
+    by its shape, as the plug-in module names this one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def make(self) -> Callable[..., Any]: ...
+    @property
+    def available(self) -> Callable[[], bool]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +93,7 @@ class Tutorial:
 
     seed: int
     players: int
-    bot: BotLevel
+    bot: GuideBot
     steps: tuple[Step, ...]
     person: str
     options: Mapping[str, Any] = field(default_factory=dict, hash=False)
