@@ -26,6 +26,7 @@ def walked_through(game: str) -> Walkthrough:
     entry, tutorial = guided(game)
     done = walk(entry)
     assert done.reached == tuple(step.id for step in tutorial.steps)
+    assert done.early == (), "the deal asks for these moves before their hints"
     assert walk(entry) == done  # the same deal and the same bots: the same lesson
     return done
 

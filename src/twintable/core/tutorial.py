@@ -7,6 +7,8 @@ without naming the game: the server makes a table from its ``seed``, ``options``
 step's ``anchor`` with the text of its ``text`` key until its :class:`Advance` is met.
 The engine stays deterministic: the deal is only a seed chosen so that every step
 happens when the person does what the hints say (each game's walkthrough test plays it).
+A real person strays (a pair taken while a hint is read): the browser then ends the
+hints that wait for a move when the game ends (``web/table/coach_steps.js``).
 """
 
 from __future__ import annotations

@@ -27,12 +27,15 @@ PERSON = 0
 @dataclass(frozen=True, slots=True)
 class Walkthrough:
     """The ids of the steps reached, in order, the virtual time (ms) and accepted moves it
-    took to reach the last one, and the seats that had won by then (none: not over)."""
+    took to reach the last one, the seats that had won by then (none: not over), and the
+    ids of steps whose move the person had to make before its hint came (the deal taught
+    it out of order: a hint saying "you are guessing" to a player giving a clue)."""
 
     reached: tuple[str, ...]
     at_ms: int
     moves: int
     winners: frozenset[int] = frozenset()
+    early: tuple[str, ...] = ()
 
 
 def _person_plan(entry: GameEntry, tutorial: Tutorial, at: int, bot: Any, state: Any,
@@ -63,6 +66,7 @@ def walk(entry: GameEntry, tutorial: Tutorial | None = None) -> Walkthrough:
     at = now = moves = 0
     refused: set[int] = set()
     refused_at = -1
+    early: list[str] = []
     while moves < MAX_MOVES:
         while at < len(steps) and steps[at].advance.move is None \
                 and steps[at].advance.event is None:
@@ -97,7 +101,10 @@ def walk(entry: GameEntry, tutorial: Tutorial | None = None) -> Walkthrough:
             continue
         now = max(now, action.t_ms)
         moves += 1
+        if seat == PERSON:
+            early.extend(step.id for step in steps[at + 1:] if step.advance.move == action.kind
+                         and step.id not in early)
         at = advance(steps, at, PERSON, seat, action.kind, events)
     outcome = game.outcome(state) if game.is_over(state) else None
     return Walkthrough(tuple(step.id for step in steps[:at]), now, moves,
-                       outcome.winners if outcome is not None else frozenset())
+                       outcome.winners if outcome is not None else frozenset(), tuple(early))

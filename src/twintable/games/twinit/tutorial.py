@@ -28,8 +28,8 @@ def _guide() -> Any:
     return bot
 
 
+# The middle is empty before the first flip: the hint about what counts waits for it.
 STEPS = (
-    Step("centre", ".ti-centre", "tutorial.twinit.centre"),
     Step("flip", "#flip", "tutorial.twinit.flip", Advance(move=FLIP)),
     Step("take", ".ti-centre", "tutorial.twinit.take", Advance(event="taken", mine=True)),
     Step("sets", "#scores, .ti-sets", "tutorial.twinit.sets"),

@@ -1,5 +1,5 @@
-"""Twinz's guided first game (``core/tutorial.py``): four players, the newcomer guessing
-a duo's word, then giving a clue in a duo, with a long time to guess and to think.
+"""Twinz's guided first game (``core/tutorial.py``): four players, the newcomer giving a
+clue in the first duo, then guessing another duo's word, with a long countdown.
 
 The seed was chosen by playing the walkthrough (tests/games/twinz/test_tutorial.py).
 """
@@ -25,20 +25,22 @@ def _words() -> bool:
     return model_vocab() is not None
 
 
+# The newcomer sits in the first duo: a clue first, then, a round later, guesses.
 STEPS = (
     Step("duo", "#twinz-phase", "tutorial.twinz.duo"),
-    Step("guess", "#guess-word, #twinz-phase", "tutorial.twinz.guess", Advance(move=GUESS)),
-    Step("result", "#twinz-phase", "tutorial.twinz.result", Advance(event="round_over")),
     Step("clue", "#clue-word, #twinz-phase", "tutorial.twinz.clue", Advance(move=CLUE)),
+    Step("result", "#twinz-phase", "tutorial.twinz.result", Advance(event="round_over")),
+    Step("guess", "#guess-word, #twinz-phase", "tutorial.twinz.guess", Advance(move=GUESS)),
     Step("points", "#log", "tutorial.twinz.points"),
 )
 
 
 def tutorial() -> Tutorial:
-    # A longer countdown for the newcomer's first clue; the rest as printed.
+    # Time to read the hints before the first clue is due (5 s as printed); the rest as
+    # printed.
     return Tutorial(seed=SEED, players=4,
                     bot=BotLevel("guide", "easy", _guide, available=_words),
-                    steps=STEPS, person="casual", options={"countdown_s": 10})
+                    steps=STEPS, person="casual", options={"countdown_s": 20})
 
 
 SEED = 0

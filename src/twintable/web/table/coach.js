@@ -16,9 +16,10 @@ function savedStep(tableId) {
   return kept === null ? 0 : Number(kept) || 0;
 }
 
-// The first element of `selector` that is drawn (a hidden one has no boxes).
+// The first element drawn (a hidden one has no boxes) of the selector's alternatives,
+// taken in the order written ("the first playable card, else the hand"), else the board.
 function anchorOf(selector) {
-  for (const part of [selector, FALLBACK]) {
+  for (const part of [...selector.split(","), FALLBACK]) {
     let found = [];
     try { found = [...document.querySelectorAll(part)]; } catch { found = []; }
     const shown = found.find((node) => node.getClientRects().length);
@@ -93,12 +94,33 @@ export function coachFor({ tableId, gameId, steps, me }) {
     const view = { width: document.documentElement.clientWidth, height: window.innerHeight };
     bubble.style.width = `${bubbleWidth(view.width)}px`;
     const box = anchor.getBoundingClientRect();
+    // The player's own seat and hand stay in sight as far as can be (their pile, their
+    // cards, their turn).
+    const avoid = [...document.querySelectorAll(".seat.me, .hand")].map((box) => box.getBoundingClientRect());
     const spot = placeBubble({ top: box.top, left: box.left, width: box.width, height: box.height },
-      { width: bubble.offsetWidth, height: bubble.offsetHeight }, view);
+      { width: bubble.offsetWidth, height: bubble.offsetHeight }, view, 10, 8, avoid);
     bubble.dataset.side = spot.side;
     bubble.style.setProperty("--coach-arrow", `${spot.arrow}px`);
     bubble.style.top = `${spot.top + window.scrollY}px`;
     bubble.style.left = `${spot.left + window.scrollX}px`;
+    afterMotion();
+  }
+
+  // A card still flying in is measured where it flies from: once the page's finite
+  // animations end, the bubble is placed again.
+  const waited = new WeakSet();
+  let queued = false;
+  function afterMotion() {
+    for (const running of document.getAnimations?.() || []) {
+      if (waited.has(running)) continue;
+      waited.add(running);
+      if (running.effect?.getComputedTiming?.().endTime === Infinity) continue;
+      running.finished.then(() => {
+        if (queued) return;
+        queued = true;
+        requestAnimationFrame(() => { queued = false; place(); });
+      }, () => {});
+    }
   }
 
   const replace = () => place();

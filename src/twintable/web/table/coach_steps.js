@@ -15,39 +15,63 @@ export function stepDone(step, frame, me) {
   return false;
 }
 
-// The step to show after a frame: the next one when the frame completes the current one.
-export function nextStep(steps, at, frame, me) {
-  return at < steps.length && stepDone(steps[at], frame, me) ? at + 1 : at;
-}
-
 // Whether the step is read and then closed with "Next" (it names no move or event).
 export const readOnly = (step) => !step?.advance?.move && !step?.advance?.event;
 
+// The step to show after a frame: the next one when the frame completes the current one.
+// A person does not always do what the hints say (a pair taken while a hint was being
+// read, a round won before its hint came): when the game ends, the hints still waiting
+// for a move give way to the closing ones that only explain (or to the guide's end).
+export function nextStep(steps, at, frame, me) {
+  const next = at < steps.length && stepDone(steps[at], frame, me) ? at + 1 : at;
+  if (!(frame?.events || []).some((event) => event.kind === "game_over")) return next;
+  let closing = steps.length;
+  while (closing > 0 && readOnly(steps[closing - 1])) closing -= 1;
+  return Math.max(next, closing);
+}
+
+const overlap = (a, b) => a.left < b.left + b.width && b.left < a.left + a.width
+  && a.top < b.top + b.height && b.top < a.top + a.height;
+const clamp = (value, low, high) => Math.min(Math.max(low, value), Math.max(low, high));
+
 // Where a bubble of `size` ({ width, height }) goes beside `target` (a rectangle in
 // viewport pixels: { top, left, width, height }) in a viewport of `view` ({ width,
-// height }), `gap` pixels away: below the target where it fits, else above, else on the
-// side with more room (it may then run past the screen's edge, never over the target,
-// unless the target fills the screen). Horizontally it is centred on the target and
-// kept inside the screen. Returns { top, left, side, arrow } (arrow: the pointer's x
-// inside the bubble).
-export function placeBubble(target, size, view, gap = 10, margin = 8) {
-  const below = view.height - (target.top + target.height) - gap - margin;
-  const above = target.top - gap - margin;
-  let side;
-  if (size.height <= below) side = "below";
-  else if (size.height <= above) side = "above";
-  else side = below >= above ? "below" : "above";
-  let top = side === "below" ? target.top + target.height + gap : target.top - gap - size.height;
-  if (target.height >= view.height - 2 * margin) {
-    // A target taller than the screen: the bubble stays on screen, over its lower part.
-    side = "inside";
-    top = view.height - size.height - margin;
+// height }), `gap` pixels away, never over the target: below it, above it, to its right
+// or to its left, the first of these that fits the screen and keeps clear of `avoid`
+// (rectangles the player must still see: their own seat, their hand), else the one that
+// fits and hides least of them, else below or above, whichever has more room (a target
+// taller than the screen: over its lower part, on screen). Returns { top, left, side, arrow } (arrow: where the
+// pointer sits along the bubble's edge that faces the target).
+export function placeBubble(target, size, view, gap = 10, margin = 8, avoid = []) {
+  const centreX = target.left + target.width / 2;
+  const centreY = target.top + target.height / 2;
+  const across = clamp(centreX - size.width / 2, margin, view.width - size.width - margin);
+  const along = clamp(centreY - size.height / 2, margin, view.height - size.height - margin);
+  const spots = [
+    { side: "below", top: target.top + target.height + gap, left: across },
+    { side: "above", top: target.top - gap - size.height, left: across },
+    { side: "right", top: along, left: target.left + target.width + gap },
+    { side: "left", top: along, left: target.left - gap - size.width },
+  ];
+  const fits = (spot) => spot.top >= margin && spot.left >= margin
+    && spot.top + size.height <= view.height - margin && spot.left + size.width <= view.width - margin;
+  // How much of what the player must still see a spot would hide.
+  const hidden = (spot) => avoid.reduce((sum, box) => sum + (overlap({ ...spot, ...size }, box)
+    ? (Math.min(spot.left + size.width, box.left + box.width) - Math.max(spot.left, box.left))
+      * (Math.min(spot.top + size.height, box.top + box.height) - Math.max(spot.top, box.top)) : 0), 0);
+  const fitting = spots.filter(fits);
+  let spot = fitting.find((s) => !hidden(s))
+    || fitting.reduce((best, s) => (best && hidden(best) <= hidden(s) ? best : s), null);
+  if (!spot) {
+    const below = view.height - (target.top + target.height);
+    spot = below >= target.top ? spots[0] : spots[1];
+    if (target.height >= view.height - 2 * margin) {
+      spot = { side: "inside", top: view.height - size.height - margin, left: across };
+    }
   }
-  const centre = target.left + target.width / 2;
-  const widest = Math.max(0, view.width - size.width - margin);
-  const left = Math.min(Math.max(margin, centre - size.width / 2), widest);
-  const arrow = Math.min(Math.max(16, centre - left), Math.max(16, size.width - 16));
-  return { top: Math.round(top), left: Math.round(left), side, arrow: Math.round(arrow) };
+  const vertical = spot.side === "left" || spot.side === "right";
+  const arrow = vertical ? clamp(centreY - spot.top, 16, size.height - 16) : clamp(centreX - spot.left, 16, size.width - 16);
+  return { top: Math.round(spot.top), left: Math.round(spot.left), side: spot.side, arrow: Math.round(arrow) };
 }
 
 // The bubble's width on a screen `viewWidth` wide: at most `widest`, the screen less its
