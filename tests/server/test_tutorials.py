@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.client import app_client, auth, hello, profile, start
+from tests.server.client import app_client, auth, hello, play_to_end, profile, start
 from twintable.games import default_registry
 
 
@@ -43,17 +43,22 @@ def test_a_guided_table_is_the_declared_deal_private_and_unrated(sqlite_url: str
         assert [seat["bot"] for seat in table["seats"][1:]] == ["guide"]
         assert client.get("/api/tables?status=open").json() == []
         start(client, table["id"], joined["token"])
-        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
-            hello(ws, joined["token"])
-            snapshot = ws.receive_json()
-        # Everyone's lesson starts from the same hand: the declared seed's.
         rules = entry.rules
         state = rules.new_state(rules.resolve_options(dict(guided.options)), guided.players,
                                 guided.seed)
         shared, own = rules.views_json(state, [0])
-        assert snapshot["view"]["hand"] == {**shared, **own[0]}["hand"]
+        with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+            hello(ws, joined["token"])
+            snapshot = ws.receive_json()
+            # Everyone's lesson starts from the same hand: the declared seed's.
+            assert snapshot["view"]["hand"] == {**shared, **own[0]}["hand"]
+            play_to_end(ws, seen=[snapshot])  # the lesson's one short round
         info = client.get(f"/api/tables/{table['id']}", headers=auth(joined["token"]))
-        assert info.json()["tutorial"]
+        assert info.json()["tutorial"] and info.json()["status"] == "finished"
+        # Its rematch is a game of its own, dealt afresh: no hints.
+        again = client.post(f"/api/tables/{table['id']}/rematch", headers=auth(joined["token"]))
+        assert again.status_code == 200, again.text
+        assert not again.json()["table"]["tutorial"]
 
 
 def test_a_game_without_a_guided_game_refuses_one(sqlite_url: str) -> None:
