@@ -41,8 +41,8 @@ def test_a_tutorial_is_sent_without_its_deal_and_checks_its_steps() -> None:
     steps = (Step("a", "#a", "t.a", Advance(move="play")), Step("b", "#b", "t.b"))
     sent = Tutorial(seed=7, players=2, bot=bot, steps=steps, person="random").to_json()
     assert sent == {"steps": [
-        {"id": "a", "anchor": "#a", "text": "t.a", "advance": {"move": "play"}},
-        {"id": "b", "anchor": "#b", "text": "t.b", "advance": {"next": True}}]}
+        {"id": "a", "anchor": "#a", "text": "t.a", "advance": {"move": "play"}, "keep": ""},
+        {"id": "b", "anchor": "#b", "text": "t.b", "advance": {"next": True}, "keep": ""}]}
     assert "seed" not in str(sent)
     with pytest.raises(ValueError, match="own id"):
         Tutorial(seed=7, players=2, bot=bot, steps=steps * 2, person="random")

@@ -74,16 +74,19 @@ class Step:
     """One hint: ``anchor``, a CSS selector of what it points at on the table page (the
     game's board or the shell's seats and log; the first match that is visible, or none:
     the bubble then stands at the top of the board); ``text``, its catalogue key (the
-    game's own ``web/i18n``); ``advance``, when it is done."""
+    game's own ``web/i18n``); ``advance``, when it is done; ``keep``, a CSS selector of
+    what the bubble must leave in sight while this hint shows (the word to give a clue
+    for), besides the player's seat and hand."""
 
     id: str
     anchor: str
     text: str
     advance: Advance = READ
+    keep: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "anchor": self.anchor, "text": self.text,
-                "advance": self.advance.to_json()}
+                "advance": self.advance.to_json(), "keep": self.keep}
 
 
 @dataclass(frozen=True)

@@ -441,6 +441,8 @@ class TutorialStepInfo(BaseModel):
     anchor: str
     text: str
     advance: dict[str, Any]
+    keep: str = ""
+    """What the bubble must leave in sight (a CSS selector; empty: the seat and hand)."""
 
 
 class TutorialInfo(BaseModel):

@@ -2,7 +2,7 @@
 // read from table frames as core/tutorial.py reads moves, and where the bubble goes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bubbleWidth, nextStep, placeBubble, readOnly, stepDone } from "../../../src/twintable/web/table/coach_steps.js";
+import { bubbleWidth, nextStep, placeBubble, readOnly, stepDone, stepReady } from "../../../src/twintable/web/table/coach_steps.js";
 
 const ME = 0;
 const frame = (seat, kind, ...events) => ({ type: "event", seat, kind, events: events.map((e) => ({ kind: e })) });
@@ -34,6 +34,16 @@ test("a step that explains waits for Next; steps advance one at a time and stop 
   assert.equal(nextStep(steps, 1, frame(ME, "play", "played"), ME), 2);
   assert.equal(nextStep(steps, 2, frame(ME, "play", "played"), ME), 2);
   assert.equal(nextStep(steps, 4, frame(ME, "play", "round_over"), ME), 4);
+});
+
+test("a hint asking for a move shows once the player may make it; others show at once", () => {
+  const canPlay = { legal: [{ kind: "play", payload: { card: 3 } }, { kind: "call_timo", payload: {} }] };
+  assert.equal(stepReady(steps[1], canPlay), true);
+  assert.equal(stepReady({ advance: { move: "draw" } }, canPlay), false);
+  assert.equal(stepReady(steps[1], { legal: [] }), false);
+  assert.equal(stepReady(steps[1], null), false);
+  assert.equal(stepReady(steps[0], null), true);
+  assert.equal(stepReady(steps[2], { legal: [] }), true);
 });
 
 test("the game's end skips the hints still waiting for a move, to the closing ones", () => {
@@ -86,6 +96,13 @@ test("the bubble keeps clear of the player's own seat, beside the target where i
   const hand = { top: 560, left: 290, width: 440, height: 125 };
   const least = placeBubble(card, { width: 340, height: 136 }, view, 10, 8, [mySeat, hand]);
   assert.equal(least.side, "above");
+  // What a hint says to keep in sight weighs more than the rest (the word to clue for
+  // above the box, the table below it).
+  const input = { top: 460, left: 8, width: 270, height: 44 };
+  const word = { top: 380, left: 8, width: 374, height: 60, weight: 5 };
+  const table = { top: 520, left: 8, width: 374, height: 90 };
+  const kept = placeBubble(input, { width: 374, height: 200 }, { width: 390, height: 844 }, 10, 8, [word, table]);
+  assert.equal(kept.side, "below");
   // Nowhere clear on a phone: it still fits the screen and leaves the target visible.
   const phone = placeBubble({ top: 340, left: 4, width: 382, height: 120 }, { width: 374, height: 240 },
     { width: 390, height: 844 }, 10, 8, [{ top: 0, left: 0, width: 390, height: 844 }]);

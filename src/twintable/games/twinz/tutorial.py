@@ -25,15 +25,16 @@ def _words() -> bool:
     return model_vocab() is not None
 
 
-# The newcomer sits in the first duo: a clue first, then, a round later, guesses.
+# The newcomer sits in the first duo: a clue first, then, a round later, guesses. No hint
+# to read before the clue: the countdown runs, and the word must stay in sight.
 STEPS = (
-    Step("duo", "#twinz-phase", "tutorial.twinz.duo"),
-    Step("clue", "#clue-word, #twinz-phase", "tutorial.twinz.clue", Advance(move=CLUE)),
+    Step("clue", "#clue-word, #twinz-phase", "tutorial.twinz.clue", Advance(move=CLUE),
+         keep=".tz-mystery, #twinz-phase"),
     Step("result", "#twinz-phase", "tutorial.twinz.result", Advance(event="round_over")),
-    Step("guess", "#guess-word, #twinz-phase", "tutorial.twinz.guess", Advance(move=GUESS)),
+    Step("guess", "#guess-word, #twinz-phase", "tutorial.twinz.guess", Advance(move=GUESS),
+         keep=".tz-clues, #twinz-phase"),
     Step("points", "#log", "tutorial.twinz.points"),
 )
-
 
 def tutorial() -> Tutorial:
     # Time to read the hints before the first clue is due (5 s as printed); the rest as

@@ -6,7 +6,7 @@
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { markGuided } from "../pages/guided.js";
-import { bubbleWidth, nextStep, placeBubble, readOnly } from "./coach_steps.js";
+import { bubbleWidth, nextStep, placeBubble, readOnly, stepReady } from "./coach_steps.js";
 
 const progressKey = (tableId) => `tt.coach.${tableId}`;
 const FALLBACK = "#board";
@@ -28,7 +28,7 @@ function anchorOf(selector) {
   return null;
 }
 
-export function coachFor({ tableId, gameId, steps, me }) {
+export function coachFor({ tableId, gameId, steps, me, view: viewOf = () => null }) {
   let at = Math.min(savedStep(tableId), steps.length + 1);
   let closed = at > steps.length;  // skipped, or read to its end
   let shownAt = -1;
@@ -39,6 +39,11 @@ export function coachFor({ tableId, gameId, steps, me }) {
   const bubble = el("div", { class: "coach", id: "coach", role: "dialog", "aria-labelledby": "coach-text", hidden: true },
     el("div", { class: "coach-head" }, el("strong", {}, t("coach.label")), " ", count), text, buttons);
   document.body.append(bubble);
+  // While a hint waits for the player's turn its bubble is away: the guide can still be
+  // skipped from the table's tools, at any moment.
+  const skipAll = el("button", { class: "coach-skip-all", id: "coach-skip-all", title: t("coach.skip"),
+    "aria-label": t("coach.skip"), onclick: () => finish() }, t("coach.label"), " ", el("span", { "aria-hidden": "true" }, "✕"));
+  if (!closed) document.querySelector(".table-tools")?.prepend(skipAll);
 
   const save = () => localStorage.setItem(progressKey(tableId), String(at));
   function finish() {
@@ -48,6 +53,7 @@ export function coachFor({ tableId, gameId, steps, me }) {
     markGuided(gameId, "done");
     clearTarget();
     bubble.hidden = true;
+    skipAll.remove();
   }
   function clearTarget() {
     target?.classList.remove("coach-target");
@@ -79,6 +85,11 @@ export function coachFor({ tableId, gameId, steps, me }) {
   let scrolledFor = -1;
   function place(step = steps[at]) {
     if (closed) return;
+    if (step && !stepReady(step, viewOf())) {  // not yet the player's to do: out of the way
+      clearTarget();
+      bubble.hidden = true;
+      return;
+    }
     const anchor = anchorOf(step ? step.anchor : FALLBACK);
     if (anchor !== target) {
       clearTarget();
@@ -94,9 +105,16 @@ export function coachFor({ tableId, gameId, steps, me }) {
     const view = { width: document.documentElement.clientWidth, height: window.innerHeight };
     bubble.style.width = `${bubbleWidth(view.width)}px`;
     const box = anchor.getBoundingClientRect();
-    // The player's own seat and hand stay in sight as far as can be (their pile, their
-    // cards, their turn).
-    const avoid = [...document.querySelectorAll(".seat.me, .hand")].map((box) => box.getBoundingClientRect());
+    // What the hint says to keep in sight (the word to give a clue for) comes first, then
+    // the player's own seat, their hand and the middle of the table (their pile, their
+    // cards, the card to follow), as far as can be.
+    const boxes = (selector) => { try { return [...document.querySelectorAll(selector)]; } catch { return []; } };
+    const kept = step?.keep ? boxes(step.keep).filter((node) => !node.contains(anchor)) : [];
+    const rect = (node, weight) => {
+      const { top, left, width, height } = node.getBoundingClientRect();
+      return { top, left, width, height, weight };
+    };
+    const avoid = [...kept.map((node) => rect(node, 5)), ...boxes(".seat.me, .hand, [data-felt]").map((node) => rect(node, 1))];
     const spot = placeBubble({ top: box.top, left: box.left, width: box.width, height: box.height },
       { width: bubble.offsetWidth, height: bubble.offsetHeight }, view, 10, 8, avoid);
     bubble.dataset.side = spot.side;
@@ -140,6 +158,7 @@ export function coachFor({ tableId, gameId, steps, me }) {
       window.removeEventListener("resize", replace);
       clearTarget();
       bubble.remove();
+      skipAll.remove();
     },
   };
 }

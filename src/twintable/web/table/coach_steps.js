@@ -18,6 +18,14 @@ export function stepDone(step, frame, me) {
 // Whether the step is read and then closed with "Next" (it names no move or event).
 export const readOnly = (step) => !step?.advance?.move && !step?.advance?.event;
 
+// Whether a step's hint shows now: a hint asking for a move waits until the player may
+// make it (a game's view lists the player's legal moves: `legal`), so "draw a card" never
+// shows on a turn where a card could be played, nor "your clue" before the player's duo.
+export function stepReady(step, view) {
+  if (!step?.advance?.move) return true;
+  return (view?.legal || []).some((action) => action.kind === step.advance.move);
+}
+
 // The step to show after a frame: the next one when the frame completes the current one.
 // A person does not always do what the hints say (a pair taken while a hint was being
 // read, a round won before its hint came): when the game ends, the hints still waiting
@@ -38,11 +46,11 @@ const clamp = (value, low, high) => Math.min(Math.max(low, value), Math.max(low,
 // viewport pixels: { top, left, width, height }) in a viewport of `view` ({ width,
 // height }), `gap` pixels away, never over the target: below it, above it, to its right
 // or to its left, the first of these that fits the screen and keeps clear of `avoid`
-// (rectangles the player must still see: their own seat, their hand), else the one that
-// fits and hides least of them, else below or above, whichever has more room (a target
+// (rectangles the player must still see: their seat, their hand, the table; a `weight`
+// says how much more one matters), else the one that fits and hides least of them, else below or above, whichever has more room (a target
 // taller than the screen: over its lower part, on screen). Returns { top, left, side, arrow } (arrow: where the
 // pointer sits along the bubble's edge that faces the target).
-export function placeBubble(target, size, view, gap = 10, margin = 8, avoid = []) {
+export function placeBubble(target, size, view, gap = 10, margin = 8, avoid = [], slack = 12) {
   const centreX = target.left + target.width / 2;
   const centreY = target.top + target.height / 2;
   const across = clamp(centreX - size.width / 2, margin, view.width - size.width - margin);
@@ -55,10 +63,13 @@ export function placeBubble(target, size, view, gap = 10, margin = 8, avoid = []
   ];
   const fits = (spot) => spot.top >= margin && spot.left >= margin
     && spot.top + size.height <= view.height - margin && spot.left + size.width <= view.width - margin;
-  // How much of what the player must still see a spot would hide.
-  const hidden = (spot) => avoid.reduce((sum, box) => sum + (overlap({ ...spot, ...size }, box)
-    ? (Math.min(spot.left + size.width, box.left + box.width) - Math.max(spot.left, box.left))
-      * (Math.min(spot.top + size.height, box.top + box.height) - Math.max(spot.top, box.top)) : 0), 0);
+  // How much of what the player must still see a spot would hide (a sliver of a box's
+  // padding, under `slack` pixels deep, hides nothing).
+  const hidden = (spot) => avoid.reduce((sum, box) => {
+    const wide = Math.min(spot.left + size.width, box.left + box.width) - Math.max(spot.left, box.left);
+    const high = Math.min(spot.top + size.height, box.top + box.height) - Math.max(spot.top, box.top);
+    return sum + (wide > slack && high > slack ? wide * high * (box.weight ?? 1) : 0);
+  }, 0);
   const fitting = spots.filter(fits);
   let spot = fitting.find((s) => !hidden(s))
     || fitting.reduce((best, s) => (best && hidden(best) <= hidden(s) ? best : s), null);

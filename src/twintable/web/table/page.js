@@ -287,7 +287,7 @@ export async function tablePage(tableId) {
   drawTable();
   if (info.tutorial && gameInfo?.tutorial && me() !== null) {
     await coachStyles();
-    coach = coachFor({ tableId, gameId: info.game, steps: gameInfo.tutorial.steps, me: me() });
+    coach = coachFor({ tableId, gameId: info.game, steps: gameInfo.tutorial.steps, me: me(), view: () => s.view });
   }
   s.celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
   socket.connect();
