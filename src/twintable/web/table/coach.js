@@ -114,7 +114,9 @@ export function coachFor({ tableId, gameId, steps, me, view: viewOf = () => null
       const { top, left, width, height } = node.getBoundingClientRect();
       return { top, left, width, height, weight };
     };
-    const avoid = [...kept.map((node) => rect(node, 5)), ...boxes(".seat.me, .hand, [data-felt]").map((node) => rect(node, 1))];
+    // (The table's middle when the hint points into it, at the top card say, gives way.)
+    const around = boxes(".seat.me, .hand, [data-felt]").filter((node) => !(node.matches("[data-felt]") && node.contains(anchor)));
+    const avoid = [...kept.map((node) => rect(node, 5)), ...around.map((node) => rect(node, 1))];
     const spot = placeBubble({ top: box.top, left: box.left, width: box.width, height: box.height },
       { width: bubble.offsetWidth, height: bubble.offsetHeight }, view, 10, 8, avoid);
     bubble.dataset.side = spot.side;
