@@ -37,6 +37,8 @@ def test_play_now_starts_a_game_against_bots_in_one_click(tab: Tab, game: str) -
     assert tile.locator(".lb-about").inner_text().strip()
     assert "players" in tile.locator(".lb-facts").inner_text()
     tab.page.click(f"#play-{game}")
+    # This browser's first table of the game: a guided game is offered first; skipped.
+    tab.page.click(f"#guided-skip-{game}")
     tab.page.wait_for_selector("#board > *", timeout=30_000)
     table_id = tab.page.url.rsplit("/", 1)[1]
     info = table_info(tab, table_id)
@@ -61,6 +63,7 @@ def test_play_now_offers_the_bots_level_and_remembers_the_choice(tab: Tab) -> No
     lobby(tab)  # a fresh lobby: the browser remembers the level chosen
     assert tab.page.locator("#level-twinit").input_value() == other
     tab.page.click("#play-twinit")
+    tab.page.click("#guided-skip-twinit")  # this browser's first table of the game
     tab.page.wait_for_selector("#board > *", timeout=30_000)
     info = table_info(tab, tab.page.url.rsplit("/", 1)[1])
     assert [seat["bot"] for seat in info["seats"][1:]] == [other] * (len(info["seats"]) - 1)

@@ -204,6 +204,8 @@ class TableInfo(BaseModel):
     rematch: str | None = None
     """Once finished: the table of the rematch, when someone asked for one."""
     rematch_of: str | None = None
+    tutorial: bool = False
+    """A guided first game: clients show its game's hints (``GameInfo.tutorial``)."""
 
 
 class Welcome(BaseModel):
@@ -363,6 +365,9 @@ class CreateTable(Strict):
     private: bool = False
     """A private table is never listed; joining or watching it needs the invite link's
     secret key (``Joined.key``, 192 random bits; the server keeps only its hash)."""
+    tutorial: bool = False
+    """The game's guided first game (``GameInfo.tutorial``): its own deal, seats and bot
+    replace ``players``, ``options`` and ``seats``; private and never rated."""
 
 
 class JoinTable(Strict):
@@ -430,6 +435,23 @@ class WebModule(BaseModel):
     pictures: str | None = None
 
 
+class TutorialStepInfo(BaseModel):
+    """One hint of a guided game (``core/tutorial.py``): what it points at (a CSS
+    selector), its catalogue key, and when it is done: ``{"move": kind}`` (the player's
+    move), ``{"event": kind, "mine": bool}`` or ``{"next": true}`` (the player read it)."""
+
+    id: str
+    anchor: str
+    text: str
+    advance: dict[str, Any]
+    keep: str = ""
+    """What the bubble must leave in sight (a CSS selector; empty: the seat and hand)."""
+
+
+class TutorialInfo(BaseModel):
+    steps: list[TutorialStepInfo]
+
+
 class GameInfo(BaseModel):
     """A game, as its plug-in entry declares it (``core/plugin.py``). Each option carries
     its ``unit`` (``ms``, ``s``, ``points``, ``cards``, ``chips``, ``hands`` or null),
@@ -458,6 +480,8 @@ class GameInfo(BaseModel):
     minutes: dict[str, float] = Field(default_factory=dict)
     """How long a game lasts, per mode ("" for a game without modes): measured on the
     simulator's virtual clock (``Game.table_minutes``)."""
+    tutorial: TutorialInfo | None = None
+    """The hints of the game's guided first game (None: it has none here)."""
 
 
 class LeaderboardRow(BaseModel):

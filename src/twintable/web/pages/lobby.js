@@ -8,6 +8,7 @@ import { botChoices, chooseBot, chosenBot, levelLabel } from "../lib/levels.js";
 import { displayName, saveToken, setDisplayName } from "../lib/store.js";
 import { seatName, tableName } from "../table/names.js";
 import { tableForm } from "./create.js";
+import { coachStyles, guidedLink, guidedOffer, guidedSeen } from "./guided.js";
 
 const PAGE = 8;
 const REFRESH_MS = 4000;
@@ -52,6 +53,16 @@ export async function lobbyPage() {
 
   async function playNow(game, button, bot) {
     playMessage.textContent = "";
+    // A game this browser never played here: a guided game first, or skip it.
+    const card = button.closest(".lb-game");
+    if (game.tutorial && !guidedSeen(game.id) && card) {
+      if (!card.querySelector("[data-guided-offer]")) {
+        await coachStyles();
+        card.querySelector(".lb-game-text").append(guidedOffer(game, { displayName: who, message: playMessage,
+          onSkip: () => playNow(game, button, bot) }));
+      }
+      return;
+    }
     button.disabled = true;
     const { players, seats } = playNowSeats(game, factsOf(game), bot);
     try {
@@ -93,7 +104,8 @@ export async function lobbyPage() {
             gameSelect.scrollIntoView({ block: "center" });
             gameSelect.focus();
           } }, t("lobby.set_up")),
-          el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")))));
+          el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")),
+          game.tutorial ? guidedLink(game, { displayName: who, message: playMessage }) : "")));
   }
 
   // Public tables only (the server never lists private ones), a page at a time.

@@ -14,6 +14,8 @@ import { describeEvents, tools } from "./narration.js";
 import { fitResults, resultNodes, summaryPanel } from "./results.js";
 import { seatRing } from "./seats.js";
 import { waitingNodes } from "./waiting.js";
+import { coachFor } from "./coach.js";
+import { coachStyles } from "../pages/guided.js";
 
 // Events whose line also shows in the flash above the board.
 // The end of the game is not among them: the results say who won, above the table (it
@@ -63,6 +65,7 @@ export async function tablePage(tableId) {
   const me = () => (mine && !conceded() ? mine.seat : null);
   const use = (extra = {}) => tools(s.info.game, who, { seats: s.info.seats, memory, ...extra });
   let socket = null;
+  let coach = null;  // the guided game's hints (table/coach.js), on a guided table
 
   const ctx = {
     t, el, local, assets: gameAssets,
@@ -91,6 +94,7 @@ export async function tablePage(tableId) {
     }
     performance.measure("tt:render", { start: started, end: drawn });
     performance.measure("tt:seats", { start: drawn, end: performance.now() });
+    coach?.place();
   }
 
   function drawWaiting() {
@@ -237,6 +241,7 @@ export async function tablePage(tableId) {
         remember(frame.view);
       }
       if (moved && frame.seat >= 0) s.lastActor = frame.seat;
+      if (moved) coach?.frame(frame);
       opening(s.view);
       if (frame.missed) return;  // the snapshot that follows draws the table as it is now
       drawBoard();
@@ -282,6 +287,10 @@ export async function tablePage(tableId) {
   page(`${t(`game.${info.game}`)} · ${tableName(info)}`, head, waiting,
     el("div", { class: `table-shell game-${info.game}` }, main, side));
   drawTable();
+  if (info.tutorial && gameInfo?.tutorial && me() !== null) {
+    await coachStyles();
+    coach = coachFor({ tableId, gameId: info.game, steps: gameInfo.tutorial.steps, me: me(), view: () => s.view });
+  }
   s.celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
   socket.connect();
   const keys = (event) => { if (s.view && game.key) game.key(event, s.view, ctx); };
@@ -298,6 +307,7 @@ export async function tablePage(tableId) {
     clearInterval(ticker);
     document.removeEventListener("keydown", keys);
     phoneWidth().removeEventListener("change", refold);
+    coach?.close();
     socket.close();
   };
 }
