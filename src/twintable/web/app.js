@@ -55,10 +55,21 @@ async function route() {
   }
 }
 
+// Chromium draws text whose font piece is still on its way as empty boxes and, for the
+// header, never drew it again ("트윈 테이블" stayed "□□ □□□"; neither a new font-family nor
+// the same text set again helped): the page's own words wait for the pieces they need, a
+// second at most, before they are written.
+async function fontsFor(text) {
+  if (!document.fonts?.load) return;
+  await Promise.race([document.fonts.load('1em "Twin Table Korean"', text).catch(() => {}),
+    new Promise((resolve) => { setTimeout(resolve, 1000); })]);
+}
+
 async function useLanguageEverywhere(code) {
   await useLanguage(code, await catalogueFolders().catch(() => []));
   saveSetting("lang", code);
   document.documentElement.lang = code;
+  await fontsFor([...document.querySelectorAll("[data-i18n]")].map((node) => t(node.dataset.i18n)).join(""));
   translateStatic();
   document.getElementById("language").value = code;
 }
