@@ -44,7 +44,7 @@ export function chatPanel({ tableId, info, me, send }) {
     send({ type: "chat_setting", enabled: hostSwitch.checked });
   } });
   const hostBox = el("label", { class: "chat-host", hidden: true }, hostSwitch, " ", t("chat.host_switch"));
-  const summary = el("summary", { id: "chat-toggle" }, el("span", { "aria-hidden": "true" }, "💬 "), t("chat.title"), " ", unreadBadge);
+  const summary = el("summary", { id: "chat-toggle" }, t("chat.title"), " ", unreadBadge);
   // Open beside the table on a wide screen; folded to one line above the board on a phone.
   const details = el("details", { class: "chat-details", open: !phoneWidth().matches },
     summary, note, empty, list, reactions, form, mutedBox, hostBox);
@@ -74,7 +74,7 @@ export function chatPanel({ tableId, info, me, send }) {
         ? el("span", { class: "chat-emote", role: "img", "aria-label": t(`chat.reaction.${reactionKey(line.emote)}`) }, line.emote)
         : el("span", { class: "chat-text" }, line.text),
       mine(line) ? "" : el("button", { type: "button", class: "chat-mute", "aria-label": t("chat.mute", { name }),
-        title: t("chat.mute", { name }), onclick: () => mute(line.author, true) }, "🔇"));
+        title: t("chat.mute", { name }), onclick: () => mute(line.author, true) }, "⊘"));
   }
 
   function mute(author, on) {
