@@ -94,7 +94,9 @@ def test_chat_limits_are_refused_with_their_own_codes(sqlite_url: str,
                      ({"text": "one\ntwo"}, "chat.invalid"),
                      ({"text": "rtl \u202e trick"}, "chat.invalid"),
                      ({"type": "react", "emote": "💩"}, "chat.unknown_reaction"),
-                     ({"text": "hi", "extra": 1}, "message.invalid")]
+                     ({"text": "hi", "extra": 1}, "message.invalid"),
+                     # A spectator's name follows the names' rules (no markup in a name).
+                     ({"text": "hi", "name": "<script>"}, "message.invalid")]
             for fields, code in cases:
                 answer = said(ws, **{"type": "chat", "id": "bad", **fields})
                 assert (answer["type"], answer.get("code"), answer.get("id")) == \

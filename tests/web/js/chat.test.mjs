@@ -84,3 +84,9 @@ test("shown lines leave out the muted, and in a replay what was not said yet", (
   assert.deepEqual(shownLines(lines, new Set(), 3).map((l) => l.n), [1, 2, 3]);
   assert.deepEqual(shownLines(lines, new Set(), 0).map((l) => l.n), [1]);
 });
+
+test("the chat panel draws every line as text: no HTML anywhere in it", () => {
+  const panel = readFileSync(new URL("../../../src/twintable/web/table/chat.js", import.meta.url), "utf8");
+  // el() turns every string child into a text node; only its `html` attribute would parse.
+  assert.doesNotMatch(panel, /innerHTML|outerHTML|insertAdjacentHTML|\bhtml:/);
+});
