@@ -181,7 +181,7 @@ export async function replayPage(tableArg, moveArg) {
     el("div", { class: "replay-shell" },
       el("div", { class: "replay-main" }, board, hands),
       el("section", { class: "replay-side panel", "aria-labelledby": "replay-log-title" },
-        el("h2", { id: "replay-log-title" }, t("replay.log")), log, talk.box)),
+        talk.box, el("h2", { id: "replay-log-title" }, t("replay.log")), log)),
     el("p", { class: "row replay-links" },
       el("label", { class: "replay-share" }, t("replay.share"), " ", share),
       el("a", { href: `#/table/${tableId}` }, t("replay.results"))));
