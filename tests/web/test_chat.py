@@ -43,8 +43,10 @@ def test_two_people_chat_react_mute_and_the_host_turns_chat_off(tab: Tab,
     assert ann.evaluate("() => window.hacked") is None
     # Bo reacts: the line, and a moment on his seat at Ann's table.
     bo.click('.chat-react[data-emote="👏"]')
-    ann.wait_for_selector('#chat-lines .chat-emote[aria-label="Well played"]')
-    ann.wait_for_selector('.seat[data-seat="1"] .chat-bubble')
+    # (The seat shows it for 2.5 s: both are looked for in the same frame of the page.)
+    ann.wait_for_function("""() => document.querySelector(
+      '#chat-lines .chat-emote[aria-label="Well played"]')
+      && document.querySelector('.seat[data-seat="1"] .chat-bubble')""")
     # Ann mutes Bo: his next line does not show for her, also after a reload.
     ann.click('#chat-lines li[data-author="seat:1"] .chat-mute')
     ann.wait_for_selector('#chat-lines li[data-author="seat:1"]', state="detached")
