@@ -5,6 +5,7 @@ their path through another worker, and the bots' sparing reactions."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -77,9 +78,30 @@ def test_players_and_spectators_talk_on_their_own_channels(sqlite_url: str) -> N
                 hello(late, None)
                 told = next_frame(late, "chat")
                 assert told["history"] and len(told["lines"]) == 4
+                # A spectator is known by their address: the same person in another tab
+                # (or back after a drop) keeps their name for a mute, and their rate.
+                again = said(late, type="react", emote="😂")["lines"][0]
+                assert again["author"] == from_watcher["author"]
                 hello(back, ann)
                 told = next_frame(back, "chat")
                 assert [x["channel"] for x in told["lines"]] == ["players"] * 3
+
+
+
+def test_a_spectator_is_named_by_address_group_without_showing_it() -> None:
+    def author(table: str, client: Any) -> str:
+        connection = SimpleNamespace(websocket=SimpleNamespace(client=client))
+        return chat.watcher_author(table, connection)  # type: ignore[arg-type]
+
+    here = SimpleNamespace(host="203.0.113.9", port=50000)
+    assert author("t1", here) == author("t1", SimpleNamespace(host="203.0.113.9", port=1))
+    assert author("t1", here) != author("t1", SimpleNamespace(host="203.0.113.10", port=1))
+    assert author("t1", here) != author("t2", here)  # not followed from table to table
+    # One IPv6 /64 is one person, as for the rate limits; a client of another worker
+    # comes with its group made there.
+    assert author("t1", SimpleNamespace(host="2001:db8::1")) == \
+        author("t1", SimpleNamespace(host="2001:db8::2")) == author("t1", "2001:db8::/64")
+    assert "203" not in author("t1", here) and len(author("t1", here)) == len("watcher:") + 10
 
 
 def test_chat_limits_are_refused_with_their_own_codes(sqlite_url: str,

@@ -10,7 +10,7 @@ typed, or a bot's emote, and nothing the server knows of the game.
 
 Limits. A line is at most :data:`~twintable.server.protocol.CHAT_MAX_CHARS` characters
 (checked by pydantic at the edge, refused as ``chat.too_long``); each person (a seat,
-whichever of its tabs speaks, or one spectator's connection) has a token bucket
+whichever of its tabs speaks, or a spectator's address group) has a token bucket
 (:data:`CHAT_BURST` lines at once, then one every ``1 / CHAT_PER_S`` seconds; refused as
 ``chat.rate_limited``); the table's host (the creator's seat) turns the talk off and on
 (``chat.off`` while off, for everyone, bots included). Muting a person is each viewer's
@@ -26,12 +26,13 @@ worker through the relay, so the talk reaches every client of the table.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
-import weakref
 from typing import Any
 
 from twintable.server import clock
+from twintable.server.address_groups import address_group
 from twintable.server.connection import Connection
 from twintable.server.guards import Allowance
 from twintable.server.protocol import (
@@ -58,6 +59,23 @@ KEPT_LINES = 200
 
 PLAYERS, SPECTATORS = "players", "spectators"
 
+#: Keys the hash that names a spectator by their address: the name is stable at a table
+#: while its worker runs it, and nobody can read an address back from it.
+_WATCHER_KEY = secrets.token_bytes(16)
+
+
+def watcher_author(table_id: str, connection: Connection, ipv6_prefix: int = 64) -> str:
+    """A spectator's author key: their address group (one person's tabs and reconnections
+    alike, so a mute and the rate hold), hashed with the table's id and a secret."""
+    client = getattr(connection.websocket, "client", None)
+    if isinstance(client, str):  # a client of another worker: its group, made there
+        address = client
+    else:
+        address = address_group(getattr(client, "host", None) or "unknown", ipv6_prefix)
+    digest = hashlib.blake2b(f"{table_id}\x00{address}".encode(), key=_WATCHER_KEY,
+                             digest_size=5).hexdigest()
+    return f"watcher:{digest}"
+
 
 def line_of(row: ChatLineRow) -> ChatLine:
     return ChatLine(n=row.n, channel=row.channel,  # type: ignore[arg-type]
@@ -80,9 +98,6 @@ class TableChat:
         self.last_n = 0
         self.lock = asyncio.Lock()
         self.buckets: dict[str, Allowance] = {}
-        self.watchers: weakref.WeakKeyDictionary[Connection, str] = \
-            weakref.WeakKeyDictionary()
-        """Each spectator connection's author key, made when it first speaks."""
         self.pending: set[asyncio.Task[Any]] = set()
 
     @property
@@ -114,10 +129,8 @@ class TableChat:
     def _author(self, connection: Connection) -> str:
         if connection.seat is not None:
             return f"seat:{connection.seat}"
-        author = self.watchers.get(connection)
-        if author is None:
-            author = self.watchers[connection] = f"watcher:{secrets.token_hex(4)}"
-        return author
+        return watcher_author(self.table.id, connection,
+                              self.table.server.settings.ipv6_prefix)
 
     def _bucket_allows(self, author: str) -> bool:
         bucket = self.buckets.get(author)

@@ -404,7 +404,8 @@ class ChatLine(BaseModel):
     ``channel``: ``players`` (seated players and bots; every client sees it) or
     ``spectators`` (seen by spectators only while the game is played, and by everyone in
     the replay). ``author``: who said it, stable at this table (``seat:<n>``, or
-    ``watcher:<id>`` for one spectator's connection), for a viewer's mute. ``seq``: the
+    ``watcher:<id>`` for a spectator: a keyed hash of their address group, the same
+    across their tabs and reconnections), for a viewer's mute. ``seq``: the
     moves made when it was said: the replay shows it at that step."""
 
     n: int
