@@ -267,7 +267,7 @@ def test_bots_react_sparingly_and_alike_for_a_seed() -> None:
 
 
 def test_a_bot_reacts_once_the_game_is_over(sqlite_url: str) -> None:
-    with app_client(sqlite_url) as client:
+    with app_client(sqlite_url, bot_reactions=True) as client:
         made = create_table(client, "timo", 2, {"target": 20})
         table_id, token = made["table"]["id"], made["token"]
         start(client, table_id, token)

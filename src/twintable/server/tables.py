@@ -108,7 +108,9 @@ class Table:
         self.chat = TableChat(self)
         self.reactions = BotReactions(self.game, row.seed,
                                       lambda: list(self.automation.bot_seats),
-                                      self.chat.post_later, lambda: self.chat.enabled)
+                                      self.chat.post_later,
+                                      lambda: self.chat.enabled
+                                      and server.settings.bot_reactions)
 
     @property
     def status(self) -> str:
