@@ -30,11 +30,14 @@ def offered_bots(entry: GameEntry) -> tuple[BotLevel, ...]:
 
 def bot_factories(entry: GameEntry) -> dict[str, Callable[..., Bot]]:
     """Every bot a game can seat, by name (former names included): the random bot, then
-    the game's own."""
+    the game's own, then its guided game's (``GameEntry.tutorial``)."""
     factories: dict[str, Callable[..., Bot]] = {}
     for bot in bot_levels(entry):
         for name in (bot.name, *bot.aliases):
             factories[name] = bot.make
+    guide = entry.tutorial().bot if entry.tutorial is not None else None
+    if guide is not None and guide.available():  # the guided game's bot: never a level
+        factories.setdefault(guide.name, guide.make)
     return factories
 
 

@@ -49,7 +49,8 @@ class Listing:
             result=row.result, creator_seat=seating.creator_seat,
             rematch=(row.settings or {}).get("rematch"),
             rematch_of=(row.settings or {}).get("rematch_of"),
-            chat=(row.settings or {}).get("chat", True) is not False)
+            chat=(row.settings or {}).get("chat", True) is not False,
+            tutorial=bool((row.settings or {}).get("tutorial")))
 
     def publish(self, info_json: str) -> None:
         """Give the shared lobby the table's new description (several workers only)."""

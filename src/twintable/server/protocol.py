@@ -284,6 +284,8 @@ class TableInfo(BaseModel):
     rematch_of: str | None = None
     chat: bool = True
     """Whether the table's chat and reactions are on (its host turns them off)."""
+    tutorial: bool = False
+    """A guided first game: clients show its game's hints (``GameInfo.tutorial``)."""
 
 
 class Welcome(BaseModel):
@@ -483,6 +485,9 @@ class CreateTable(Strict):
     private: bool = False
     """A private table is never listed; joining or watching it needs the invite link's
     secret key (``Joined.key``, 192 random bits; the server keeps only its hash)."""
+    tutorial: bool = False
+    """The game's guided first game (``GameInfo.tutorial``): its own deal, seats and bot
+    replace ``players``, ``options`` and ``seats``; private and never rated."""
 
 
 class JoinTable(Strict):
@@ -540,11 +545,31 @@ class BotLevelInfo(BaseModel):
 
 class WebModule(BaseModel):
     """Where a game's browser module lives: its ES module (the fixed client interface),
-    its style sheets and the folder of its strings (``<lang>.json``)."""
+    its style sheets and the folder of its strings (``<lang>.json``); ``pictures``: a
+    small module of what the lobby and the rules pages draw (``facts``, ``picture``,
+    ``drawCard``), so that they never load the board (None: they use ``module``)."""
 
     module: str
     styles: list[str]
     i18n: str | None = None
+    pictures: str | None = None
+
+
+class TutorialStepInfo(BaseModel):
+    """One hint of a guided game (``core/tutorial.py``): what it points at (a CSS
+    selector), its catalogue key, and when it is done: ``{"move": kind}`` (the player's
+    move), ``{"event": kind, "mine": bool}`` or ``{"next": true}`` (the player read it)."""
+
+    id: str
+    anchor: str
+    text: str
+    advance: dict[str, Any]
+    keep: str = ""
+    """What the bubble must leave in sight (a CSS selector; empty: the seat and hand)."""
+
+
+class TutorialInfo(BaseModel):
+    steps: list[TutorialStepInfo]
 
 
 class GameInfo(BaseModel):
@@ -575,6 +600,8 @@ class GameInfo(BaseModel):
     minutes: dict[str, float] = Field(default_factory=dict)
     """How long a game lasts, per mode ("" for a game without modes): measured on the
     simulator's virtual clock (``Game.table_minutes``)."""
+    tutorial: TutorialInfo | None = None
+    """The hints of the game's guided first game (None: it has none here)."""
 
 
 class LeaderboardRow(BaseModel):
@@ -593,6 +620,26 @@ class LeaderboardRow(BaseModel):
     rank: int
     opponents: int = 0
     ranked: bool = True
+
+
+class RatingPoint(BaseModel):
+    """A rating right after one rated game: the ``games``-th, ended at ``at_ms`` (Unix
+    ms) at table ``table_id``; ``rating`` is mu - 3 sigma, as on the leaderboard."""
+
+    games: int
+    rating: float
+    mu: float
+    sigma: float
+    table_id: str
+    at_ms: int
+
+
+class PlayerRating(LeaderboardRow):
+    """A player's rating of one game, with its history (the latest points, oldest first;
+    ratings earned before history was kept start their history at the next game)."""
+
+    game: str
+    history: list[RatingPoint]
 
 
 def json_schema() -> dict[str, Any]:

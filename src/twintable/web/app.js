@@ -6,7 +6,7 @@
 // profile); each game's own client lives in games/<id>/web/ (README.md).
 import { errorText, games } from "./lib/api.js";
 import { el, page, status, translateStatic } from "./lib/dom.js";
-import { catalogueFolders, loadStyles } from "./lib/games.js";
+import { catalogueFolders } from "./lib/games.js";
 import { preferredLanguage, t, useLanguage } from "./lib/i18n.js";
 import { listenForGesture } from "./lib/sound.js";
 import { saveSetting, setting } from "./lib/store.js";
@@ -65,8 +65,8 @@ async function useLanguageEverywhere(code) {
 
 async function start() {
   listenForGesture();
-  await Promise.all([loadStyles().catch(() => {}), useLanguageEverywhere(preferredLanguage(setting("lang"),
-    navigator.languages || [navigator.language || "en"]))]);
+  // Each page loads the styles of the games it draws (lib/games.js loadStyles).
+  await useLanguageEverywhere(preferredLanguage(setting("lang"), navigator.languages || [navigator.language || "en"]));
   document.getElementById("language").addEventListener("change", async (event) => {
     await useLanguageEverywhere(event.target.value);
     route();

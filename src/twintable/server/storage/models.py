@@ -96,6 +96,22 @@ class RatingOpponentRow(Base):
     games: Mapped[int] = mapped_column(Integer)
 
 
+class RatingHistoryRow(Base):
+    """A player's rating of one game right after one of its rated games: the ``games``-th
+    (so each rated game adds one row), when it ended and at which table, for the
+    player's rating history."""
+
+    __tablename__ = "rating_history"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    table_id: Mapped[str] = mapped_column(String(32))
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
 class ArchivedGameRow(Base):
     """A finished game whose moves left the live ``actions`` table for an archive file
     (``twintable archive``): the file, named relative to the server's archive folder,

@@ -6,7 +6,7 @@
 import { assets, errorText, tableGet } from "../lib/api.js";
 import { copyLine, el, page } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { client, loadStyles } from "../lib/games.js";
 import { inviteKey, saveKey, saveSetting, setting } from "../lib/store.js";
 import { replayChat } from "../table/chat.js";
 import { levelBadge, seatChip, seatName } from "../table/names.js";
@@ -26,7 +26,7 @@ export async function replayPage(tableArg, moveArg) {
     { onPage: (from, page) => { if (ready) landed(from, page); } });
   // The table, the game's client and assets, and the first page, all on their way at once.
   const table = tableGet(tableId);
-  const drawing = table.then((info) => Promise.all([client(info.game), assets(info.game)]));
+  const drawing = table.then((info) => Promise.all([client(info.game), assets(info.game), loadStyles([info.game])]));
   const said = tableGet(tableId, "/replay/chat").then((answer) => answer.lines, () => []);
   const [info, opened, [game, gameAssets], lines] = await Promise.all([table, steps.open(moveArg), drawing, said]);
   const talk = replayChat(tableId, lines, info);
