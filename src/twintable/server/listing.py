@@ -49,6 +49,7 @@ class Listing:
             result=row.result, creator_seat=seating.creator_seat,
             rematch=(row.settings or {}).get("rematch"),
             rematch_of=(row.settings or {}).get("rematch_of"),
+            chat=(row.settings or {}).get("chat", True) is not False,
             tutorial=bool((row.settings or {}).get("tutorial")))
 
     def publish(self, info_json: str) -> None:

@@ -51,6 +51,7 @@ from twintable.server.stopping import cancel_within
 from twintable.server.storage.models import (
     ActionRow,
     ArchivedGameRow,
+    ChatLineRow,
     ProfileRow,
     RatingHistoryRow,
     RatingOpponentRow,
@@ -393,6 +394,20 @@ class Store:
         """Where a finished game's moves went when they left the live log, if they did."""
         async with self.sessions() as session:
             return await session.get(ArchivedGameRow, table_id)
+
+    # -- the table's talk (server/chat.py) ------------------------------------------
+    async def append_chat_line(self, row: ChatLineRow, fence: int | None = None) -> None:
+        """Keep one chat line or reaction; returns once it is committed (FencedOut when
+        another worker runs the table now)."""
+        async with self.sessions.begin() as session:
+            await _check_fence(session, row.table_id, fence)
+            session.add(row)
+
+    async def load_chat(self, table_id: str) -> list[ChatLineRow]:
+        """A table's talk, oldest first."""
+        async with self.sessions() as session:
+            return list((await session.scalars(select(ChatLineRow).where(
+                ChatLineRow.table_id == table_id).order_by(ChatLineRow.n))).all())
 
     # -- profiles -------------------------------------------------------------------
     async def create_profile(self, row: ProfileRow) -> None:

@@ -9,6 +9,7 @@ import { glow, phoneWidth, reducedMotion } from "../lib/motion.js";
 import { muteButton, play, SOUND_OF } from "../lib/sound.js";
 import { inviteKey, tokens } from "../lib/store.js";
 import { TableSocket } from "../net/socket.js";
+import { chatPanel } from "./chat.js";
 import { seatChip, seatName, tableName } from "./names.js";
 import { describeEvents, tools } from "./narration.js";
 import { fitResults, resultNodes, summaryPanel } from "./results.js";
@@ -120,7 +121,8 @@ export async function tablePage(tableId) {
     }
   }
 
-  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); drawConcede(); }
+  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); drawConcede(); chat.refresh(); }
+  const chat = chatPanel({ tableId, info: () => s.info, me, send: (message) => socket.send(message) });
 
   // Giving the game up: asked once more, then a stand-in plays the seat to the end and the
   // game counts as a loss (the server's concede); offered while the game is in play.
@@ -218,6 +220,7 @@ export async function tablePage(tableId) {
   }
 
   function onFrame(frame) {
+    if (frame.type === "chat") { chat.onFrame(frame); return; }
     if (frame.type === "snapshot" || frame.type === "event") {
       const wasMine = ring.acting().includes(me());
       s.view = frame.view;
@@ -284,6 +287,13 @@ export async function tablePage(tableId) {
     else if (summary.box.parentNode !== main) main.insertBefore(summary.box, flash);
   };
   placeSummary();
+  // The chat: beside the table, above the log, on a wide screen; folded above the board on
+  // a phone (in the page's flow, so it never covers the board).
+  const placeChat = () => {
+    if (!phoneWidth().matches) { if (chat.box.parentNode !== side) side.insertBefore(chat.box, side.querySelector(":scope > h2")); }
+    else if (chat.box.parentNode !== main) main.insertBefore(chat.box, flash);
+  };
+  placeChat();
   page(`${t(`game.${info.game}`)} · ${tableName(info)}`, head, waiting,
     el("div", { class: `table-shell game-${info.game}` }, main, side));
   drawTable();
@@ -301,7 +311,7 @@ export async function tablePage(tableId) {
   }, 250);
   // Crossing the phone width moves the game's centre between the felt and the board, and
   // the round's summary between the log and the board.
-  const refold = () => { drawBoard(); ring.draw(board); placeSummary(); };
+  const refold = () => { drawBoard(); ring.draw(board); placeSummary(); placeChat(); };
   phoneWidth().addEventListener("change", refold);
   return () => {
     clearInterval(ticker);
