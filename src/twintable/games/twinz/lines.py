@@ -16,7 +16,7 @@ from collections.abc import Mapping
 LANGUAGES = ("en", "fr", "ko", "nl")
 
 _EN = {
-    "refused.same_word": "{clue} is {word} once accents are set aside",
+    "refused.same_word": "{clue} is {word} (accents and case aside)",
     "refused.inflection": "{clue} is a form of {word}",
     "refused.contains": "{word} is inside {clue}",
     "refused.family": "{clue} is of the family of {word}",
@@ -86,7 +86,7 @@ _EN = {
 }
 
 _FR = {
-    "refused.same_word": "{clue}, c'est {word} sans ses accents",
+    "refused.same_word": "{clue}, c'est {word} (accents et majuscules mis à part)",
     "refused.inflection": "{clue} est une forme de {word}",
     "refused.contains": "{clue} contient {word}",
     "refused.family": "{clue} est de la famille de {word}",
@@ -158,7 +158,7 @@ _FR = {
 }
 
 _KO = {
-    "refused.same_word": "{clue}는 악센트를 빼면 {word}입니다",
+    "refused.same_word": "{clue}는 악센트와 대소문자를 빼면 {word}입니다",
     "refused.inflection": "{clue}는 {word}의 활용형입니다",
     "refused.contains": "{clue} 안에 {word}가 들어 있습니다",
     "refused.family": "{clue}는 {word}와 같은 어족입니다",
@@ -225,7 +225,7 @@ _KO = {
 }
 
 _NL = {
-    "refused.same_word": "{clue} is {word} zonder accenten",
+    "refused.same_word": "{clue} is {word} (accenten en hoofdletters terzijde)",
     "refused.inflection": "{clue} is een vorm van {word}",
     "refused.contains": "{word} zit in {clue}",
     "refused.family": "{clue} hoort bij de woordfamilie van {word}",
