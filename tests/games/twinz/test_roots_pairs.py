@@ -34,7 +34,7 @@ from twintable.games.twinz.roots import (
     ("jardinier", "jardin"), ("Jardin", "JARDINIER"), ("jardinage", "jardin"),
     ("policier", "police"), ("maisonnette", "maison"), ("chaton", "chat"),
     ("aventurier", "aventure"), ("tablée", "table"), ("glaçon", "glace"),
-    ("boulangerie", "boulanger"), ("dentiste", "dent"), ("baignade", "baignoire"),
+    ("boulangerie", "boulanger"), ("dentiste", "dent"), ("baignade", "bain"),
     # learned derivatives the word's beginning shows in, or its noun of action
     ("manuel", "main"), ("solaire", "soleil"), ("lunaire", "lune"), ("chaleur", "chaud"),
     ("famine", "faim"), ("faim", "famine"), ("sanguin", "sang"),

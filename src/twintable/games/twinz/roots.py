@@ -317,7 +317,8 @@ def _why(clue: str, mystery: str, reviewed: bool) -> str | None:
     if read_as & related:
         return "contains" if fold(mystery) in fold(clue) else "family"
     # Between two words off the cards, either one's family may hold the other.
-    if not reviewed and any(heads & _family_keys(reading, clue) for reading in read_as):
+    if not reviewed and not own and any(heads & _family_keys(reading, clue)
+                                        for reading in read_as):
         return "family"
     if fold(clue) not in _lexicon():
         root = stem(clue)
