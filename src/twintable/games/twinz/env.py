@@ -24,14 +24,17 @@ timer for taking the card (``draw``) itself, so a duo that only waits would stal
 game: ``max_ticks`` (default 100,000, about 2.8 virtual hours; a game whose every timer
 runs out lasts under 30 minutes) truncates it.
 
-Vocabulary (``VOCABULARY``, 9,477 words for v1): every word of both decks
-(``data/decks.json``) and every word of the association lexicon
-(``data/associations_yellow.json``, ``data/associations_blue.json``: what French players
-say for each deck word), one entry per folded form (case and accents folded, as the rules
-compare words; the spelling kept is the deck's, else the alphabetically first), sorted
-by folded form. Every mystery word is in it. The vocabulary is part of the version:
-``tests/games/twinz/test_env.py`` pins its size and fingerprint, and a change to those data
-files that changes it needs a ``twinz_v2``. Word bots may say words outside it: an index
+Vocabulary (``VOCABULARY``, 9,477 words for v1, shipped frozen in
+``data/twinz_v1_vocabulary.txt``): what :func:`build_vocabulary` made of the data as v1
+shipped it, every word of both decks (``data/decks.json``) and every word of the
+association lexicon (``data/associations_yellow.json``, ``data/associations_blue.json``:
+what French players say for each deck word), one entry per folded form (case and accents
+folded, as the rules compare words; the spelling kept is the deck's, else the
+alphabetically first), sorted by folded form. Every mystery word is in it: a deck review
+since v1 (issue 40) chose its new words inside it, and a test holds every card word to it.
+The vocabulary is part of the version: ``tests/games/twinz/test_env.py`` pins its size and
+fingerprint; a new vocabulary (:func:`build_vocabulary` on today's data) needs a
+``twinz_v2``. Word bots may say words outside it: an index
 cannot name them (``index_of`` raises :class:`UnknownWordError`), but
 ``raw_env.step_action`` plays any engine action of the seat on turn, so a wrapper can seat
 those bots unchanged; the observation then shows such a word as ``UNKNOWN_WORD``.
@@ -154,7 +157,8 @@ def _association_words(deck: str) -> Iterable[str]:
 
 @cache
 def build_vocabulary() -> tuple[str, ...]:
-    """The v1 vocabulary: deck words and association words, one per folded form."""
+    """A vocabulary from the data as it is now: deck words and association words, one per
+    folded form (v1's, frozen in ``data/twinz_v1_vocabulary.txt``, was built so)."""
     deck_words = {word for name in DECKS for card in load_decks()[name]
                   for pair in card.lines for word in pair}
     spellings: dict[str, str] = {}
@@ -170,7 +174,13 @@ def build_vocabulary() -> tuple[str, ...]:
     return tuple(spellings[key] for key in sorted(spellings))
 
 
-VOCABULARY = build_vocabulary()
+def _frozen_vocabulary() -> tuple[str, ...]:
+    text = resources.files("twintable.games.twinz").joinpath(
+        "data/twinz_v1_vocabulary.txt").read_text(encoding="utf-8")
+    return tuple(line for line in text.splitlines() if line)
+
+
+VOCABULARY = _frozen_vocabulary()
 #: Folded form -> vocabulary index (words are compared folded, as the rules compare them).
 WORD_INDEX = {fold(word): index for index, word in enumerate(VOCABULARY)}
 N_ACTIONS = WORD_BASE + len(VOCABULARY)

@@ -43,10 +43,12 @@ export default {
   whoActs: renderTwinz.toAct,
   deadline,
   narrate,
-  // The round's result stands on the board's banner through the pause and at the end
-  // (board.js banner): not flashed above it too.
-  toldOnBoard: (event, view) => event.kind === "round_over"
-    && (view?.phase === "over" || (view?.phase === "draw" && view.pause_until != null)),
+  // The round's result stands on the board (its banner through the pause, its recap until
+  // the next card is dealt), and the revealed clues on their turned cards: neither is
+  // flashed above the board too (issue 40: on a phone the clues were announced twice).
+  toldOnBoard: (event, view) => (event.kind === "round_over"
+    && (view?.phase === "over" || (view?.phase === "draw" && (view.pause_until != null || view.recap != null))))
+    || (event.kind === "clues_revealed" && (Array.isArray(view?.clues) || view?.recap != null)),
   breakdown,
   ranking,
   replayHand,
