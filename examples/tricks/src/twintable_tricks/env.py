@@ -15,6 +15,10 @@ Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone
 the game ends; ``reward="score"`` gives each seat the points it scored at the end of
 each hand, divided by the points a hand gives out.
 
+Episode cap: ``max_steps`` (default ``"auto"``: 50 hands' worth of plays, ``50 × players ×
+hand_size`` steps; None: no cap) truncates a game that would not end. The last ``info``
+of every agent holds ``winner``, ``winners``, ``score`` and ``scores``.
+
 Needs Twin Table's ``[rl]`` extra (PettingZoo, Gymnasium, NumPy).
 """
 
@@ -28,10 +32,12 @@ from pettingzoo.utils import wrappers
 from twintable.core.types import Action
 from twintable.envs import IllegalActionError
 from twintable.envs.aec import (
+    AUTO,
     Seeds,
     TableEnv,
     check_render_mode,
     check_reward,
+    episode_cap,
     masked_index,
     win_rewards,
 )
@@ -45,6 +51,8 @@ from twintable_tricks.views import TricksView
 MAX_SEATS = 4
 N_ACTIONS = DECK_SIZE
 REWARDS = ("win", "score")
+#: The default episode cap, in hands' worth of plays.
+HANDS_CAP = 50
 
 OBSERVATION = Layout([
     Field("hand", DECK_SIZE, 1, "1 for each card id in my hand"),
@@ -108,7 +116,8 @@ class raw_env(TableEnv):
                                           "is_parallelizable": False}
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None, reward: str = "win"):
+                 render_mode: str | None = None, reward: str = "win",
+                 max_steps: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         check_reward(reward, REWARDS)
         self.game = TricksGame()
@@ -119,6 +128,7 @@ class raw_env(TableEnv):
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._state: TricksState = self.game.new_state(self.options, players, 0)
         self._seeds = Seeds()
+        self.max_steps = episode_cap(max_steps, HANDS_CAP * players * self.options["hand_size"])
 
     def action_of(self, index: int, agent: str | None = None) -> Action:
         return action_of(int(index), self.seat(agent or self.agent_selection))

@@ -64,8 +64,14 @@ field               size  meaning
 
 Rewards: ``reward="score"`` (default) gives each agent the change in its side's score
 after every step (a set taken +1, a set stolen or lost −1; time-attack points);
-``reward="win"`` gives +1 to each winner and −1 to the others at the end. ``max_ticks``
-truncates an episode (default: none; every mode ends by itself).
+``reward="win"`` gives +1 to each winner and −1 to the others at the end.
+
+Episode cap: ``max_ticks`` truncates an episode (default ``"auto"``: 15 virtual minutes,
+or in coop and time attack each round's ``duration_s`` plus a minute to start it, where
+that is longer; None: no cap). A seat that never flips its pile or never starts a round
+would otherwise stall the game for ever. The last ``info`` of every agent holds
+``winner``, ``winners``, ``score`` and ``scores`` (each seat's side's score; at a
+truncation the scores so far, and no winner).
 """
 
 from __future__ import annotations
@@ -79,11 +85,14 @@ from pettingzoo.utils import wrappers
 
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
 from twintable.envs.aec import (
+    AUTO,
     Seeds,
     TableEnv,
     agent_names,
     check_render_mode,
     check_reward,
+    episode_cap,
+    standing,
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
@@ -122,6 +131,10 @@ TOUCH_BASE = 3
 TURN_BASE = TOUCH_BASE + len(PLACES)
 N_ACTIONS = TURN_BASE + CARDS
 MODES = (COMPETITIVE, TEAM, COOP, TIME_ATTACK)
+#: The default episode cap (``max_ticks="auto"``) in virtual time: 15 minutes, or each
+#: timed round's length plus a minute to start it where that is longer.
+CAP_MS = 15 * 60_000
+START_ALLOWANCE_MS = 60_000
 PHASES = (READY, PLAY, OVER)
 REWARDS = ("score", "win")
 _R = len(PLACES)
@@ -244,7 +257,7 @@ class TwinItTable:
     """What both forms share: one engine state, the virtual clock, masks and rewards."""
 
     def __init__(self, players: int, options: Mapping[str, Any] | None, dt: int,
-                 reward: str, max_ticks: int | None):
+                 reward: str, max_ticks: int | str | None):
         check_reward(reward, REWARDS)
         if dt <= 0:
             raise ValueError("dt must be a positive number of milliseconds")
@@ -254,9 +267,9 @@ class TwinItTable:
         self.players = players
         self.dt = int(dt)
         self.reward = reward
-        self.max_ticks = max_ticks
         self.agents = agent_names(players)
         self.state: TwinItState = self.game.new_state(self.options, players, 0)
+        self.max_ticks = episode_cap(max_ticks, self.default_cap(), "max_ticks")
         self.now = 0
         self.tick = 0
         self._seeds = Seeds()
@@ -264,6 +277,15 @@ class TwinItTable:
         self._episode = 0
         self._legal_key: tuple[int, int, int] = (-1, -1, -1)
         self._legal_moves: dict[int, dict[int, Action]] = {}
+
+    def default_cap(self) -> int:
+        """Ticks in :data:`CAP_MS`, or in every timed round and its start if longer."""
+        resolved = self.state.options
+        cap_ms = CAP_MS
+        if resolved["mode"] in (COOP, TIME_ATTACK):
+            rounds = resolved.get("rounds", 1) if resolved["mode"] == TIME_ATTACK else 1
+            cap_ms = max(cap_ms, rounds * (resolved["duration_s"] * 1000 + START_ALLOWANCE_MS))
+        return -(-cap_ms // self.dt)
 
     def reset(self, seed: int | None) -> None:
         self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
@@ -368,6 +390,13 @@ class TwinItTable:
             per_side = [len(groups) for groups in state.sets]
         return [per_side[state.side_of[seat]] for seat in range(self.players)]
 
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The final scores and winners, or at a truncation each seat's side's score so
+        far and no winner."""
+        if self.over:
+            return standing(self.game, self.state)
+        return self.scores(), []
+
     def rewards(self, before: list[int]) -> dict[str, float]:
         if self.reward == "score":
             return {agent: float(after - earlier) for agent, after, earlier
@@ -417,7 +446,7 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | None = None):
+                 max_ticks: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         self.table = TwinItTable(players, options, dt, reward, max_ticks)
         self.game = self.table.game
@@ -433,6 +462,9 @@ class raw_env(TableEnv):
     def now_ms(self) -> int:
         """The virtual clock: the time every action of this tick is stamped with."""
         return self.table.now
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        return self.table.standing()
 
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         """The engine action an index means now for ``agent`` (None: wait)."""
@@ -482,7 +514,7 @@ class parallel_env(TableParallelEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | None = None):
+                 max_ticks: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         super().__init__(TwinItTable(players, options, dt, reward, max_ticks), render_mode,
                          OBSERVATION.box(), N_ACTIONS)

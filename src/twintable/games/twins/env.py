@@ -16,14 +16,14 @@ field               size  meaning
 ``my_pick``         60    1 for the two cards I committed this round, if I have
 ``revealed``        360   per relative seat (6 × 60 cards): round / 4 for each card that
                           seat showed this hand (0.25 round 1 … 1.0 round 4)
-``chips``           6     per relative seat: chips / (12 × players)
-``bank``            1     bank / (12 × players)
+``chips``           6     per relative seat: chips / (``starting_chips`` × players)
+``bank``            1     bank / (``starting_chips`` × players)
 ``present``         6     1 for the slots that hold a seat
 ``out``             6     1 for a bankrupt seat
 ``sitting_out``     6     1 for a seat that sits out round 4
 ``committed``       6     1 for a seat that has picked this round (never what)
 ``bought``          6     cards bought this hand / 2
-``hand_sizes``      6     cards in hand / 10
+``hand_sizes``      6     cards in hand / (``deal`` + 2)
 ``dealer``          6     one-hot relative seat of the dealer
 ``buyer``           6     one-hot relative seat that buys now (all 0 when nobody)
 ``phase``           3     one-hot: buy, pick, over
@@ -39,7 +39,14 @@ does not act this step), 1–3 buy 0, 1 or 2 cards, 4–1773 pick the two cards 
 
 Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone else when
 the game ends; ``reward="score"`` gives each seat its change in chips / 12 after every
-step. The game ends when the engine says so (a bankruptcy's hand, or ``max_hands``).
+step (``starting_chips``). The game ends when the engine says so (a bankruptcy's hand, or
+``max_hands``).
+
+Episode cap: ``max_steps`` (default ``"auto"``: 5 × players × ``max_hands`` AEC steps, or
+with no ``max_hands`` 20 × ``starting_chips`` hands' worth, 240 hands at 12 chips; the
+parallel form counts its own steps against the same number) truncates a game that would
+not end. The last ``info`` of every agent holds ``winner``, ``winners``, ``score`` and
+``scores`` (chips; at a truncation the chips so far, and no winner).
 """
 
 from __future__ import annotations
@@ -54,11 +61,13 @@ from pettingzoo.utils import wrappers
 
 from twintable.core.types import Action
 from twintable.envs.aec import (
+    AUTO,
     Seeds,
     TableEnv,
     agent_names,
     check_render_mode,
     check_reward,
+    episode_cap,
     masked_index,
     win_rewards,
 )
@@ -66,7 +75,13 @@ from twintable.envs.errors import IllegalActionError
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twins.cards import DECK_SIZE
-from twintable.games.twins.rules import BUY_KIND, PICK_KIND, START_CHIPS, TwinsGame
+from twintable.games.twins.rules import (
+    BUY_KIND,
+    MOST_BOUGHT,
+    PICK_KIND,
+    ROUNDS,
+    TwinsGame,
+)
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
 from twintable.games.twins.views import TwinsView
 
@@ -85,14 +100,14 @@ OBSERVATION = Layout([
     Field("my_pick", DECK_SIZE, 1, "1 for the two cards I committed this round"),
     Field("revealed", MAX_SEATS * DECK_SIZE, 1,
           "per relative seat × card: round / 4 when that seat showed the card this hand"),
-    Field("chips", MAX_SEATS, 1, "chips / (12 × players), per relative seat"),
-    Field("bank", 1, 1, "bank / (12 × players)"),
+    Field("chips", MAX_SEATS, 1, "chips / (starting_chips × players), per relative seat"),
+    Field("bank", 1, 1, "bank / (starting_chips × players)"),
     Field("present", MAX_SEATS, 1, "1 for slots that hold a seat"),
     Field("out", MAX_SEATS, 1, "1 for a bankrupt seat"),
     Field("sitting_out", MAX_SEATS, 1, "1 for a seat sitting out round 4"),
     Field("committed", MAX_SEATS, 1, "1 for a seat that has picked this round"),
     Field("bought", MAX_SEATS, 1, "cards bought this hand / 2"),
-    Field("hand_sizes", MAX_SEATS, 1, "cards in hand / 10"),
+    Field("hand_sizes", MAX_SEATS, 1, "cards in hand / (deal + 2)"),
     Field("dealer", MAX_SEATS, 1, "one-hot relative seat of the dealer"),
     Field("buyer", MAX_SEATS, 1, "one-hot relative seat buying now"),
     Field("phase", 3, 1, "one-hot buy, pick, over"),
@@ -143,7 +158,10 @@ def encode(view: TwinsView) -> np.ndarray:
     revealed = out[where["revealed"]].reshape(MAX_SEATS, DECK_SIZE)
     for round_no, seat, first, second in view.played:
         revealed[rel(seat), [first, second]] = round_no / 4
-    total = START_CHIPS * players
+    # Chips only change hands: every seat's and the bank's share of what the table began
+    # with stays in [0, 1] whatever ``starting_chips`` is.
+    total = view.options["starting_chips"] * players
+    most_cards = view.options["deal"] + MOST_BOUGHT
     for seat in range(players):
         slot = where["chips"].start + rel(seat)
         out[slot] = view.chips[seat] / total
@@ -152,7 +170,7 @@ def encode(view: TwinsView) -> np.ndarray:
         out[where["sitting_out"].start + rel(seat)] = float(view.sitting_out[seat])
         out[where["committed"].start + rel(seat)] = float(view.committed[seat])
         out[where["bought"].start + rel(seat)] = view.bought[seat] / 2
-        out[where["hand_sizes"].start + rel(seat)] = min(view.hand_sizes[seat], 10) / 10
+        out[where["hand_sizes"].start + rel(seat)] = min(view.hand_sizes[seat] / most_cards, 1.0)
     out[where["bank"].start] = view.bank / total
     out[where["dealer"].start + rel(view.dealer)] = 1.0
     if view.buyer >= 0:
@@ -178,7 +196,14 @@ class TwinsTable:
         self.reward = reward
         self.agents = agent_names(players)
         self.state: TwinsState = self.game.new_state(self.options, players, 0)
+        self.start_chips = int(self.state.options["starting_chips"])
         self._seeds = Seeds()
+
+    def default_cap(self) -> int:
+        """AEC steps in ``max_hands`` hands (or 20 × ``starting_chips`` hands): a buy and
+        four picks per seat a hand."""
+        hands = self.state.options["max_hands"] or 20 * self.start_chips
+        return (1 + ROUNDS) * self.players * hands
 
     def reset(self, seed: int | None) -> None:
         self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
@@ -223,7 +248,7 @@ class TwinsTable:
     def rewards(self, chips_before: list[int]) -> dict[str, float]:
         state = self.state
         if self.reward == "score":
-            return {agent: (state.chips[seat] - chips_before[seat]) / START_CHIPS
+            return {agent: (state.chips[seat] - chips_before[seat]) / self.start_chips
                     for seat, agent in enumerate(self.agents)}
         outcome = self.game.outcome(state)
         if outcome is None:
@@ -266,11 +291,13 @@ class raw_env(TableEnv):
                 "is_parallelizable": True}
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None, reward: str = "win"):
+                 render_mode: str | None = None, reward: str = "win",
+                 max_steps: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         self.table = TwinsTable(players, options, reward)
         self.game = self.table.game
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
+        self.max_steps = episode_cap(max_steps, self.table.default_cap())
 
     @property
     def _state(self) -> TwinsState:
@@ -317,10 +344,12 @@ class parallel_env(TableParallelEnv):
     metadata: ClassVar[dict[str, Any]] = {"name": "twins_v0", "render_modes": ["ansi", "human"]}
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None, reward: str = "win"):
+                 render_mode: str | None = None, reward: str = "win",
+                 max_steps: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
-        super().__init__(TwinsTable(players, options, reward), render_mode,
-                         OBSERVATION.box(), N_ACTIONS)
+        table = TwinsTable(players, options, reward)
+        super().__init__(table, render_mode, OBSERVATION.box(), N_ACTIONS,
+                         episode_cap(max_steps, table.default_cap()))
 
 
 def env(**kwargs: Any) -> AECEnv:

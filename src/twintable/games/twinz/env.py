@@ -84,8 +84,9 @@ field               size  meaning
 Rewards: ``reward="score"`` (default) gives every seat the change in its score (points +
 2 per card, the final score's formula) after every step, so an episode's rewards add up
 to the final score less the 3 starting points; ``reward="win"`` gives +1 to each winner
-and −1 to everyone else at the end. When the game ends each agent's info holds
-``{"score", "winner"}``. ``reset(seed=s)`` plays the engine's game of seed ``s`` (as
+and −1 to everyone else at the end. When the game ends, or ``max_ticks`` truncates it,
+each agent's info holds ``winner`` (this seat won), ``winners``, ``score`` and ``scores``
+(the outcome's totals; at a truncation the totals so far, and no winner). ``reset(seed=s)`` plays the engine's game of seed ``s`` (as
 ``twintable sim --seed s`` does); a reset without a seed draws the next game's seed from
 the last seeded generator.
 """
@@ -419,16 +420,16 @@ class raw_env(TableEnv):
         over = self.game.is_over(self._state)
         truncated = (not over and self.max_ticks is not None
                      and self.tick >= self.max_ticks)
-        infos = None
-        if over:
-            outcome = self.game.outcome(self._state)
-            assert outcome is not None
-            infos = {name: {"score": outcome.scores[self.seat(name)],
-                            "winner": self.seat(name) in outcome.winners}
-                     for name in self.agents}
         self._settle(agent, self._rewards(before, over),
                      self.agents[0] if over or truncated else self._selected(self.agents),
-                     over=over, truncated=truncated, infos=infos)
+                     over=over, truncated=truncated)
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The outcome's totals and winners, or at a truncation the totals so far (points
+        + 2 per card won, as the outcome counts) and no winner."""
+        if self.game.is_over(self._state):
+            return super().standing()
+        return self._scores(), []
 
     def _selected(self, agents: list[str]) -> str:
         if not self._turns:
