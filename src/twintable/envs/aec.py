@@ -247,5 +247,6 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
         pass
 
 
-__all__ = ["AUTO", "Seats", "Seeds", "TableEnv", "agent_names", "agent_spaces", "check_render_mode",
-           "check_reward", "episode_cap", "final_infos", "masked_index", "shown", "standing", "win_rewards"]
+__all__ = ["AUTO", "Seats", "Seeds", "TableEnv", "agent_names", "agent_spaces",
+           "check_render_mode", "check_reward", "episode_cap", "final_infos", "masked_index",
+           "shown", "standing", "win_rewards"]

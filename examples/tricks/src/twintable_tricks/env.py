@@ -108,6 +108,23 @@ def index_of(action: Action) -> int:
     return int(action.payload["card"])
 
 
+def observe_view(view: TricksView) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone (a policy seated as a bot)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    for action in view.legal:
+        mask[index_of(action)] = 1
+    return {"observation": encode(view), "action_mask": mask}
+
+
+def view_action(view: TricksView, index: int) -> Action:
+    """The card ``index`` names for the view's seat; IllegalActionError when the view
+    does not allow it."""
+    for action in view.legal:
+        if index_of(action) == index:
+            return action
+    raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+
+
 class raw_env(TableEnv):
     """Twin Tricks, the seat on turn acting."""
 
@@ -186,4 +203,5 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "action_of", "encode", "env", "index_of", "raw_env"]
+__all__ = ["N_ACTIONS", "OBSERVATION", "action_of", "encode", "env", "index_of",
+           "observe_view", "raw_env", "view_action"]

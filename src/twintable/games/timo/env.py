@@ -87,6 +87,27 @@ def race_order(players: int, turn: int, exposed: int, direction: int) -> list[in
     return [*asked, exposed] if exposed != turn else asked
 
 
+def observe_view(view: Any) -> dict[str, npt.NDArray[Any]]:
+    """A seat's observation from its view alone, as ``observe`` gives it (a policy seated
+    as a bot: ``twintable.bots.user``): a seat not on turn is asked to react (catch, call
+    TIMO! late, or wait)."""
+    observation = np.zeros(codec.observation_size(view.players), np.float32)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    codec.encode(view, view.viewer != view.turn, observation, mask)
+    return {"observation": observation, "action_mask": mask}
+
+
+def view_action(view: Any, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat (None: wait); ValueError when the
+    view does not allow it."""
+    if index == WAIT:
+        return None
+    action = codec.indexed_legal(view).get(int(index))
+    if action is None:
+        raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+    return action
+
+
 class raw_env(TableEnv):
     """Timo's Twist, one seat acting at a time; see the module docstring."""
 

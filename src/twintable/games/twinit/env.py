@@ -245,6 +245,30 @@ def encode(table: PublicTable, seat: int, recent_touches: tuple[int, ...],
     return out
 
 
+def observe_view(view: Any) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone, at the view's clock (a policy seated as
+    a bot: ``twintable.bots.user``); wait is always allowed until the end."""
+    table, seat = view.public, view.viewer
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    if table.phase != OVER:
+        mask[WAIT] = 1
+        for action in legal_moves(table, seat, view.recent_touches):
+            mask[index_of(action)] = 1
+    return {"observation": encode(table, seat, view.recent_touches, table.now_ms),
+            "action_mask": mask}
+
+
+def view_action(view: Any, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat now (None: wait);
+    IllegalActionError when the view does not allow it."""
+    if index == WAIT:
+        return None
+    for action in legal_moves(view.public, view.viewer, view.recent_touches):
+        if index_of(action) == index:
+            return action
+    raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+
+
 def _place(place: str) -> int:
     try:
         return PLACE_INDEX[place]
@@ -530,4 +554,4 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "PLACES", "WAIT", "encode", "env", "index_of",
-           "parallel_env", "raw_env"]
+           "observe_view", "parallel_env", "raw_env", "view_action"]

@@ -184,6 +184,26 @@ def encode(view: TwinsView) -> np.ndarray:
     return out
 
 
+def observe_view(view: TwinsView) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone, as the AEC form's ``observe`` gives it
+    (a policy seated as a bot: ``twintable.bots.user``)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    for action in view.legal:
+        mask[index_of(action)] = 1
+    return {"observation": encode(view), "action_mask": mask}
+
+
+def view_action(view: TwinsView, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat (None: wait); IllegalActionError when
+    the view does not allow it."""
+    if index == WAIT:
+        return None
+    action = action_of(int(index), view.viewer if view.viewer is not None else -1)
+    if action is None or all(index_of(legal) != index for legal in view.legal):
+        raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+    return action
+
+
 class TwinsTable:
     """What both forms share: one engine state, the masks, observations and rewards."""
 
@@ -358,4 +378,4 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "WAIT", "action_of", "encode", "env", "index_of",
-           "parallel_env", "raw_env"]
+           "observe_view", "parallel_env", "raw_env", "view_action"]

@@ -86,8 +86,9 @@ Rewards: ``reward="score"`` (default) gives every seat the change in its score (
 to the final score less the 3 starting points; ``reward="win"`` gives +1 to each winner
 and −1 to everyone else at the end. When the game ends, or ``max_ticks`` truncates it,
 each agent's info holds ``winner`` (this seat won), ``winners``, ``score`` and ``scores``
-(the outcome's totals; at a truncation the totals so far, and no winner). ``reset(seed=s)`` plays the engine's game of seed ``s`` (as
-``twintable sim --seed s`` does); a reset without a seed draws the next game's seed from
+(the outcome's totals; at a truncation the totals so far, and no winner).
+``reset(seed=s)`` plays the engine's game of seed ``s`` (as ``twintable sim --seed s``
+does); a reset without a seed draws the next game's seed from
 the last seeded generator.
 """
 
@@ -280,6 +281,39 @@ def legal_moves(view: TwinzView) -> tuple[list[int], bool]:
         elif action.kind == VOTE:
             indices.add(VOTE_UPHOLD if action.payload["uphold"] else VOTE_DISMISS)
     return sorted(indices), words
+
+
+def observe_view(view: TwinzView) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone, at the view's clock (a policy seated as
+    a bot: ``twintable.bots.user``); wait is always allowed until the end."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    if view.phase != OVER:
+        mask[WAIT] = 1
+        indices, words = legal_moves(view)
+        mask[indices] = 1
+        if words:
+            mask[WORD_BASE:] = 1
+    return {"observation": encode(view, view.now_ms), "action_mask": mask}
+
+
+def view_action(view: TwinzView, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat now (None: wait);
+    IllegalActionError when the view does not allow it."""
+    if index == WAIT:
+        return None
+    seat = view.viewer
+    assert seat is not None, "spectators do not act"
+    indices, words = legal_moves(view)
+    if index in indices:
+        if index == DRAW_INDEX:
+            return Action(seat, DRAW_KIND, {})
+        if index in (CONTEST_FIRST, CONTEST_SECOND):
+            return Action(seat, CONTEST, {"member": view.duo[index - CONTEST_FIRST]})
+        return Action(seat, VOTE, {"uphold": index == VOTE_UPHOLD})
+    if words and WORD_BASE <= index < N_ACTIONS:
+        kind = CLUE if view.phase == CLUES else GUESS
+        return Action(seat, kind, {"word": VOCABULARY[index - WORD_BASE]})
+    raise IllegalActionError(f"action {index} is not legal for seat {seat} now")
 
 
 class raw_env(TableEnv):
@@ -497,4 +531,5 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "UNKNOWN_WORD", "VOCABULARY", "WAIT", "WORD_BASE",
-           "UnknownWordError", "encode", "env", "legal_moves", "raw_env"]
+           "UnknownWordError", "encode", "env", "legal_moves", "observe_view", "raw_env",
+           "view_action"]
