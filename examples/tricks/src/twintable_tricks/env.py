@@ -189,6 +189,12 @@ class raw_env(TableEnv):
             rewards = win_rewards(self.possible_agents, outcome.winners)
         return rewards
 
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The outcome, or at a truncation the points so far and no winner."""
+        if self.game.is_over(self._state):
+            return super().standing()
+        return list(self._state.scores), []
+
     def describe(self) -> str:
         view = self.game.view(self._state, None)
         lines = [f"Twin Tricks hand {view.hand_no}, seat_{view.turn} to play"]

@@ -487,6 +487,11 @@ class raw_env(TableEnv):
         """The virtual clock: the time every action of this tick is stamped with."""
         return self.table.now
 
+    @property
+    def max_ticks(self) -> int | None:
+        """The episode cap in ticks (the module docstring)."""
+        return self.table.max_ticks
+
     def standing(self) -> tuple[list[int] | None, list[int]]:
         return self.table.standing()
 

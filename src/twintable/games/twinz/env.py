@@ -21,8 +21,9 @@ with nothing to do gets no turn; a tick in which nobody may act passes by itself
 still ties, as at a table. Between rounds the engine's result pause (``result_pause_ms``)
 is a timer like the others: nobody may take the card before it fires. The engine has no
 timer for taking the card (``draw``) itself, so a duo that only waits would stall the
-game: ``max_ticks`` (default 100,000, about 2.8 virtual hours; a game whose every timer
-runs out lasts under 30 minutes) truncates it.
+game: ``max_ticks`` (default ``"auto"``: one virtual hour, 36,000 ticks at the default
+``dt``; a game whose every timer runs out lasts under 30 minutes; None: no cap)
+truncates it.
 
 Vocabulary (``VOCABULARY``, 9,477 words for v1): every word of both decks
 (``data/decks.json``) and every word of the association lexicon
@@ -108,9 +109,11 @@ from pettingzoo.utils import wrappers
 from twintable.core.errors import RuleError
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
 from twintable.envs.aec import (
+    AUTO,
     TableEnv,
     check_render_mode,
     check_reward,
+    episode_cap,
     masked_index,
     win_rewards,
 )
@@ -139,7 +142,8 @@ MAX_USED = 4 * max(PILE_SIZE.values())
 WAIT, DRAW_INDEX, CONTEST_FIRST, CONTEST_SECOND, VOTE_UPHOLD, VOTE_DISMISS = range(6)
 WORD_BASE = 6
 REWARDS = ("score", "win")
-DEFAULT_MAX_TICKS = 100_000
+#: The default episode cap (``max_ticks="auto"``) in virtual time: one hour.
+CAP_MS = 60 * 60_000
 
 
 class UnknownWordError(ValueError):
@@ -326,7 +330,7 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | None = DEFAULT_MAX_TICKS):
+                 max_ticks: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         check_reward(reward, REWARDS)
         if dt <= 0:
@@ -337,7 +341,7 @@ class raw_env(TableEnv):
         self.players = players
         self.dt = int(dt)
         self.reward = reward
-        self.max_ticks = max_ticks
+        self.max_ticks = episode_cap(max_ticks, -(-CAP_MS // self.dt), "max_ticks")
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._seeds = random.Random()
         self._state: TwinzState = self.game.new_state(self.options, players, 0)
