@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -87,7 +88,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         self.aec = env_module(game).env(**kwargs)
         self.raw = self.aec.unwrapped
         self.game = self.raw.game
-        self.entry = default_registry().entry(game)
+        self.entry = _entry(game)
         agents: list[str] = list(self.raw.possible_agents)
         if not 0 <= seat < len(agents):
             raise ValueError(f"seat must be 0 to {len(agents) - 1}")
@@ -273,6 +274,12 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
 
     def close(self) -> None:
         self.aec.close()
+
+
+@cache
+def _entry(game: str) -> Any:
+    """A game's entry, built once per process (evaluate() builds an environment a game)."""
+    return default_registry().entry(game)
 
 
 def register_envs() -> None:

@@ -18,10 +18,11 @@ game's own), so a plug-in game's bots climb it the same way::
 300), so a ladder with slow bots fits a small machine; ``--note`` says in the file how
 it was made. Each rating names the bot's level on the shared scale (Beginner to Expert),
 which the browser's leaderboard shows ("bots" tab). ``--bot SPEC`` (repeatable) adds a
-researcher's own agent to the round robin (``module:Class``, ``policy.npz``, ``model.zip``:
-``twintable.bots.user``); ``--bots`` may name levels (``hard``) as well as bots. The browser reads the copy the
-package ships, ``web/data/ladder.json``: give ``--out`` twice to write both it and
-docs/figures/ladder.json (a test checks that they agree).
+researcher's own agent to the round robin (``module:Class``, ``policy.npz``,
+``model.zip``: ``twintable.bots.user``); ``--bots`` may name levels (``hard``) as well as
+bots. The browser reads the copy the package ships, ``web/data/ladder.json``: give
+``--out`` twice to write both it and docs/figures/ladder.json (a test checks that they
+agree).
 """
 
 from __future__ import annotations
