@@ -112,6 +112,7 @@ class SB3Policy:
 
     def __init__(self, path: Path | str):
         errors = []
+        self.model: Any = None
         for module_name, class_name in SB3_CLASSES:
             try:
                 algorithm = getattr(importlib.import_module(module_name), class_name)
@@ -127,6 +128,14 @@ class SB3Policy:
             return
         raise UserBotError(f"cannot load {path} as a Stable-Baselines3 model (install "
                            f"twintable[sb3]): {'; '.join(errors)}")
+
+    @classmethod
+    def of(cls, model: Any) -> SB3Policy:
+        """A model already in memory (self-play against the model being trained)."""
+        policy = cls.__new__(cls)
+        policy.model = model
+        policy.masked = type(model).__name__ == "MaskablePPO"
+        return policy
 
     def __call__(self, observation: dict[str, Any]) -> Any:
         import numpy as np
