@@ -28,7 +28,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from twintable.core.types import Action
 from twintable.envs import IllegalActionError
 from twintable.envs.aec import (
@@ -41,6 +40,7 @@ from twintable.envs.aec import (
     masked_index,
     win_rewards,
 )
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 
 from twintable_tricks.cards import DECK_SIZE
@@ -205,8 +205,9 @@ class raw_env(TableEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "action_of", "encode", "env", "index_of",

@@ -81,7 +81,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
 from twintable.envs.aec import (
@@ -96,6 +95,7 @@ from twintable.envs.aec import (
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twinit.deck import CARDS, PICTURES
@@ -554,8 +554,9 @@ class parallel_env(TableParallelEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "PLACES", "WAIT", "encode", "env", "index_of",

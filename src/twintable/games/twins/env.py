@@ -57,7 +57,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from twintable.core.types import Action
 from twintable.envs.aec import (
@@ -72,6 +71,7 @@ from twintable.envs.aec import (
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twins.cards import DECK_SIZE
@@ -141,46 +141,62 @@ def action_of(index: int, seat: int) -> Action | None:
     raise IllegalActionError(f"action index {index} is outside 0–{N_ACTIONS - 1}")
 
 
+_AT = {name: where.start for name, where in OBSERVATION.slices.items()}
+HAND, MY_PICK, REVEALED = _AT["hand"], _AT["my_pick"], _AT["revealed"]
+CHIPS, BANK, PRESENT, OUT = _AT["chips"], _AT["bank"], _AT["present"], _AT["out"]
+SITTING_OUT, COMMITTED, BOUGHT = _AT["sitting_out"], _AT["committed"], _AT["bought"]
+HAND_SIZES, DEALER, BUYER, PHASE = _AT["hand_sizes"], _AT["dealer"], _AT["buyer"], _AT["phase"]
+ROUND, PLAYERS, HAND_NO, LAST_HAND = _AT["round"], _AT["players"], _AT["hand_no"], \
+    _AT["last_hand"]
+
+
 def encode(view: TwinsView) -> np.ndarray:
-    """One seat's view as the observation vector (the layout above)."""
-    out = OBSERVATION.zeros()
-    where = OBSERVATION.slices
+    """One seat's view as the observation vector (the layout above).
+
+    Written index by index into one zeroed array (no per-field slicing): an environment
+    step encodes once, and this is most of its cost."""
+    out = np.zeros(OBSERVATION.size, dtype=np.float32)
     me, players = view.viewer, view.players
     assert me is not None, "observations are for seats, not spectators"
-
-    def rel(seat: int) -> int:
-        return (seat - me) % players
-
-    hand = out[where["hand"]]
-    hand[list(view.hand)] = 1.0
+    # slot[seat]: the seat's relative slot (0: me, k: k places to my left).
+    slot = [(seat - me) % players for seat in range(players)]
+    if view.hand:
+        out[[HAND + card for card in view.hand]] = 1.0
     if view.my_pick is not None:
-        out[where["my_pick"]][list(view.my_pick)] = 1.0
-    revealed = out[where["revealed"]].reshape(MAX_SEATS, DECK_SIZE)
+        first, second = view.my_pick
+        out[MY_PICK + first] = out[MY_PICK + second] = 1.0
     for round_no, seat, first, second in view.played:
-        revealed[rel(seat), [first, second]] = round_no / 4
+        base = REVEALED + slot[seat] * DECK_SIZE
+        out[base + first] = out[base + second] = round_no / 4
     # Chips only change hands: every seat's and the bank's share of what the table began
     # with stays in [0, 1] whatever ``starting_chips`` is.
-    total = view.options["starting_chips"] * players
-    most_cards = view.options["deal"] + MOST_BOUGHT
+    options = view.options
+    total = options["starting_chips"] * players
+    most_cards = options["deal"] + MOST_BOUGHT
+    chips, outs, sitting, committed = view.chips, view.out, view.sitting_out, view.committed
+    bought, sizes = view.bought, view.hand_sizes
     for seat in range(players):
-        slot = where["chips"].start + rel(seat)
-        out[slot] = view.chips[seat] / total
-        out[where["present"].start + rel(seat)] = 1.0
-        out[where["out"].start + rel(seat)] = float(view.out[seat])
-        out[where["sitting_out"].start + rel(seat)] = float(view.sitting_out[seat])
-        out[where["committed"].start + rel(seat)] = float(view.committed[seat])
-        out[where["bought"].start + rel(seat)] = view.bought[seat] / 2
-        out[where["hand_sizes"].start + rel(seat)] = min(view.hand_sizes[seat] / most_cards, 1.0)
-    out[where["bank"].start] = view.bank / total
-    out[where["dealer"].start + rel(view.dealer)] = 1.0
+        at = slot[seat]
+        out[CHIPS + at] = chips[seat] / total
+        out[PRESENT + at] = 1.0
+        if outs[seat]:
+            out[OUT + at] = 1.0
+        if sitting[seat]:
+            out[SITTING_OUT + at] = 1.0
+        if committed[seat]:
+            out[COMMITTED + at] = 1.0
+        out[BOUGHT + at] = bought[seat] / 2
+        out[HAND_SIZES + at] = min(sizes[seat] / most_cards, 1.0)
+    out[BANK] = view.bank / total
+    out[DEALER + slot[view.dealer]] = 1.0
     if view.buyer >= 0:
-        out[where["buyer"].start + rel(view.buyer)] = 1.0
-    out[where["phase"].start + _PHASES[view.phase]] = 1.0
-    out[where["round"].start + view.round_no] = 1.0
-    out[where["players"].start + players - 3] = 1.0
-    out[where["hand_no"].start] = min(view.hand_no, HAND_SCALE) / HAND_SCALE
-    max_hands = view.options.get("max_hands")
-    out[where["last_hand"].start] = float(any(view.out) or view.hand_no == max_hands)
+        out[BUYER + slot[view.buyer]] = 1.0
+    out[PHASE + _PHASES[view.phase]] = 1.0
+    out[ROUND + view.round_no] = 1.0
+    out[PLAYERS + players - 3] = 1.0
+    out[HAND_NO] = min(view.hand_no, HAND_SCALE) / HAND_SCALE
+    if any(outs) or view.hand_no == options.get("max_hands"):
+        out[LAST_HAND] = 1.0
     return out
 
 
@@ -218,6 +234,8 @@ class TwinsTable:
         self.state: TwinsState = self.game.new_state(self.options, players, 0)
         self.start_chips = int(self.state.options["starting_chips"])
         self._seeds = Seeds()
+        self._mask_key: tuple[int, int, bool] | None = None
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
 
     def default_cap(self) -> int:
         """AEC steps in ``max_hands`` hands (or 20 × ``starting_chips`` hands): a buy and
@@ -227,6 +245,7 @@ class TwinsTable:
 
     def reset(self, seed: int | None) -> None:
         self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
+        self._mask_key = None
 
     @property
     def over(self) -> bool:
@@ -236,13 +255,21 @@ class TwinsTable:
     truncated = False
 
     def mask(self, seat: int, waiting_allowed: bool) -> np.ndarray:
+        """The seat's legal moves now (kept until the state changes: a step reads the
+        mask to observe and again to check the move)."""
+        state = self.state
+        key = (state.version, seat, waiting_allowed)
+        if key == self._mask_key:
+            return self._mask.copy()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        legal = self.game.legal_actions(self.state, seat)
-        for action in legal:
-            mask[index_of(action)] = 1
-        if waiting_allowed and not legal:
+        legal = self.game.legal_actions(state, seat)
+        if legal:
+            mask[[_PAIR_INDEX.get(action.payload.get("cards")) or index_of(action)
+                  for action in legal]] = 1
+        elif waiting_allowed:
             mask[WAIT] = 1
-        return mask
+        self._mask_key, self._mask = key, mask
+        return mask.copy()
 
     def observe(self, seat: int, waiting_allowed: bool) -> dict[str, np.ndarray]:
         return {"observation": encode(self.game.view(self.state, seat)),
@@ -373,8 +400,9 @@ class parallel_env(TableParallelEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "WAIT", "action_of", "encode", "env", "index_of",

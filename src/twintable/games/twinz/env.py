@@ -104,7 +104,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from twintable.core.errors import RuleError
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
@@ -118,6 +117,7 @@ from twintable.envs.aec import (
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.games.twinz.decks import DECKS, fold, load_decks
 from twintable.games.twinz.rules import (
@@ -530,8 +530,9 @@ class raw_env(TableEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "UNKNOWN_WORD", "VOCABULARY", "WAIT", "WORD_BASE",
