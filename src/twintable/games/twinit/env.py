@@ -192,12 +192,14 @@ def encode(table: PublicTable, seat: int, recent_touches: tuple[int, ...],
     where = OBSERVATION.slices
     options = table.options
     side = table.side_of[seat]
-    pictures = out[where["picture"]]
-    copies = out[where["copies"]]
-    for place, picture in table.visible:
-        index = _place(place)
-        pictures[index] = picture + 1
-        copies[index] = len(table.groups[picture]) - 1
+    visible = table.visible
+    if visible:
+        # One fancy assignment per field, not two numpy writes per place.
+        places = [_place(place) for place, _ in visible]
+        groups = table.groups
+        out[places] = [picture + 1 for _, picture in visible]
+        out[[_COPIES + index for index in places]] = [len(groups[picture]) - 1
+                                                      for _, picture in visible]
     hold = options["hold_ms"]
     for owner, place, lift_ms in table.hands:
         index = _place(place)
@@ -269,6 +271,9 @@ def view_action(view: Any, index: int) -> Action | None:
     raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
 
 
+_COPIES = OBSERVATION.slices["copies"].start
+
+
 def _place(place: str) -> int:
     try:
         return PLACE_INDEX[place]
@@ -300,6 +305,8 @@ class TwinItTable:
         # Legal moves by seat, for one (episode, state version, time): a step asks twice.
         self._episode = 0
         self._legal_key: tuple[int, int, int] = (-1, -1, -1)
+        self._tables_key: tuple[int, int, int] = (-1, -1, -1)
+        self._tables: dict[int, tuple[PublicTable, tuple[int, ...]]] = {}
         self._legal_moves: dict[int, dict[int, Action]] = {}
 
     def default_cap(self) -> int:
@@ -323,13 +330,24 @@ class TwinItTable:
         return [(first + step) % self.players for step in range(self.players)]
 
     def _table(self, seat: int) -> tuple[PublicTable, tuple[int, ...]]:
-        view = self.game.view(self.state, seat)
-        # The view's clock is the last change; the rate limit is judged at the tick's time.
-        return view.public._replace(now_ms=max(self.now, view.public.now_ms)), \
-            view.recent_touches
+        """The seat's table at the tick's time and its recent touches (built once per
+        state version and tick: a step observes and checks against the same table)."""
+        key = (self._episode, self.state.version, self.now)
+        if key != self._tables_key:
+            self._tables_key, self._tables = key, {}
+        found = self._tables.get(seat)
+        if found is None:
+            view = self.game.view(self.state, seat)
+            # The view's clock is the last change; the rate limit is judged at the tick's
+            # time.
+            found = (view.public._replace(now_ms=max(self.now, view.public.now_ms)),
+                     view.recent_touches)
+            self._tables[seat] = found
+        return found
 
     def legal(self, seat: int) -> dict[int, Action]:
-        """The seat's legal moves now by action index, stamped with the tick's time."""
+        """The seat's legal moves now by action index (``checked`` stamps the one played
+        with the tick's time)."""
         key = (self._episode, self.state.version, self.now)
         if key != self._legal_key:
             self._legal_key, self._legal_moves = key, {}
@@ -339,7 +357,7 @@ class TwinItTable:
                 moves = {}
             else:
                 table, touches = self._table(seat)
-                moves = {index_of(action): action.at(self.now)
+                moves = {index_of(action): action
                          for action in legal_moves(table, seat, touches)}
             self._legal_moves[seat] = moves
         return moves
@@ -368,7 +386,7 @@ class TwinItTable:
         move = self.legal(seat).get(number)
         if move is None:
             raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
-        return move
+        return move.at(self.now)
 
     action_at = checked
 
