@@ -98,7 +98,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -216,6 +216,12 @@ def word_code(word: str | None) -> float:
     """A word as the observation holds it: index + 1, 0 for none, UNKNOWN_WORD outside."""
     if word is None:
         return 0.0
+    return _word_code(word)
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_code(word: str) -> float:
+    # Folding (accents, case) is most of an observation's cost: a game repeats its words.
     index = WORD_INDEX.get(fold(word))
     return float(UNKNOWN_WORD if index is None else index + 1)
 
@@ -347,6 +353,8 @@ class raw_env(TableEnv):
         self._state: TwinzState = self.game.new_state(self.options, players, 0)
         self.now_ms = 0
         """The virtual clock: the time every move of this tick is stamped with."""
+        self._views_key: tuple[int, int, int] = (-1, -1, -1)
+        self._views: dict[int, TwinzView] = {}
         self.tick = 0
         self._turns: list[int] = []
         self._turn = 0
@@ -396,11 +404,22 @@ class raw_env(TableEnv):
         raise ValueError(f"Twinz has no action index for {action.kind!r}")
 
     # -- seeing ----------------------------------------------------------------------------
+    def _view(self, seat: int) -> TwinzView:
+        """The seat's view, built once per state version and tick (a step observes, masks
+        and checks against the same one)."""
+        key = (id(self._state), self._state.version, self.now_ms)
+        if key != self._views_key:
+            self._views_key, self._views = key, {}
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(self._state, seat)
+        return view
+
     def _mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         if not self.game.is_over(self._state):
             mask[WAIT] = 1
-            indices, words = legal_moves(self.game.view(self._state, seat))
+            indices, words = legal_moves(self._view(seat))
             mask[indices] = 1
             if words:
                 mask[WORD_BASE:] = 1
@@ -408,7 +427,7 @@ class raw_env(TableEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat(agent)
-        return {"observation": encode(self.game.view(self._state, seat), self.now_ms),
+        return {"observation": encode(self._view(seat), self.now_ms),
                 "action_mask": self._mask(seat)}
 
     # -- playing ---------------------------------------------------------------------------
@@ -421,6 +440,7 @@ class raw_env(TableEnv):
         else:
             game_seed = self._seeds.randrange(2**31)
         self._state = self.game.new_state(self.options, self.players, game_seed)
+        self._views_key = (-1, -1, -1)
         self.now_ms = 0
         self.tick = 0
         self._start_tick()
