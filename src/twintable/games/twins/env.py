@@ -38,8 +38,8 @@ does not act this step), 1–3 buy 0, 1 or 2 cards, 4–1773 pick the two cards 
 ``a < b``, numbered in the order of ``itertools.combinations(range(60), 2)``.
 
 Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone else when
-the game ends; ``reward="score"`` gives each seat its change in chips / 12 after every
-step (``starting_chips``). The game ends when the engine says so (a bankruptcy's hand, or
+the game ends; ``reward="score"`` gives each seat its change in chips /
+``starting_chips`` after every step. The game ends when the engine says so (a bankruptcy's hand, or
 ``max_hands``).
 
 Episode cap: ``max_steps`` (default ``"auto"``: 5 × players × ``max_hands`` AEC steps, or
@@ -264,7 +264,8 @@ class TwinsTable:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         legal = self.game.legal_actions(state, seat)
         if legal:
-            mask[[_PAIR_INDEX.get(action.payload.get("cards")) or index_of(action)
+            pairs: dict[Any, int] = _PAIR_INDEX
+            mask[[pairs.get(action.payload.get("cards")) or index_of(action)
                   for action in legal]] = 1
         elif waiting_allowed:
             mask[WAIT] = 1
