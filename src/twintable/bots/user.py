@@ -191,6 +191,40 @@ class PolicyBot:
         return self.env.view_action(view, int(self.policy(observation)))
 
 
+class TimedPolicyBot(PolicyBot):
+    """A policy in a race on the clock (the environment's ``view_now`` gives a view's
+    time). A table does not tick: it asks a bot again only when something changes. So a
+    move the policy picks is played :data:`REACTION_MS` after the view's moment (one
+    environment tick), and a policy that waits is asked once more with waiting masked
+    out: that move is played :data:`PATIENCE_MS` later unless the table changes first
+    (then it is asked afresh), so an agent that only waits cannot stall a game."""
+
+    REACTION_MS = 100
+    PATIENCE_MS = 2000
+
+    def plan(self, view: Any, rng: random.Random) -> tuple[int, Any] | None:
+        if not view.legal:
+            return None
+        now = int(self.env.view_now(view))
+        observation = self.env.observe_view(view)
+        action = self.env.view_action(view, int(self.policy(observation)))
+        if action is not None:
+            return now + self.REACTION_MS, action
+        mask = observation["action_mask"].copy()
+        mask[self.env.WAIT] = 0
+        if not mask.any():
+            return None
+        index = int(self.policy({"observation": observation["observation"],
+                                 "action_mask": mask}))
+        action = self.env.view_action(view, index)
+        return None if action is None else (now + self.PATIENCE_MS, action)
+
+
+def _policy_bot(policy: Policy, module: Any, name: str) -> PolicyBot:
+    timed = hasattr(module, "view_now")
+    return (TimedPolicyBot if timed else PolicyBot)(policy, module, name)
+
+
 def _env_module(entry: GameEntry, spec: str) -> Any:
     if entry.env is None:
         raise UserBotError(f"{entry.rules.name} has no environment, so the policy "
@@ -218,14 +252,14 @@ def _user_bot_factory(entry: GameEntry, text: str) -> Callable[[], Bot]:
     if text.lower().endswith(POLICY_SUFFIXES):
         policy = load_policy(text)
         module = _env_module(entry, text)
-        return lambda: PolicyBot(policy, module, text)
+        return lambda: _policy_bot(policy, module, text)
     make = _import_object(text)
 
     def build() -> Bot:
         bot = make()
         if not callable(getattr(bot, "act", None)):
             if callable(bot):  # a policy on observations, named as module:name
-                return PolicyBot(bot, _env_module(entry, text), text)
+                return _policy_bot(bot, _env_module(entry, text), text)
             raise UserBotError(f"{text!r} made {type(bot).__name__}, which has no "
                                "act(view, rng)")
         with contextlib.suppress(AttributeError):
@@ -235,5 +269,5 @@ def _user_bot_factory(entry: GameEntry, text: str) -> Callable[[], Bot]:
     return build
 
 
-__all__ = ["NumpyPolicy", "Policy", "PolicyBot", "SB3Policy", "UserBotError", "is_user_bot",
-           "load_policy", "user_bot_factory"]
+__all__ = ["NumpyPolicy", "Policy", "PolicyBot", "SB3Policy", "TimedPolicyBot", "UserBotError",
+           "is_user_bot", "load_policy", "user_bot_factory"]

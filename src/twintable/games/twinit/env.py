@@ -260,6 +260,11 @@ def observe_view(view: Any) -> dict[str, np.ndarray]:
             "action_mask": mask}
 
 
+def view_now(view: Any) -> int:
+    """The moment a view shows (a policy seated as a bot plans from it)."""
+    return int(view.public.now_ms)
+
+
 def view_action(view: Any, index: int) -> Action | None:
     """The move ``index`` names for the view's seat now (None: wait);
     IllegalActionError when the view does not allow it."""
@@ -577,5 +582,17 @@ def env(**kwargs: Any) -> AECEnv:
     return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "PLACES", "WAIT", "encode", "env", "index_of",
-           "observe_view", "parallel_env", "raw_env", "view_action"]
+__all__ = [
+    "N_ACTIONS",
+    "OBSERVATION",
+    "PLACES",
+    "WAIT",
+    "encode",
+    "env",
+    "index_of",
+    "observe_view",
+    "parallel_env",
+    "raw_env",
+    "view_action",
+    "view_now",
+]

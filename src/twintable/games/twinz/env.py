@@ -306,6 +306,11 @@ def observe_view(view: TwinzView) -> dict[str, np.ndarray]:
     return {"observation": encode(view, view.now_ms), "action_mask": mask}
 
 
+def view_now(view: Any) -> int:
+    """The moment a view shows (a policy seated as a bot plans from it)."""
+    return int(view.now_ms)
+
+
 def view_action(view: TwinzView, index: int) -> Action | None:
     """The move ``index`` names for the view's seat now (None: wait);
     IllegalActionError when the view does not allow it."""
@@ -555,6 +560,19 @@ def env(**kwargs: Any) -> AECEnv:
     return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "UNKNOWN_WORD", "VOCABULARY", "WAIT", "WORD_BASE",
-           "UnknownWordError", "encode", "env", "legal_moves", "observe_view", "raw_env",
-           "view_action"]
+__all__ = [
+    "N_ACTIONS",
+    "OBSERVATION",
+    "UNKNOWN_WORD",
+    "VOCABULARY",
+    "WAIT",
+    "WORD_BASE",
+    "UnknownWordError",
+    "encode",
+    "env",
+    "legal_moves",
+    "observe_view",
+    "raw_env",
+    "view_action",
+    "view_now",
+]
