@@ -106,6 +106,11 @@ def test_timo_keeps_its_c_engine_adapter_under_the_same_module() -> None:
     from twintable.envs import sb3
 
     assert sb3.timo_vec_env(2, 2, opponents="random").num_envs == 2
+    # Levels read as the bots the C engine plays (Easy: greedy, Beginner: random).
+    assert sb3.timo_vec_env(2, 2, opponents="Easy").vector.opponents == ("greedy", "greedy")
+    from twintable.envs.timo_selfplay import TimoSelfPlayVectorEnv
+
+    assert TimoSelfPlayVectorEnv(1, 2, opponents="hard").opponents == ("learned",)
 
 
 def test_maskable_ppo_learns_on_any_game_where_sb3_contrib_is_installed() -> None:
