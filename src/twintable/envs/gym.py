@@ -133,7 +133,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         else:
             names = list(opponents)
             if len(names) != len(others):
-                raise ValueError(f"give one opponent per other seat: {len(others)}, "
+                raise ValueError(f"give one bot per other seat: {len(others)}, "
                                  f"not {len(names)}")
         unknown = [name for name in names if isinstance(name, str) and not is_policy(name)
                    and resolve_bot(self.entry, name) is None]

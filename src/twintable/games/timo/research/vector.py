@@ -118,13 +118,9 @@ class TimoVectorEnv(VectorEnv):
 
     def set_opponents(self, opponents: str | Sequence[str]) -> None:
         """Who plays the other seats, one name for every game or one per game
-        (``"greedy"`` or ``"random"``, or the level that seats one: ``"easy"``,
-        ``"beginner"``); it applies from the next move on."""
-        from twintable.bots.registry import resolve_bot
-        from twintable.games.timo.plugin import entry
-
-        given = [opponents] * self.num_envs if isinstance(opponents, str) else list(opponents)
-        names = [resolve_bot(entry(), name) or name for name in given]
+        (``"greedy"`` or ``"random"``; ``timo_vec_env`` also reads the levels that seat
+        them, ``"easy"`` and ``"beginner"``); it applies from the next move on."""
+        names = [opponents] * self.num_envs if isinstance(opponents, str) else list(opponents)
         if len(names) != self.num_envs:
             raise ValueError(f"give one opponent per game: {self.num_envs}, not {len(names)}")
         unknown = sorted(set(names) - set(OPPONENTS))
