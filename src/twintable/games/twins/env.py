@@ -254,13 +254,13 @@ class TwinsTable:
     #: Every game ends by itself (a bankruptcy, or ``max_hands``).
     truncated = False
 
-    def mask(self, seat: int, waiting_allowed: bool) -> np.ndarray:
+    def mask(self, seat: int, waiting_allowed: bool, copy: bool = True) -> np.ndarray:
         """The seat's legal moves now (kept until the state changes: a step reads the
-        mask to observe and again to check the move)."""
+        mask to observe and again to check the move; ``copy=False`` for a read only)."""
         state = self.state
         key = (state.version, seat, waiting_allowed)
         if key == self._mask_key:
-            return self._mask.copy()
+            return self._mask.copy() if copy else self._mask
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         legal = self.game.legal_actions(state, seat)
         if legal:
@@ -270,7 +270,7 @@ class TwinsTable:
         elif waiting_allowed:
             mask[WAIT] = 1
         self._mask_key, self._mask = key, mask
-        return mask.copy()
+        return mask.copy() if copy else mask
 
     def observe(self, seat: int, waiting_allowed: bool) -> dict[str, np.ndarray]:
         return {"observation": encode(self.game.view(self.state, seat)),
@@ -281,7 +281,8 @@ class TwinsTable:
 
     def checked(self, seat: int, index: Any, waiting_allowed: bool) -> Action | None:
         """The engine action for a masked-legal index, or IllegalActionError."""
-        number = masked_index(index, self.mask(seat, waiting_allowed), self.agents[seat])
+        number = masked_index(index, self.mask(seat, waiting_allowed, copy=False),
+                              self.agents[seat])
         return action_of(number, seat)
 
     def action_at(self, seat: int, index: Any) -> Action | None:
