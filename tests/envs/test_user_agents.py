@@ -76,7 +76,7 @@ def test_the_sim_and_sweep_commands_seat_a_user_bot(tmp_path: Path) -> None:
 
     runner = CliRunner()
     outcome = runner.invoke(app, ["sim", "twins", "--players", "3", "--games", "4",
-                                  "--bots", f"{BOT},medium", "--option", "max_hands=1",
+                                  "--bot", f"{BOT},medium", "--option", "max_hands=1",
                                   "--workers", "1"])
     assert outcome.exit_code == 0, outcome.output
     assert "FirstMoveBot" in outcome.output
@@ -129,6 +129,15 @@ def test_a_saved_policy_plays_in_sim(tmp_path: Path) -> None:
     path = str(npz_policy(tmp_path / "agent.npz", "twins"))
     results = next(run_games("twins", ONE_HAND, [path, "random", "random"], 3, seed=0))
     assert all(path in result.bots for result in results)
+    # A checkpoint as the Gymnasium wrapper's opponents: it plays from its observations.
+    env = TwinTableEnv("twins", players=3, opponents=path, options=ONE_HAND)
+    observation, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        observation, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert info["winners"]
     assert load_policy(path)({"observation": np.zeros(549, np.float32),
                               "action_mask": np.eye(1774, dtype=np.int8)[7]}) == 7
 
