@@ -131,11 +131,11 @@ def test_a_saved_policy_plays_in_sim(tmp_path: Path) -> None:
     assert all(path in result.bots for result in results)
     # A checkpoint as the Gymnasium wrapper's opponents: it plays from its observations.
     env = TwinTableEnv("twins", players=3, opponents=path, options=ONE_HAND)
-    observation, info = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     done = False
     while not done:
         action = int(np.flatnonzero(info["action_mask"])[0])
-        observation, _, terminated, truncated, info = env.step(action)
+        _, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     assert info["winners"]
     assert load_policy(path)({"observation": np.zeros(549, np.float32),
