@@ -531,7 +531,9 @@ def sim(
         help="Players per game (default: the fewest the game takes).")] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     bots: Annotated[str | None, typer.Option(
-        help="Bot per seat by level (easy, hard...) or by name, comma-separated; repeated "
+        "--bots", "--bot",
+        help="Bot per seat by level (easy, hard...), by name or your own agent "
+             "(module:Class, policy.npz, model.zip), comma-separated; repeated "
              "to fill. Seats rotate every game (default: the game's usual bot against "
              "random).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,

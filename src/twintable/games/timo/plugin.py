@@ -112,7 +112,7 @@ def entry() -> GameEntry:
         env_names={"timo_v0": "twintable.games.timo.env",
                    "timo_vector": "twintable.games.timo.research.vector",
                    "timo_selfplay": "twintable.games.timo.research.selfplay",
-                   "sb3": "twintable.games.timo.research.sb3",
+                   "timo_sb3": "twintable.games.timo.research.sb3",
                    "training": "twintable.games.timo.research.training"},
         openspiel="twintable.games.timo.research.openspiel",
         trainer="twintable.games.timo.research.trainer:train_timo",
