@@ -83,3 +83,9 @@ def test_a_timed_bot_keeps_its_timing_and_sometimes_changes_its_move() -> None:
     assert {when for when, _ in plans} == {500}
     share = sum(move == "other" for _, move in plans) / len(plans)
     assert 0.35 < share < 0.65
+
+
+def test_a_users_agent_takes_a_noise_and_a_path_with_an_at_sign_stays_a_path() -> None:
+    assert resolve_bot(TIMO, "mypackage.agents:Agent@0.1") == "mypackage.agents:Agent@0.1"
+    assert resolve_bot(TIMO, "/home/me@lab/policy.npz") == "/home/me@lab/policy.npz"
+    assert resolve_bot(TIMO, "medium@0") == "heuristic"  # no noise: the bot itself

@@ -35,8 +35,9 @@ def split_noise(name: str) -> tuple[str, float | None]:
 
 
 def noisy_name(base: str, noise: float | None) -> str:
-    """The name reports give a bot with noise (``heuristic@0.2``); ``base`` without."""
-    return base if noise is None else f"{base}{NOISE_MARK}{noise:g}"
+    """The name reports give a bot with noise (``heuristic@0.2``); ``base`` without (or
+    with a noise of 0, which is the bot itself)."""
+    return base if not noise else f"{base}{NOISE_MARK}{noise:g}"
 
 
 class NoisyBot:

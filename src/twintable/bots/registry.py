@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from twintable.bots.base import Bot, RandomBot
-from twintable.bots.noise import noisy_name, split_noise, with_noise
+from twintable.bots.noise import NOISE_MARK, noisy_name, split_noise, with_noise
+from twintable.bots.user import is_user_bot, user_bot_factory
 from twintable.core.plugin import LEVELS, BotLevel, GameEntry
 
 #: The uniform random bot every game seats; on the shared scale it is a beginner.
@@ -31,11 +32,14 @@ def offered_bots(entry: GameEntry) -> tuple[BotLevel, ...]:
 
 def bot_factories(entry: GameEntry) -> dict[str, Callable[..., Bot]]:
     """Every bot a game can seat, by name (former names included): the random bot, then
-    the game's own."""
+    the game's own, then its guided game's (``GameEntry.tutorial``)."""
     factories: dict[str, Callable[..., Bot]] = {}
     for bot in bot_levels(entry):
         for name in (bot.name, *bot.aliases):
             factories[name] = bot.make
+    guide = entry.tutorial().bot if entry.tutorial is not None else None
+    if guide is not None and guide.available():  # the guided game's bot: never a level
+        factories.setdefault(guide.name, guide.make)
     return factories
 
 
@@ -63,36 +67,62 @@ def level_bots(entry: GameEntry) -> dict[str, str]:
 
 
 def resolve_bot(entry: GameEntry, name: str) -> str | None:
-    """The bot ``name`` seats: a bot's name or a former one as it is, else a level's name
-    on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it;
-    None when it is neither. A bot named like a level (Twin It's ``expert``) is that
-    bot; a former name reads as the bot's own. Either may carry a noise (``hard@0.2``,
-    bots/noise.py): the bot it seats keeps it (``heuristic@0.2``); a malformed noise is a
-    ValueError."""
-    base, noise = split_noise(name)
-    if base in bot_factories(entry):
+    """The bot ``name`` seats: a bot's name as it is and a former one as the bot's own,
+    else a level's name on the shared scale (any case: ``hard``, ``Hard``) as
+    :func:`level_bots` seats it, else a user's agent (``module:Class``, ``policy.npz``,
+    ``model.zip``: ``twintable.bots.user``) as written; None when it is none of these. A
+    bot named like a level (Twin It's ``expert``) is that bot. Any of them may carry a
+    noise (``hard@0.2``, bots/noise.py): the bot it seats keeps it (``heuristic@0.2``); a
+    malformed noise is a ValueError (a user's path with an ``@`` in it is a path)."""
+    factories = bot_factories(entry)
+    if name in factories:
         # A former name seats the bot under its own name, the one results carry.
-        own = next(bot.name for bot in bot_levels(entry) if base in (bot.name, *bot.aliases))
-        return noisy_name(own, noise)
-    bot = level_bots(entry).get(base.strip().lower())
-    return None if bot is None else noisy_name(bot, noise)
+        return next(bot.name for bot in bot_levels(entry) if name in (bot.name, *bot.aliases))
+    _, mark, suffix = name.rpartition(NOISE_MARK)
+    if mark and is_user_bot(name) and not _number(suffix):
+        return name.strip()
+    base, noise = split_noise(name)
+    if noise is not None:
+        seated = resolve_bot(entry, base)
+        return None if seated is None else noisy_name(seated, noise)
+    if is_user_bot(name):
+        return name.strip()
+    return level_bots(entry).get(name.strip().lower())
 
 
-def make_bot(entry: GameEntry, name: str, **settings: object) -> Bot:
-    """A fresh bot for ``name`` (a bot, a former name or a level, with or without a
-    noise); a ValueError names what cannot be seated."""
-    resolved = resolve_bot(entry, name)
-    if resolved is None:
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def bot_factory(entry: GameEntry, name: str) -> Callable[[], Bot]:
+    """What seats the bot ``name`` (anything :func:`resolve_bot` reads: a bot, a level, a
+    user's agent, with or without a noise); a ValueError says why when nothing can."""
+    seated = resolve_bot(entry, name)
+    if seated is None:
         raise ValueError(unknown_bot_message(entry, [name]))
-    base, noise = split_noise(resolved)
-    bot: Bot = with_noise(bot_factories(entry)[base](**settings), noise, resolved)
-    return bot
+    factories = bot_factories(entry)
+    if seated in factories:
+        return factories[seated]
+    base, mark, suffix = seated.rpartition(NOISE_MARK)
+    if mark and _number(suffix):
+        inner, noise = bot_factory(entry, base), float(suffix)
+        return lambda: with_noise(inner(), noise, seated)
+    return user_bot_factory(entry, seated)
+
+
+def make_bot(entry: GameEntry, name: str) -> Bot:
+    """A fresh bot for ``name`` (:func:`bot_factory`)."""
+    return bot_factory(entry, name)()
 
 
 def seat_names(entry: GameEntry, names: Sequence[str]) -> list[str]:
     """The bot each of ``names`` seats (:func:`resolve_bot`), so that reports name bots
     one way whatever people typed; a ValueError names every name that seats none."""
-    seated = [resolve_bot(entry, name) for name in names]  # a bad noise raises here
+    seated = [resolve_bot(entry, name) for name in names]
     unknown = [name for name, bot in zip(names, seated, strict=True) if bot is None]
     if unknown:
         raise ValueError(unknown_bot_message(entry, unknown))
@@ -103,7 +133,8 @@ def level_of(entry: GameEntry, name: str) -> str | None:
     """The level on the shared scale of the bot ``name`` (a name, a former name or a level)
     seats, or None when it seats none."""
     bot = resolve_bot(entry, name)
-    bot = None if bot is None else split_noise(bot)[0]
+    if bot is not None and not is_user_bot(bot):
+        bot = split_noise(bot)[0]
     return next((level.level for level in bot_levels(entry)
                  if bot is not None and bot in (level.name, *level.aliases)), None)
 
@@ -113,12 +144,14 @@ def unknown_bot_message(entry: GameEntry, unknown: Sequence[str]) -> str:
     levels = ", ".join(level_bots(entry))
     bots = ", ".join(sorted(bot_factories(entry)))
     named = list(dict.fromkeys(unknown))
-    missing = [name for name in named if split_noise(name)[0].strip().lower() in LEVELS]
+    missing = [name for name in named
+               if name.rpartition(NOISE_MARK)[0 if NOISE_MARK in name else 2].strip().lower()
+               in LEVELS]
     others = [name for name in named if name not in missing]
     said = []
     if others:
         said.append(f"unknown bot{'s' if len(others) > 1 else ''} {', '.join(others)}")
     if missing:
         said.append(f"no bot at level {' or '.join(missing)}")
-    return (f"{entry.rules.name}: {'; '.join(said)}. Name a level ({levels}) or a bot "
-            f"({bots}).")
+    return (f"{entry.rules.name}: {'; '.join(said)}. Name a level ({levels}), a bot "
+            f"({bots}) or your own agent (module:Class, policy.npz, model.zip).")

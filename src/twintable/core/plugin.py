@@ -61,6 +61,8 @@ An entry holds:
   Move | None`` over the protocol's JSON view (``twintable.loadtest.clients.Chooser``),
   or None: any legal move, at once. ``short_options``: options that keep a load test's
   games short (a few minutes), so tables finish and new ones open.
+- ``tutorial``: a factory of the game's guided first game (:class:`~twintable.core.tutorial.
+  Tutorial`: its deal, its slow bot and the hints' steps), or None.
 
 Bot levels: people see a level, never a bot's name. One scale for every game, by how a
 bot fares against people (docs/architecture.md, "Bot levels"): ``beginner`` (plays
@@ -74,12 +76,15 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
 from twintable.core.game import Game, Outcome
 from twintable.core.types import Action
+
+if TYPE_CHECKING:
+    from twintable.core.tutorial import Tutorial
 
 #: The entry-point group games register in; an entry's name is its game id.
 ENTRY_POINT_GROUP = "twintable.games"
@@ -190,6 +195,7 @@ class GameEntry:
     short_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     lobby_order: int = 1000
     random_is_a_level: bool = True
+    tutorial: Callable[[], Tutorial] | None = None
     deck_format: DeckFormat | None = None
     metrics: Mapping[str, str] = field(default_factory=dict, hash=False)
 

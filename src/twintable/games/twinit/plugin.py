@@ -54,6 +54,13 @@ def rematch_options(options: Mapping[str, Any], outcome: Outcome) -> dict[str, A
     return chained
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.twinit.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinItGame(), package="twintable.games.twinit",
@@ -63,4 +70,5 @@ def entry() -> GameEntry:
         env="twintable.games.twinit.env", gym_id="twintable/TwinIt-v0",
         env_names={"twinit_v0": "twintable.games.twinit.env"},
         load_chooser="twintable.games.twinit.load:choose", short_options={"sets_to_win": 3},
-        lobby_order=30)
+        lobby_order=30,
+        tutorial=tutorial)

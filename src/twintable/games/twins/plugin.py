@@ -24,6 +24,13 @@ def _strong() -> Any:
     return StrongTwinsBot()
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.twins.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinsGame(), package="twintable.games.twins",
@@ -35,6 +42,7 @@ def entry() -> GameEntry:
         env_names={"twins_v0": "twintable.games.twins.env"},
         openspiel="twintable.games.twins.research.openspiel",
         short_options={"max_hands": 3}, lobby_order=20,
+        tutorial=tutorial,
         deck_format=DeckFormat(ScoringFile, ScoringFile.options,
                                "a scoring table: cash cards per player count and starting "
                                'chips, as {"starting_chips": 12, "cash": {"4": {"round1": '

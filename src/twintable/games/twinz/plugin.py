@@ -44,6 +44,13 @@ def round_records(state: TwinzState) -> list[dict[str, Any]]:
     return list(state.history)
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.twinz.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinzGame(), package="twintable.games.twinz",
@@ -60,6 +67,7 @@ def entry() -> GameEntry:
         # Random letters as clues and guesses read as a broken game (issue 25): the
         # random bot is no level here, only a name for tests and simulations.
         random_is_a_level=False,
+        tutorial=tutorial,
         deck_format=DeckFormat(WordListFile, lambda words: {"deck": {"words": words.words}},
                                'a word list, twelve words a card, as {"words": ["dé", "eau", '
                                '...]}'))
