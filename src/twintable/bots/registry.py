@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from twintable.bots.base import Bot, RandomBot
+from twintable.bots.noise import NOISE_MARK, noisy_name, split_noise, with_noise
 from twintable.bots.user import is_user_bot, user_bot_factory
 from twintable.core.plugin import LEVELS, BotLevel, GameEntry
 
@@ -66,28 +67,56 @@ def level_bots(entry: GameEntry) -> dict[str, str]:
 
 
 def resolve_bot(entry: GameEntry, name: str) -> str | None:
-    """The bot ``name`` seats: a bot's name or a former one as it is, else a level's name
-    on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it,
-    else a user's agent (``module:Class``, ``policy.npz``, ``model.zip``:
-    ``twintable.bots.user``) as written; None when it is none of these. A bot named like
-    a level (Twin It's ``expert``) is that bot."""
-    if name in bot_factories(entry):
-        return name
+    """The bot ``name`` seats: a bot's name as it is and a former one as the bot's own,
+    else a level's name on the shared scale (any case: ``hard``, ``Hard``) as
+    :func:`level_bots` seats it, else a user's agent (``module:Class``, ``policy.npz``,
+    ``model.zip``: ``twintable.bots.user``) as written; None when it is none of these. A
+    bot named like a level (Twin It's ``expert``) is that bot. Any of them may carry a
+    noise (``hard@0.2``, bots/noise.py): the bot it seats keeps it (``heuristic@0.2``); a
+    malformed noise is a ValueError (a user's path with an ``@`` in it is a path)."""
+    factories = bot_factories(entry)
+    if name in factories:
+        # A former name seats the bot under its own name, the one results carry.
+        return next(bot.name for bot in bot_levels(entry) if name in (bot.name, *bot.aliases))
+    _, mark, suffix = name.rpartition(NOISE_MARK)
+    if mark and is_user_bot(name) and not _number(suffix):
+        return name.strip()
+    base, noise = split_noise(name)
+    if noise is not None:
+        seated = resolve_bot(entry, base)
+        return None if seated is None else noisy_name(seated, noise)
     if is_user_bot(name):
         return name.strip()
     return level_bots(entry).get(name.strip().lower())
 
 
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def bot_factory(entry: GameEntry, name: str) -> Callable[[], Bot]:
     """What seats the bot ``name`` (anything :func:`resolve_bot` reads: a bot, a level, a
-    user's agent); a ValueError says why when nothing can."""
+    user's agent, with or without a noise); a ValueError says why when nothing can."""
     seated = resolve_bot(entry, name)
     if seated is None:
         raise ValueError(unknown_bot_message(entry, [name]))
     factories = bot_factories(entry)
     if seated in factories:
         return factories[seated]
+    base, mark, suffix = seated.rpartition(NOISE_MARK)
+    if mark and _number(suffix):
+        inner, noise = bot_factory(entry, base), float(suffix)
+        return lambda: with_noise(inner(), noise, seated)
     return user_bot_factory(entry, seated)
+
+
+def make_bot(entry: GameEntry, name: str) -> Bot:
+    """A fresh bot for ``name`` (:func:`bot_factory`)."""
+    return bot_factory(entry, name)()
 
 
 def seat_names(entry: GameEntry, names: Sequence[str]) -> list[str]:
@@ -104,6 +133,8 @@ def level_of(entry: GameEntry, name: str) -> str | None:
     """The level on the shared scale of the bot ``name`` (a name, a former name or a level)
     seats, or None when it seats none."""
     bot = resolve_bot(entry, name)
+    if bot is not None and not is_user_bot(bot):
+        bot = split_noise(bot)[0]
     return next((level.level for level in bot_levels(entry)
                  if bot is not None and bot in (level.name, *level.aliases)), None)
 
@@ -113,7 +144,9 @@ def unknown_bot_message(entry: GameEntry, unknown: Sequence[str]) -> str:
     levels = ", ".join(level_bots(entry))
     bots = ", ".join(sorted(bot_factories(entry)))
     named = list(dict.fromkeys(unknown))
-    missing = [name for name in named if name.strip().lower() in LEVELS]
+    missing = [name for name in named
+               if name.rpartition(NOISE_MARK)[0 if NOISE_MARK in name else 2].strip().lower()
+               in LEVELS]
     others = [name for name in named if name not in missing]
     said = []
     if others:

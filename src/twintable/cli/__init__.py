@@ -6,6 +6,7 @@ import ipaddress
 import json
 import os
 import random
+import shlex
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,12 +30,35 @@ from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
 from twintable.loadtest.cli import loadtest
+from twintable.sim import drive
+from twintable.sim.drive import (
+    GameLog,
+    Precision,
+    ResumeError,
+    Setup,
+    resume,
+    stop_on_terminate,
+)
 from twintable.sim.figures import plot_report
-from twintable.sim.lab import sim_command, sweep, write_exports, write_sim_page
+from twintable.sim.lab import (
+    check_metric,
+    half_widths,
+    metric_of,
+    mode_warnings,
+    sim_command,
+    stopped,
+    sweep,
+    warn,
+    widen,
+    with_deck,
+    write_exports,
+    write_sim_page,
+)
+from twintable.sim.metrics import MetricError, metric_summary
 from twintable.sim.progress import progress_bar
 from twintable.sim.report import build_report
 from twintable.sim.report_tables import print_report
-from twintable.sim.runner import GameResult, make_bots, run_games
+from twintable.sim.runner import GameResult, make_bots
 from twintable.sim.summary import markdown_summary
 
 console = Console()
@@ -420,9 +444,15 @@ def games() -> None:
     for entry in default_registry().entries():
         game = entry.rules
         levels = ", ".join(f"{level} ({bot})" for level, bot in level_bots(entry).items())
+        top = list(level_bots(entry))[-1] if level_bots(entry) else "random"
+        caption = (f"bot levels (--bots): {levels}; any bot takes a noise: {top}@0.2 plays "
+                   "a random move one time in five")
+        if entry.deck_format is not None:
+            caption += f"\n--deck FILE: {entry.deck_format.summary}"
+        if entry.metrics:
+            caption += f"\n--metric: {', '.join(entry.metrics)} besides every game's"
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
-                            "players", caption=f"bot levels (--bots): {levels}",
-                      show_lines=False)
+                            "players", caption=caption, show_lines=False)
         for column in ("option", "default", "values", "meaning"):
             table.add_column(column)
         for option in game.options_schema.options.values():
@@ -529,18 +559,33 @@ def sim(
                                            help=f"Game id: {_ids()}.")],
     players: Annotated[int | None, typer.Option(
         help="Players per game (default: the fewest the game takes).")] = None,
-    games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
+    games: Annotated[int, typer.Option(
+        help="Games to play (with --precision: the most to play).")] = 1000,
     bots: Annotated[str | None, typer.Option(
         "--bots", "--bot",
         help="Bot per seat by level (easy, hard...), by name or your own agent "
              "(module:Class, policy.npz, model.zip), comma-separated; repeated "
-             "to fill. Seats rotate every game (default: the game's usual bot against "
+             "to fill. Any of them may carry a noise: hard@0.2 plays a random legal move "
+             "one time in five. Seats rotate every game (default: the game's usual bot against "
              "random).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,
     option: Annotated[list[str] | None, typer.Option(help="A table option, key=value.")]
     = None,
     mode: Annotated[str | None, typer.Option(
         help=f"Shorthand for --option mode=... ({MODES}).")] = None,
+    deck: Annotated[Path | None, typer.Option(
+        help="A deck or scoring-table file (JSON or TOML), checked by the game: "
+             + "; ".join(f"{entry.rules.name}: {entry.deck_format.summary}"
+                         for entry in GAMES.entries() if entry.deck_format is not None)
+             + ".")] = None,
+    metric: Annotated[str | None, typer.Option(
+        help="A per-game measure to report with its interval: a name (first, dealer, "
+             "weakest, strongest, first_edge, length, margin, or the game's own) or an "
+             "expression (\"weakest - even\", \"turns / rounds\").")] = None,
+    precision: Annotated[float | None, typer.Option(
+        help="Play until every interval reported (win rates by bot and turn order, the "
+             "metric) is within ± this (0.02: two points), at most --games games.",
+        min=0.0001)] = None,
     workers: Annotated[int, typer.Option(
         help="Processes (0: one per CPU core); with --ray local, the CPUs Ray may use.")] = 0,
     ray: Annotated[str | None, typer.Option(
@@ -556,8 +601,11 @@ def sim(
                               "an option naming seats (a handicap, a team) goes to that "
                               "bot.")] = False,
     jsonl: Annotated[Path | None, typer.Option(
-        help="Write one JSON line per game here (seed, seats, turn order, winners, "
-             "scores by round, length).")] = None,
+        help="Write one JSON line per game here as games finish (seed, seats, turn order, "
+             "winners, scores by round, length): Ctrl-C keeps them.")] = None,
+    resume_run: Annotated[bool, typer.Option(
+        "--resume", help="Keep the games already in --jsonl (a stopped run) and play only "
+                         "the rest: the same report as a run never stopped.")] = False,
     csv_out: Annotated[Path | None, typer.Option(
         "--csv", help="Write one CSV row per game here.")] = None,
     report_out: Annotated[Path | None, typer.Option(
@@ -565,7 +613,8 @@ def sim(
                          "the command to reproduce the run.")] = None,
 ) -> None:
     """Simulate bots against each other and report win rates with 95% intervals, by bot,
-    by seat and by turn order."""
+    by seat and by turn order (a cooperative game: its success rate)."""
+    widen(console)
     registry = default_registry()
     try:
         entry = registry.entry(game_id)
@@ -573,12 +622,17 @@ def sim(
         raw = _parse_options(option)
         if mode is not None:
             raw["mode"] = mode
+        chosen = dict(raw)
+        raw = with_deck(entry, deck, raw)
         options = game.resolve_options(raw)
         players = players if players is not None else game.player_range(options)[0]
         game.check_players(players, options)
         # Levels (hard) read as the bots they seat: the report names each bot one way.
         lineup = seat_names(entry, _lineup(bots or f"{entry.default_bot},random", players))
         make_bots(entry, lineup)
+        if resume_run and jsonl is None:
+            raise ValueError("--resume reads the games kept in --jsonl FILE: give it")
+        chosen_metric = metric_of(entry, metric)
     except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(in_words(error)) from None
     if games < 1:
@@ -596,17 +650,56 @@ def sim(
             problem = _unwritable(out)
             if problem:
                 raise _fail(f"cannot write {out}: {problem}")
-    results: list[GameResult] = []
-    with progress_bar(console) as progress:
-        task = progress.add_task(f"{game.name}: {', '.join(lineup)}", total=games)
-        try:
-            for chunk in run_games(game.id, options, lineup, games, seed, workers or None,
-                                   ray_address=ray, fixed_seats=fixed_seats):
-                results.extend(chunk)
-                progress.advance(task, len(chunk))
-        except ConnectionError as error:
-            raise _fail(f"cannot reach the Ray cluster at {ray}: {error}") from None
-    report = build_report(game.id, players, lineup, seed, options, results, fixed_seats)
+    warn(mode_warnings(game, chosen, [options["mode"]] if "mode" in options else []))
+    cooperative = game.cooperative(options)
+    setup = Setup(options, tuple(lineup), players)
+    try:
+        kept = resume(jsonl, game.id, [setup], seed, fixed_seats) \
+            if resume_run and jsonl is not None else 0
+    except ResumeError as error:
+        raise _fail(str(error)) from None
+    if kept:
+        console.print(f"{kept} games read back from {jsonl}")
+
+    def report_of(results: list[GameResult]) -> dict[str, Any]:
+        report = build_report(game.id, players, lineup, seed, options, results, fixed_seats,
+                              round_name=game.round_name, cooperative=cooperative)
+        if chosen_metric is not None:
+            report["metric"] = metric_summary(chosen_metric, players, results)
+        return report
+
+    wanted = (Precision(precision, games, lambda done: max(
+        half_widths(report_of(done[0].results)), default=0.0)) if precision else None)
+    log = GameLog(jsonl, game.id, append=resume_run) if jsonl is not None else None
+    try:
+        with stop_on_terminate(), progress_bar(console) as progress:
+            task = progress.add_task(f"{game.name}: {', '.join(lineup)}", total=games,
+                                     completed=kept)
+            unchecked = [chosen_metric]
+
+            def advance(count: int, total: int) -> None:
+                progress.update(task, advance=count, total=total)
+                if count and unchecked:
+                    check_metric(unchecked.pop(), setup.results)
+
+            drive.play(game.id, [setup], games, seed, workers=workers, ray=ray,
+                 fixed_seats=fixed_seats, log=log, advance=advance, precision=wanted)
+    except KeyboardInterrupt:
+        raise stopped(log, len(setup.results)) from None
+    except MetricError as error:
+        raise _fail(str(error)) from None
+    except ConnectionError as error:
+        raise _fail(f"cannot reach the Ray cluster at {ray}: {error}") from None
+    results = setup.results
+    if log is not None:
+        log.close()
+        console.print(f"{len(results)} games written to {jsonl}")
+    report = report_of(results)
+    if precision is not None:
+        widest = max(half_widths(report), default=0.0)
+        console.print(f"{len(results)} games: the widest interval is ±{widest:.1%}"
+                      + ("" if widest <= precision else
+                         f", short of ±{precision:.1%}: --games {games} capped the run"))
     print_report(report, console)
     console.print(Markdown(markdown_summary(report)))
     if json_out:
@@ -615,9 +708,14 @@ def sim(
     if plot:
         plot_report(report, results, plot)
         console.print(f"figure written to {plot}")
-    write_exports(game.id, options, results, jsonl, csv_out, console)
+    write_exports(game.id, options, results, None, csv_out, console)
     if report_out:
-        command = sim_command(game.id, players, games, lineup, seed, raw, fixed_seats)
+        command = sim_command(game.id, players, len(results), lineup, seed, chosen,
+                              fixed_seats)
+        if deck is not None:
+            command += f" --deck {shlex.quote(str(deck))}"
+        if metric is not None:
+            command += f" --metric {shlex.quote(metric)}"
         write_sim_page(report_out, report, results, command)
         console.print(f"HTML report written to {report_out}")
 

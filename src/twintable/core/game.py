@@ -96,6 +96,8 @@ class Game(ABC, Generic[S]):
     payloads: ClassVar[ActionPayloads] = {}
     """Per action kind a client may send, the keys of its payload and their types
     (core/payloads.py): the server refuses any other kind, key or type at its edge."""
+    round_name: ClassVar[str] = "round"
+    """What the game calls one deal of the cards, for reports ("hand" in Twins)."""
     unversioned_kinds: ClassVar[frozenset[str]] = frozenset()
     """Kinds a client may send without the state version they were made against: moves
     that race by nature and name what they expect instead (a touch names its picture)."""
@@ -249,6 +251,12 @@ class Game(ABC, Generic[S]):
         results by turn order (the first dealer is drawn at random, so seat number is not
         turn order); None for a game without turns."""
         return None
+
+    def cooperative(self, options: Mapping[str, Any]) -> bool:
+        """Whether these options make the seats play together against the game (Twin It's
+        coop mode): a finished game then reports ``success`` (1 or 0) in :meth:`stats`,
+        and simulation reports give a success rate, not win rates."""
+        return False
 
     def round_number(self, state: S) -> int:
         """The round (or hand) being played, from 1, for games that score round by round:

@@ -118,10 +118,14 @@ class Option:
 
 
 class OptionSchema:
-    """The ordered set of a game's options."""
+    """The ordered set of a game's options, and its design options: settings a designer's
+    file gives (``--deck``: a scoring table), checked like any option but offered to no
+    client (no lobby field, no catalogue entry) and present in resolved options only when
+    set, so that tables that never set them read exactly as before."""
 
-    def __init__(self, options: Iterable[Option]):
+    def __init__(self, options: Iterable[Option], design: Iterable[Option] = ()):
         self.options: dict[str, Option] = {option.name: option for option in options}
+        self.design: dict[str, Option] = {option.name: option for option in design}
 
     def defaults(self) -> dict[str, Any]:
         return {name: option.default for name, option in self.options.items()}
@@ -130,10 +134,13 @@ class OptionSchema:
         """Defaults overlaid with ``raw``, every value checked."""
         resolved = self.defaults()
         for name, value in (raw or {}).items():
-            option = self.options.get(name)
+            option = self.options.get(name) or self.design.get(name)
             if option is None:
                 raise OptionError("option.unknown", f"unknown option {name!r}",
                                   {"option": name, "known": sorted(self.options)})
+            if name in self.design and value is None:
+                resolved.pop(name, None)
+                continue
             resolved[name] = option.validate(value)
         return resolved
 

@@ -42,6 +42,10 @@ An entry holds:
   ``describe_action``, ``describe_event``), or None when it is played in a browser only.
 - ``commands``: ``module:attr`` of a Typer app of the game's own tools, mounted as
   ``twintable <id> ...``, or None.
+- ``deck_format``: how the game reads a designer's deck or scoring table from a file
+  (:class:`DeckFormat`: ``twintable sim GAME --deck FILE``), or None when it has none.
+- ``metrics``: named metrics of the game for simulations (``--metric NAME``), each an
+  expression over a game's figures (``sim/metrics.py`` says what it may read).
 - ``lobby_order``: where lists of games (the lobby, ``twintable games``) show it: lower
   first, then by id.
 - ``env``: dotted module of its PettingZoo environment (``env``, ``raw_env``), or None;
@@ -73,6 +77,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pydantic import BaseModel
 
 from twintable.core.game import Game, Outcome
 from twintable.core.types import Action
@@ -152,6 +158,18 @@ class BotLevel:
 
 
 @dataclass(frozen=True)
+class DeckFormat:
+    """A custom deck or scoring table as data: ``schema`` (a pydantic model) checks a
+    file, ``options`` turns a checked file into the table options that play it (so the
+    options, recorded with every game, still replay it), and ``summary`` says in a few
+    words what a file holds, for help texts and errors."""
+
+    schema: type[BaseModel]
+    options: Callable[[Any], dict[str, Any]]
+    summary: str
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """Everything a shell needs to offer one game (the module docstring lists the
     fields)."""
@@ -178,6 +196,8 @@ class GameEntry:
     lobby_order: int = 1000
     random_is_a_level: bool = True
     tutorial: Callable[[], Tutorial] | None = None
+    deck_format: DeckFormat | None = None
+    metrics: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         names = [name for bot in self.bots for name in (bot.name, *bot.aliases)]

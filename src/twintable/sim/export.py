@@ -45,6 +45,17 @@ def game_row(game_id: str, options: Mapping[str, Any], result: GameResult,
     return row
 
 
+def result_from_row(row: Mapping[str, Any]) -> GameResult:
+    """The game a row describes, as the simulation gave it (a resumed run reads back the
+    games it kept): every field a report reads is in the row."""
+    standings = tuple(tuple(scores) for scores in row["standings"])
+    return GameResult(row["seed"], tuple(row["bots"]), tuple(row["scores"]),
+                      frozenset(row["winners"]), dict(row["stats"]), first=row["first"],
+                      dealer=row["dealer"], standings=standings,
+                      sides=tuple(row["sides"]) if row["sides"] is not None else None,
+                      steps=int(row["length"]["moves"]))
+
+
 def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> int:
     """One JSON object per line; returns the number of rows."""
     count = 0

@@ -29,18 +29,48 @@ def _pyplot() -> Any:
     return plt
 
 
-def _rates(axis: Any, labels: Sequence[str], rows: Sequence[Mapping[str, Any]], even: float,
-           title: str, ylabel: str = "win rate (95% CI)") -> None:
+def zoomed(lows: Sequence[float], highs: Sequence[float], marks: Sequence[float] = (),
+           floor: float | None = 0.0, ceiling: float | None = 1.0,
+           least: float = 0.02) -> tuple[float, float]:
+    """Axis limits around the data (intervals and the lines drawn with them), a margin
+    either side, at least ``least`` wide and never past ``floor`` and ``ceiling`` (None:
+    no bound): a one-point effect on a 0-1 axis is invisible."""
+    low, high = min([*lows, *marks]), max([*highs, *marks])
+    span = max(high - low, least)
+    centre = (low + high) / 2
+    low, high = centre - 0.6 * span, centre + 0.6 * span
+    if ceiling is not None and high > ceiling:
+        low, high = low - (high - ceiling), ceiling
+    if floor is not None and low < floor:
+        low, high = floor, high + (floor - low)
+    if ceiling is not None:
+        high = min(high, ceiling)
+    return low, high
+
+
+def _rates(axis: Any, labels: Sequence[str], rows: Sequence[Mapping[str, Any]],
+           even: float | None, title: str, ylabel: str = "win rate (95% CI)") -> None:
+    """Rates as dots with their intervals on an axis zoomed to them (bars would have to
+    start at 0, and then hide a one-point effect)."""
     rates = [row["win_rate"] for row in rows]
     below = [rate - row["ci95"][0] for rate, row in zip(rates, rows, strict=True)]
     above = [row["ci95"][1] - rate for rate, row in zip(rates, rows, strict=True)]
-    axis.bar(list(labels), rates, yerr=[below, above], capsize=6, color=_BLUE)
-    axis.axhline(even, color=_GREY, linestyle="--", label=f"even chance ({even:.0%})")
-    axis.set_ylim(0, 1)
+    axis.errorbar(list(labels), rates, yerr=[below, above], fmt="o", capsize=6, color=_BLUE)
+    if even is not None:
+        axis.axhline(even, color=_GREY, linestyle="--", label=f"even chance ({even:.0%})")
+        axis.legend(loc="best")
+    axis.set_ylim(*zoomed([row["ci95"][0] for row in rows], [row["ci95"][1] for row in rows],
+                          [even] if even is not None else []))
+    axis.yaxis.set_major_formatter(_percent())
     axis.set_ylabel(ylabel)
     axis.set_title(title)
-    axis.legend(loc="upper right")
     axis.tick_params(axis="x", labelrotation=20)
+
+
+def _percent() -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=None)
 
 
 def win_rates(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) -> None:
@@ -73,9 +103,10 @@ def lengths(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult])
     bins: Any = (range(int(min(values)), int(max(values)) + 2)
                  if unit == "rounds" and values else 30)
     axis.hist(values, bins=bins, color=_BLUE, align="left" if unit == "rounds" else "mid")
-    axis.set_xlabel(unit)
+    shown = f"{report.get('round_name', 'round')}s" if unit == "rounds" else unit
+    axis.set_xlabel(shown)
     axis.set_ylabel("games")
-    axis.set_title(f"game length ({unit})")
+    axis.set_title(f"game length ({shown})")
 
 
 def margins(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) -> None:
@@ -96,9 +127,10 @@ def leader(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) 
                       label="95% CI")
     axis.axhline(report["even"], color=_GREY, linestyle="--", label="even chance")
     axis.set_ylim(0, 1)
-    axis.set_xlabel("after round (hand) k")
+    round_name = report.get("round_name", "round")
+    axis.set_xlabel(f"after {round_name} k")
     axis.set_ylabel("share of games")
-    axis.set_title("the leader after round k wins")
+    axis.set_title(f"the leader after {round_name} k wins")
     axis.legend(loc="lower right")
 
 
@@ -119,8 +151,17 @@ def length_unit(report: Mapping[str, Any]) -> str:
     return reading_unit([report["lengths"]["length"]])
 
 
+def success(axis: Any, report: Mapping[str, Any], results: Sequence[GameResult]) -> None:
+    row = report["coop"]["success"]
+    _rates(axis, ["the table"], [row], None, "cooperative: success rate",
+           "success rate (95% CI)")
+
+
 def panels(report: Mapping[str, Any]) -> dict[str, Panel]:
-    """The panels this report has data for, in reading order."""
+    """The panels this report has data for, in reading order (a cooperative game: its
+    success rate, scores and lengths; nobody wins against anybody)."""
+    if report.get("coop"):
+        return {"success rate": success, "final scores": scores, "game length": lengths}
     chosen: dict[str, Panel] = {"win rates by bot": win_rates}
     if report.get("teams"):
         chosen["teams"] = teams
@@ -172,33 +213,61 @@ def panel_svgs(report: Mapping[str, Any],
 
 
 # -- sweeps -------------------------------------------------------------------------
-def _cell_bars(axis: Any, labels: Sequence[str], series: Mapping[str, Sequence[Any]],
-               even: Sequence[float] | None, title: str, ylabel: str) -> None:
-    """Grouped bars, one group per cell and one bar per series; a value is
-    (rate, low, high) or None where the cell lacks it."""
+#: Past this many cells, a sweep's figures sort the cells by value and leave out the
+#: per-cell turn-order curves (one line a cell no longer reads).
+MANY_CELLS = 6
+
+
+def _cell_dots(axis: Any, labels: Sequence[str], series: Mapping[str, Sequence[Any]],
+               even: Sequence[float] | None, title: str, xlabel: str,
+               rates: bool = True) -> None:
+    """One row per cell (its whole label, read across), a dot and its interval per series
+    (a value is (mean, low, high), or None where the cell lacks it), on an axis zoomed to
+    the data; many cells are sorted by the first series, highest on top."""
+    order = list(range(len(labels)))
+    first = next(iter(series.values()), [])
+    if len(labels) > MANY_CELLS and first:
+        order.sort(key=lambda cell: first[cell][0] if first[cell] is not None else -1e9)
+    else:
+        order.reverse()  # grid order read from the top
+    place = {cell: row for row, cell in enumerate(order)}
     count = max(1, len(series))
-    width = 0.8 / count
+    lows: list[float] = []
+    highs: list[float] = []
     for index, (name, values) in enumerate(series.items()):
-        xs, heights, below, above = [], [], [], []
-        for position, value in enumerate(values):
+        offset = (index - (count - 1) / 2) * 0.8 / count
+        ys, xs, below, above = [], [], [], []
+        for cell, value in enumerate(values):
             if value is None:
                 continue
-            rate, low, high = value
-            xs.append(position - 0.4 + width * (index + 0.5))
-            heights.append(rate)
-            below.append(rate - low)
-            above.append(high - rate)
-        axis.bar(xs, heights, width=width, yerr=[below, above], capsize=3, label=name)
+            mean, low, high = value
+            ys.append(place[cell] + offset)
+            xs.append(mean)
+            below.append(mean - low)
+            above.append(high - mean)
+            lows.append(low)
+            highs.append(high)
+        axis.errorbar(xs, ys, xerr=[below, above], fmt="o", capsize=3, label=name)
+    marks: list[float] = []
     if even is not None:
-        # Each cell's own even line: one team in two is not one player in four.
-        axis.hlines(even, [x - 0.45 for x in range(len(labels))],
-                    [x + 0.45 for x in range(len(labels))], color=_GREY, linestyle="--",
-                    label="even chance")
-    axis.set_xticks(range(len(labels)))
-    axis.set_xticklabels([label.replace(" ", "\n") for label in labels], fontsize=7)
-    axis.set_ylabel(ylabel)
+        for cell, line in enumerate(even):
+            axis.vlines(line, place[cell] - 0.45, place[cell] + 0.45, color=_GREY,
+                        linestyle="--", label="even chance" if cell == 0 else None)
+            marks.append(line)
+    if lows:
+        axis.set_xlim(*zoomed(lows, highs, marks,
+                              floor=0.0 if rates or min(lows) >= 0 else None,
+                              ceiling=1.0 if rates else None,
+                              least=0.02 if rates else 1e-9))
+    if rates:
+        axis.xaxis.set_major_formatter(_percent())
+    axis.set_yticks(range(len(labels)))
+    axis.set_yticklabels([labels[cell] for cell in order], fontsize=8)
+    axis.set_xlabel(xlabel)
     axis.set_title(title)
-    axis.legend(fontsize=7)
+    axis.grid(axis="x", alpha=0.3)
+    if len(series) > 1 or even is not None:
+        axis.legend(fontsize=7, loc="best")
 
 
 def _triple(row: Mapping[str, Any] | None, key: str = "win_rate") -> Any:
@@ -208,20 +277,29 @@ def _triple(row: Mapping[str, Any] | None, key: str = "win_rate") -> Any:
 
 
 def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
-    """The sweep's figures: win rates per cell, the first player's and the dealer's, the
-    mean length, and the turn-order curve of each cell."""
+    """The sweep's figures, one row per cell: win rates per bot (a cooperative game: the
+    success rate), the first player's and the dealer's, the metric, the mean length, and
+    with few cells the turn-order curve of each."""
     cells = report["cells"]
     labels = [cell["label"] for cell in cells]
     reports = [cell["report"] for cell in cells]
     evens = [rep["even"] for rep in reports]
     even = evens[0] if len(set(evens)) == 1 else None
+    coop = all(rep.get("coop") for rep in reports)
     bots = list(dict.fromkeys(name for rep in reports for name in rep["bots"]))
-    chosen: dict[str, Callable[[Any], None]] = {
-        "win rate by bot, per cell": lambda axis: _cell_bars(
-            axis, labels, {name: [_triple(rep["bots"].get(name)) for rep in reports]
-                           for name in bots}, evens, "win rate by bot (95% CI)", "win rate")}
-    if any(rep["turn_order"] for rep in reports):
-        chosen["first player and dealer, per cell"] = lambda axis: _cell_bars(
+    chosen: dict[str, Callable[[Any], None]] = {}
+    if any(rep.get("coop") for rep in reports):
+        chosen["success rate, per cell"] = lambda axis: _cell_dots(
+            axis, labels, {"success": [_triple((rep.get("coop") or {}).get("success"))
+                                       for rep in reports]}, None,
+            "success rate (95% CI)", "success rate")
+    if not coop:
+        chosen["win rate by bot, per cell"] = lambda axis: _cell_dots(
+            axis, labels, {name: [None if rep.get("coop") else _triple(rep["bots"].get(name))
+                                  for rep in reports] for name in bots},
+            evens, "win rate by bot (95% CI)", "win rate")
+    if any(rep["turn_order"] for rep in reports) and not coop:
+        chosen["first player and dealer, per cell"] = lambda axis: _cell_dots(
             axis, labels, {
                 "first player": [_triple(rep["turn_order"][0]) if rep["turn_order"] else None
                                  for rep in reports],
@@ -230,6 +308,7 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
             evens, "first player and dealer (95% CI)", "win rate")
 
         def positions(axis: Any) -> None:
+            lows, highs = [], []
             for label, rep in zip(labels, reports, strict=True):
                 order = rep["turn_order"]
                 if order:
@@ -238,39 +317,48 @@ def sweep_panels(report: Mapping[str, Any]) -> dict[str, Callable[[Any], None]]:
                                   yerr=[[row["win_rate"] - row["ci95"][0] for row in order],
                                         [row["ci95"][1] - row["win_rate"] for row in order]],
                                   marker="o", capsize=3, label=label)
+                    lows += [row["ci95"][0] for row in order]
+                    highs += [row["ci95"][1] for row in order]
             if even is not None:
                 axis.axhline(even, color=_GREY, linestyle="--")
+            if lows:
+                axis.set_ylim(*zoomed(lows, highs, [even] if even is not None else []))
+            axis.yaxis.set_major_formatter(_percent())
             axis.set_xticks(range(1, max(rep["players"] for rep in reports) + 1))
             axis.set_xlabel("turn position (1: first player; last: dealer)")
             axis.set_ylabel("win rate (95% CI)")
             axis.set_title("seat effects per cell")
             axis.legend(fontsize=6)
 
-        chosen["turn order, per cell"] = positions
-
-    def lengths(axis: Any) -> None:
-        unit = reading_unit([rep["lengths"]["length"] for rep in reports])
-        units = [unit] * len(reports)
-        values = [rep["lengths"]["length"][unit] for rep in reports]
-        means = [value["mean"] for value in values]
-        axis.bar(range(len(labels)), means, color=_BLUE,
-                 yerr=[[m - v["mean_ci95"][0] for m, v in zip(means, values, strict=True)],
-                       [v["mean_ci95"][1] - m for m, v in zip(means, values, strict=True)]],
-                 capsize=4)
-        axis.set_xticks(range(len(labels)))
-        axis.set_xticklabels([label.replace(" ", "\n") for label in labels], fontsize=7)
-        axis.set_ylabel(f"mean length ({units[0]}, 95% CI)")
-        axis.set_title("game length per cell")
-
-    chosen["game length, per cell"] = lengths
+        if len(cells) <= MANY_CELLS:
+            chosen["turn order, per cell"] = positions
+    if any("metric" in rep for rep in reports):
+        name = next(rep["metric"]["name"] for rep in reports if "metric" in rep)
+        chosen[f"{name}, per cell"] = lambda axis: _cell_dots(
+            axis, labels, {name: [(rep["metric"]["mean"], *rep["metric"]["ci95"])
+                                  if rep.get("metric", {}).get("games") else None
+                                  for rep in reports]}, None, f"{name} (95% CI)", name,
+            rates=False)
+    unit = reading_unit([rep["lengths"]["length"] for rep in reports])
+    round_name = reports[0].get("round_name", "round") if reports else "round"
+    shown = f"{round_name}s" if unit == "rounds" else unit
+    chosen["game length, per cell"] = lambda axis: _cell_dots(
+        axis, labels, {"mean length": [
+            (rep["lengths"]["length"][unit]["mean"], *rep["lengths"]["length"][unit]
+             ["mean_ci95"]) for rep in reports]}, None, "game length per cell (95% CI)",
+        f"mean length ({shown})", rates=False)
     return chosen
+
+
+def _panel_height(cells: int) -> float:
+    return max(3.2, 0.45 * cells + 1.6)
 
 
 def plot_sweep(report: Mapping[str, Any], path: Path) -> None:
     plt = _pyplot()
     chosen = list(sweep_panels(report).values())
-    width = max(8.0, 1.2 * len(report["cells"]))
-    figure, axes = plt.subplots(len(chosen), 1, figsize=(width, 4.2 * len(chosen)),
+    height = _panel_height(len(report["cells"]))
+    figure, axes = plt.subplots(len(chosen), 1, figsize=(9.0, height * len(chosen)),
                                 squeeze=False)
     for axis, draw in zip(axes.flat, chosen, strict=True):
         draw(axis)
@@ -280,5 +368,5 @@ def plot_sweep(report: Mapping[str, Any], path: Path) -> None:
 
 
 def sweep_svgs(report: Mapping[str, Any]) -> dict[str, str]:
-    width = max(6.4, 1.1 * len(report["cells"]))
-    return {title: svg(draw, (width, 4.2)) for title, draw in sweep_panels(report).items()}
+    height = _panel_height(len(report["cells"]))
+    return {title: svg(draw, (7.5, height)) for title, draw in sweep_panels(report).items()}

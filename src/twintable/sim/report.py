@@ -37,8 +37,13 @@ def even_chance(players: int, results: Sequence[GameResult]) -> float:
 
 def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
                  options: Mapping[str, Any], results: Sequence[GameResult],
-                 fixed_seats: bool = False) -> dict[str, Any]:
-    """Win counts share a tied win equally among the winners (see :func:`win_shares`)."""
+                 fixed_seats: bool = False, round_name: str = "round",
+                 cooperative: bool = False) -> dict[str, Any]:
+    """Win counts share a tied win equally among the winners (see :func:`win_shares`).
+    ``round_name``: what the game calls a round (Twins: "hand"), for the labels.
+    ``cooperative``: the seats play together (Twin It's coop mode); the report then adds
+    the success rate (the game's ``success`` figure), which is what such a game has in
+    place of win rates."""
     bot_games: dict[str, int] = defaultdict(int)
     bot_wins: dict[str, float] = defaultdict(float)
     bot_scores: dict[str, list[int]] = defaultdict(list)
@@ -66,7 +71,12 @@ def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
     for result in results:
         for key in keys:
             stats[key].append(result.stats.get(key, 0.0))
+    if results and all("turns" in r.stats and r.stats.get("rounds") for r in results):
+        stats["turns_per_round"] = [r.stats["turns"] / r.stats["rounds"] for r in results]
     n = len(results)
+    coop = None
+    if cooperative:
+        coop = {"success": _rate(sum(r.stats.get("success", 0.0) for r in results), n)}
     return {
         "format": REPORT_FORMAT,
         "game": game_id,
@@ -88,6 +98,8 @@ def build_report(game_id: str, players: int, lineup: Sequence[str], seed: int,
         "teams": teams(results),
         "lengths": lengths(results),
         "leader": leader_curve(results),
+        "round_name": round_name,
+        "coop": coop,
     }
 
 

@@ -11,11 +11,12 @@ so where a chunk ran never changes its results.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
+import signal
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -299,19 +300,23 @@ RAY_TASKS_PER_CPU = 4
 
 def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], games: int,
               seed: int, workers: int | None = None, chunk: int = 10,
-              ray_address: str | None = None,
-              fixed_seats: bool = False) -> Iterator[list[GameResult]]:
+              ray_address: str | None = None, fixed_seats: bool = False,
+              start: int = 0) -> Generator[list[GameResult], None, None]:
     """Yield results chunk by chunk, in order (for a progress bar), in parallel when
     workers > 1 or on Ray when ``ray_address`` is given (a cluster address, or
     :data:`RAY_LOCAL`; ``workers`` then caps the CPUs of a local Ray).
 
     Game ``i`` uses seed ``seed + i`` and the lineup rotated by ``i`` (unless
     ``fixed_seats``), so the results do not depend on the number of workers, nor on where
-    they run.
+    they run; games ``start`` to ``games - 1`` are played (a resumed or extended run
+    plays only the games it lacks). A caller that stops early (Ctrl-C, SIGTERM) closes
+    the generator: the worker processes are ended with it, none is left running.
     """
     jobs = [SimJob(game_id, dict(options), tuple(lineup), seed, first,
                    min(chunk, games - first), not fixed_seats)
-            for first in range(0, games, chunk)]
+            for first in range(start, games, chunk)]
+    if not jobs:
+        return
     if ray_address is not None:
         yield from _run_on_ray(jobs, ray_address, workers)
         return
@@ -320,8 +325,25 @@ def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], g
         for job in jobs:
             yield _run_job(job)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_run_job, jobs)
+    pool = multiprocessing.get_context().Pool(workers, initializer=_leave_interrupts)
+    try:
+        # imap hands chunks back in order as they finish, chunk by chunk.
+        yield from pool.imap(_run_job, jobs)
+        pool.close()
+    finally:
+        # terminate() ends the workers at once, queued chunks and all (an early stop); after
+        # a full run they are idle and it only reaps them.
+        pool.terminate()
+        pool.join()
+
+
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C: the terminal sends it to the whole process group, and the
+    parent alone decides (it keeps the finished games and ends the workers). SIGTERM,
+    which the parent's ``terminate()`` sends, ends a worker at once, whatever handler the
+    parent had when it forked."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def require_ray() -> Any:

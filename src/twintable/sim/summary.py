@@ -19,6 +19,14 @@ def percent(value: float) -> str:
     return f"{value:.1%}"
 
 
+def metric_text(metric: Mapping[str, Any], value: float) -> str:
+    """A metric's value as people read it: a share in percent (signed where it can be
+    negative, an edge), anything else in three figures."""
+    if metric.get("share"):
+        return f"{value:+.1%}" if metric["ci95"][0] < 0 else f"{value:.1%}"
+    return f"{value:.3g}"
+
+
 def interval(row: Mapping[str, Any]) -> str:
     low, high = row["ci95"]
     return f"{percent(low)}–{percent(high)}"
@@ -61,6 +69,24 @@ def markdown_summary(report: Mapping[str, Any]) -> str:
     lines: list[str] = []
     if report.get("fixed_seats"):
         lines += ["Seats are fixed: each bot kept the seat it was named for.", ""]
+    coop = report.get("coop")
+    if coop:
+        success = coop["success"]
+        lines += ["### Cooperative: the table plays together", "",
+                  "| games | successes | success rate | 95% CI |", "|---:|---:|---:|---:|",
+                  f"| {success['games']} | {success['wins']:g} | "
+                  f"{percent(success['win_rate'])} | {interval(success)} |", "",
+                  "Success as the game counts it (Twin It: a score past the rulebook's "
+                  "Beginner band); nobody wins against anybody, so there are no win rates.",
+                  ""]
+    metric = report.get("metric")
+    if metric:
+        low, high = metric["ci95"]
+        lines += [f"### Metric: {metric['name']}", "",
+                  "| expression | games | mean | 95% CI |", "|---|---:|---:|---:|",
+                  f"| `{metric['expression']}` | {metric['games']} | "
+                  f"{metric_text(metric, metric['mean'])} | {metric_text(metric, low)} to "
+                  f"{metric_text(metric, high)} |", ""]
     team_report = report.get("teams")
     if team_report:
         lines += [f"### Teams (even line {percent(even)}: one team in "
@@ -77,7 +103,7 @@ def markdown_summary(report: Mapping[str, Any]) -> str:
             lines.append(f"| {name} | {row['games']} | {percent(row['win_rate'])} | "
                          f"{interval(row)} |")
         lines.append("")
-    if report.get("turn_order"):
+    if report.get("turn_order") and not coop:
         bots = list(report["bots"])
         lines += [f"### By turn order (even line {percent(even)})", "",
                   "| position | win rate | 95% CI | | " + " | ".join(bots) + " |",
@@ -91,23 +117,31 @@ def markdown_summary(report: Mapping[str, Any]) -> str:
     spread = report["lengths"]
     lines += ["### Length and margin", "", "| measure | mean (95% CI) | median | quartiles | "
               "range |", "|---|---:|---:|---:|---:|"]
-    rows = [(f"length ({unit})", values) for unit, values in spread["length"].items()]
-    if spread["margin"]:
+    round_name = report.get("round_name", "round")
+    rows = [(f"length ({round_name + 's' if unit == 'rounds' else unit})", values)
+            for unit, values in spread["length"].items()]
+    per_round = report["stats"].get("turns_per_round")
+    if spread["margin"] and not coop:
         rows.append(("winning margin", spread["margin"]))
     for name, values in rows:
         low, high = values["mean_ci95"]
         lines.append(f"| {name} | {values['mean']:.1f} ({low:.1f}–{high:.1f}) | "
                      f"{values['median']:g} | {values['p25']:g}–{values['p75']:g} | "
                      f"{values['min']:g}–{values['max']:g} |")
+    if per_round:
+        lines.append(f"| turns per {round_name} | {per_round['mean']:.1f} "
+                     f"({per_round['low']:.1f}–{per_round['high']:.1f}) | | | |")
     lines.append("")
-    if report.get("leader"):
-        lines += ["### The leader after round k wins", "",
-                  "| after round | games | leader wins | 95% CI |", "|---:|---:|---:|---:|"]
+    if report.get("leader") and not coop:
+        lines += [f"### The leader after {round_name} k wins", "",
+                  f"| after {round_name} | games | leader wins | 95% CI |",
+                  "|---:|---:|---:|---:|"]
         for row in report["leader"]:
             lines.append(f"| {row['round']} | {row['games']} | {percent(row['win_rate'])} | "
                          f"{interval(row)} |")
-        lines += ["", "Games that went on past round k with one seat alone in the lead.", ""]
-    note = precision_note(report)
+        lines += ["", f"Games that went on past {round_name} k with one seat alone in the "
+                  "lead.", ""]
+    note = None if coop else precision_note(report)
     if note:
         lines.append(note)
     return "\n".join(lines).rstrip() + "\n"

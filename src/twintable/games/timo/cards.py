@@ -7,10 +7,13 @@ points, so the hot path compares small ints and never builds card objects.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 COLOURS = ("blue", "green", "orange", "pink")
 BLACK = 4
@@ -60,9 +63,64 @@ def deck_names() -> tuple[str, ...]:
     return tuple(_deck_data())
 
 
+#: The most cards a deck may hold (the C engine's tables are this long).
+MAX_CARDS = 128
+#: The card counts a custom deck names: per colour, and black cards.
+COLOURED_RANKS = RANKS[:WILD]
+BLACK_RANKS = ("colour", "+4")
+
+CountsPerColour = dict[Literal[COLOURED_RANKS], Annotated[int, Field(ge=0, le=8)]]  # type: ignore[valid-type]
+BlackCounts = dict[Literal[BLACK_RANKS], Annotated[int, Field(ge=0, le=16)]]  # type: ignore[valid-type]
+
+
+class DeckFile(BaseModel):
+    """A custom deck (``--deck FILE``, or the ``deck`` option as a composition): how many
+    of each card every colour has, and how many black cards, as in ``data/decks.json``.
+    Ranks left out have none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = ""
+    per_colour: CountsPerColour
+    black: BlackCounts = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _playable(self) -> DeckFile:
+        coloured = sum(self.per_colour.values()) * len(COLOURS)
+        total = coloured + sum(self.black.values())
+        if coloured == 0:
+            raise ValueError("a deck needs coloured cards (the start card is one)")
+        if total > MAX_CARDS:
+            raise ValueError(f"{total} cards: a deck holds at most {MAX_CARDS}")
+        return self
+
+    def composition(self) -> dict[str, Any]:
+        """The deck as the ``deck`` option holds it: counts in rank order, none left out
+        that is above zero (the same deck always reads the same)."""
+        return {"per_colour": {rank: self.per_colour[rank] for rank in COLOURED_RANKS
+                               if self.per_colour.get(rank)},
+                "black": {rank: self.black[rank] for rank in BLACK_RANKS if self.black.get(rank)}}
+
+
+def load_deck(deck: str | Mapping[str, Any]) -> Deck:
+    """A deck by its name in ``data/decks.json``, or a composition (:class:`DeckFile`'s
+    ``per_colour`` and ``black``)."""
+    if isinstance(deck, str):
+        return _named_deck(deck)
+    return _composed_deck(json.dumps(dict(deck), sort_keys=True))
+
+
 @cache
-def load_deck(name: str) -> Deck:
-    spec = _deck_data()[name]
+def _named_deck(name: str) -> Deck:
+    return _build(name, _deck_data()[name])
+
+
+@cache
+def _composed_deck(text: str) -> Deck:
+    return _build("custom", json.loads(text))
+
+
+def _build(name: str, spec: Mapping[str, Any]) -> Deck:
     colours: list[int] = []
     ranks: list[int] = []
     for colour_index in range(len(COLOURS)):

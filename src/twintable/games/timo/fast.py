@@ -21,7 +21,7 @@ from typing import Any
 from twintable.core.game import Outcome
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
-from twintable.games.timo.cards import COLOURS, load_deck
+from twintable.games.timo.cards import COLOURS, Deck, load_deck
 from twintable.games.timo.rules import TimoGame
 from twintable.games.timo.state import CALL, CATCH, DRAW, PASS, PLAY, TimoState
 from twintable.games.timo.views import TimoView
@@ -39,9 +39,12 @@ def _native_function(name: str) -> Any:
     return getattr(_native, name, None)
 
 
+def _deck_bytes(deck_option: Any) -> tuple[bytes, bytes, bytes]:
+    return _bytes_of(load_deck(deck_option))
+
+
 @cache
-def _deck_bytes(name: str) -> tuple[bytes, bytes, bytes]:
-    deck = load_deck(name)
+def _bytes_of(deck: Deck) -> tuple[bytes, bytes, bytes]:
     return bytes(deck.colour), bytes(deck.rank), bytes(deck.points)
 
 

@@ -11,7 +11,8 @@ from importlib.util import find_spec
 from typing import Any
 
 from twintable.core.game import Game
-from twintable.core.plugin import BotLevel, GameEntry, Pacing, Plan
+from twintable.core.plugin import BotLevel, DeckFormat, GameEntry, Pacing, Plan
+from twintable.games.timo.cards import DeckFile
 from twintable.games.timo.rules import TimoGame
 from twintable.games.timo.state import CALL, CATCH, NOBODY
 
@@ -117,4 +118,9 @@ def entry() -> GameEntry:
         openspiel="twintable.games.timo.research.openspiel",
         trainer="twintable.games.timo.research.trainer:train_timo",
         short_options={"target": 100}, lobby_order=10,
-        tutorial=tutorial)
+        tutorial=tutorial,
+        deck_format=DeckFormat(DeckFile, lambda deck: {"deck": deck.composition()},
+                               "card counts per colour and black cards, as "
+                               '{"per_colour": {"0": 1, "1": 2, ..., "+2": 2}, '
+                               '"black": {"colour": 4, "+4": 4}}'),
+        metrics={"turns_per_round": "turns / rounds"})

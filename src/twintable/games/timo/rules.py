@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from pydantic import ValidationError
+
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
@@ -26,6 +28,7 @@ from twintable.games.timo.cards import (
     PLUS4,
     STOP,
     TWIST,
+    DeckFile,
     deck_names,
     load_deck,
 )
@@ -41,9 +44,31 @@ _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(6))
 _EVERYONE = tuple(frozenset(range(players)) for players in range(7))
 CATCH_PENALTY = 2
 
+class DeckOption(Option):
+    """The ``deck`` option: a deck's name from the game's deck data, or a composition of
+    one's own (a designer's ``--deck FILE``: :class:`~twintable.games.timo.cards.DeckFile`),
+    kept in the options so that config and seed still replay every game."""
+
+    __slots__ = ()
+
+    def validate(self, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            try:
+                return DeckFile.model_validate(value).composition()
+            except ValidationError as error:
+                problem = error.errors()[0]
+                where = ".".join(map(str, problem["loc"]))
+                raise self._bad(value, f"{where + ': ' if where else ''}{problem['msg']}") \
+                    from None
+        return super().validate(value)
+
+    def range_text(self) -> str:
+        return f"{super().range_text()}, or a deck file (--deck)"
+
+
 OPTIONS = OptionSchema([
-    Option("deck", "choice", "timo54", "Deck composition, from the game's deck data.",
-           choices=deck_names()),
+    DeckOption("deck", "choice", "timo54", "Deck composition, from the game's deck data "
+               "or a deck file.", choices=deck_names()),
     Option("stacking", "bool", True,
            "+2 on +2 and +4 on +2 or +4 pass the growing penalty on; off: no stacking."),
     Option("draw_when_able", "bool", False,

@@ -535,6 +535,9 @@ class TwinItGame(Game[TwinItState]):
             return None
         return Outcome(seat_scores(state), state.winners)
 
+    def cooperative(self, options: Mapping[str, Any]) -> bool:
+        return bool(options.get("mode") == COOP)
+
     def sides(self, state: TwinItState) -> tuple[int, ...] | None:
         return tuple(state.side_of) if state.options["mode"] == TEAM else None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from twintable.games.twinit.state import COOP, TIME_ATTACK, TwinItState
+from twintable.games.twinit.views import LEVELS, level_for
 
 
 def seat_scores(state: TwinItState) -> tuple[int, ...]:
@@ -35,6 +36,11 @@ def game_stats(state: TwinItState) -> dict[str, float]:
         figures[f"seat{seat}_claim_ms"] = float(state.claim_ms[seat])
     if state.options["mode"] == COOP:
         figures["points"] = float(state.points[0])
+        # Success, for a simulation's success rate: a score past the rulebook's Beginner
+        # band (Promising or better for so many players).
+        level = LEVELS.index(level_for(state.points[0], state.players))
+        figures["level"] = float(level)
+        figures["success"] = float(level >= 1)
     return figures
 
 def snapshot(state: TwinItState) -> dict[str, Any]:

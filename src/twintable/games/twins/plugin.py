@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from twintable.core.plugin import BotLevel, GameEntry
+from twintable.core.plugin import BotLevel, DeckFormat, GameEntry
+from twintable.games.twins.cards import ScoringFile
 from twintable.games.twins.rules import TwinsGame
 
 
@@ -41,4 +42,10 @@ def entry() -> GameEntry:
         env_names={"twins_v0": "twintable.games.twins.env"},
         openspiel="twintable.games.twins.research.openspiel",
         short_options={"max_hands": 3}, lobby_order=20,
-        tutorial=tutorial)
+        tutorial=tutorial,
+        deck_format=DeckFormat(ScoringFile, ScoringFile.options,
+                               "a scoring table: cash cards per player count and starting "
+                               'chips, as {"starting_chips": 12, "cash": {"4": {"round1": '
+                               '{"lowest": 2, "pay": 2}, "round2": {"highest": 1, "gain": 3}, '
+                               '"round3": {"lowest": 1, "pay": 1}}}}'),
+        metrics={"bankrupt": "ended_by_bankruptcy", "hands": "hands"})

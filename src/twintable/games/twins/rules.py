@@ -15,6 +15,8 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from pydantic import ValidationError
+
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening, Outcome
 from twintable.core.options import Option, OptionSchema
@@ -28,6 +30,8 @@ from twintable.games.twins.cards import (
     DECK_SIZE,
     SET_RANK,
     CashCard,
+    ScoringFile,
+    cash_card,
 )
 from twintable.games.twins.state import BUY, BUY_KIND, OVER, PICK, PICK_KIND, TwinsState
 from twintable.games.twins.views import TwinsView
@@ -47,6 +51,27 @@ _LEDGER_KEYS = {(round_no, direction, category): f"round{round_no}_{direction}_{
                 for category, name in enumerate(CATEGORY_NAMES)}
 _REASONS = {round_no: f"round {round_no}" for round_no in range(1, ROUNDS + 1)}
 
+class CashOption(Option):
+    """The ``cash`` option: none (the rulebook's cash cards) or a designer's cards per
+    player count, as :class:`~twintable.games.twins.cards.ScoringFile` holds them, kept in
+    the options so that config and seed still replay every game."""
+
+    __slots__ = ()
+
+    def validate(self, value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise self._bad(value, "expected cash cards per player count")
+        try:
+            return ScoringFile.model_validate({"cash": value}).options()["cash"]
+        except ValidationError as error:
+            problem = error.errors()[0]
+            where = ".".join(map(str, problem["loc"]))
+            raise self._bad(value, f"{where}: {problem['msg']}") from None
+
+    def range_text(self) -> str:
+        return "the rulebook's, or a scoring-table file (--deck)"
+
+
 OPTIONS = OptionSchema([
     Option("max_hands", "int", None, "End the game after this many hands (none: no limit).",
            minimum=1, maximum=1000, unit="hands"),
@@ -56,6 +81,9 @@ OPTIONS = OptionSchema([
     # three players at most share the 60 cards 18 + 2 each.
     Option("deal", "int", HAND_SIZE, "Cards dealt to each player at the start of a hand.",
            minimum=ROUNDS * 2, maximum=DECK_SIZE // 3 - MOST_BOUGHT, unit="cards"),
+], design=[
+    CashOption("cash", "choice", None, "The cash cards per player count (none: the "
+               "rulebook's); set by a scoring-table file (--deck).", choices=(None,)),
 ])
 
 
@@ -113,6 +141,7 @@ class TwinsGame(Game[TwinsState]):
     min_players = 3
     max_players = 6
     options_schema = OPTIONS
+    round_name: ClassVar[str] = "hand"
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 9.0)}
     payloads: ClassVar[ActionPayloads] = {
         BUY_KIND: {"count": PayloadField("int")},
@@ -144,7 +173,7 @@ class TwinsGame(Game[TwinsState]):
         return state
 
     def cash_card(self, state: TwinsState) -> CashCard:
-        return CASH_CARDS[state.players]
+        return cash_card(state.players, state.options)
 
     def _active(self, state: TwinsState) -> list[int]:
         return [seat for seat in range(state.players) if not state.out[seat]]

@@ -10,10 +10,10 @@ from typing import Any, NamedTuple
 
 from twintable.core.types import Action
 from twintable.games.twins.cards import (
-    CASH_CARDS,
     CATEGORY_NAMES,
     COLOURS,
     SET_RANK,
+    cash_card,
     classify,
     colour_of,
     is_white,
@@ -78,6 +78,6 @@ class TwinsView(NamedTuple):
             "sitting_out": list(self.sitting_out),
             "played": played_json(self.played),
             "last_played": played_json(self.last_played),
-            "cash_card": CASH_CARDS[self.players].to_json(),
+            "cash_card": cash_card(self.players, self.options).to_json(),
             "legal": [action.to_json() for action in self.legal],
         }

@@ -25,13 +25,16 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 DECKS = ("yellow", "blue")
 CARDS_PER_DECK = 54
@@ -99,6 +102,54 @@ def load_decks() -> dict[str, tuple[Card, ...]]:
     data = json.loads(_data("decks.json"))
     return {name: tuple(Card(card["back"], tuple((a, b) for a, b in card["lines"]))
                         for card in data[name]) for name in DECKS}
+
+
+#: Words on one card: six lines of two.
+WORDS_PER_CARD = 2 * LINES
+#: One word on a card: letters, with an apostrophe or a hyphen inside (as a clue is).
+CARD_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+class WordListFile(BaseModel):
+    """A designer's word list for Twinz (``--deck FILE``): the words are laid out in the
+    file's order, twelve a card (six lines of two), the backs numbered 1 to 6 in turn. A
+    word is one word of letters (30 at most); no word twice, accents and case aside."""
+
+    model_config = ConfigDict(extra="forbid")
+    description: str = ""
+    words: list[Annotated[str, Field(min_length=1, max_length=30)]] = Field(
+        min_length=WORDS_PER_CARD)
+
+    @model_validator(mode="after")
+    def _cards(self) -> WordListFile:
+        bad = [word for word in self.words if not CARD_WORD.fullmatch(word)]
+        if bad:
+            raise ValueError(f"not one word: {', '.join(map(repr, bad[:5]))}")
+        seen: dict[str, str] = {}
+        for word in self.words:
+            if fold(word) in seen:
+                raise ValueError(f"{word!r} is there twice (as {seen[fold(word)]!r})")
+            seen[fold(word)] = word
+        if len(self.words) % WORDS_PER_CARD:
+            short = WORDS_PER_CARD - len(self.words) % WORDS_PER_CARD
+            raise ValueError(f"{len(self.words)} words: a card holds {WORDS_PER_CARD}; add "
+                             f"{short} or take {WORDS_PER_CARD - short} away")
+        return self
+
+
+def deck_cards(deck: str | Mapping[str, Any]) -> tuple[Card, ...]:
+    """The cards of a deck: a printed deck by name, or a word list (``{"words": [...]}``,
+    :class:`WordListFile`) laid out twelve words a card."""
+    if isinstance(deck, str):
+        return load_decks()[deck]
+    return _laid_out(tuple(deck["words"]))
+
+
+@cache
+def _laid_out(words: tuple[str, ...]) -> tuple[Card, ...]:
+    return tuple(Card(1 + index % LINES, tuple(
+        (words[start + 2 * line], words[start + 2 * line + 1]) for line in range(LINES)))
+        for index, start in enumerate(range(0, len(words), WORDS_PER_CARD)))
 
 
 @cache

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from twintable.core.plugin import BotLevel, GameEntry
+from twintable.core.plugin import BotLevel, DeckFormat, GameEntry
+from twintable.games.twinz.decks import WordListFile
 from twintable.games.twinz.rules import TwinzGame
 from twintable.games.twinz.state import TwinzState
 
@@ -66,4 +67,7 @@ def entry() -> GameEntry:
         # Random letters as clues and guesses read as a broken game (issue 25): the
         # random bot is no level here, only a name for tests and simulations.
         random_is_a_level=False,
-        tutorial=tutorial)
+        tutorial=tutorial,
+        deck_format=DeckFormat(WordListFile, lambda words: {"deck": {"words": words.words}},
+                               'a word list, twelve words a card, as {"words": ["dé", "eau", '
+                               '...]}'))

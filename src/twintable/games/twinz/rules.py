@@ -25,12 +25,14 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from pydantic import ValidationError
+
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.types import Action, Event
-from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
+from twintable.games.twinz.decks import DECKS, Card, WordListFile, deck_cards, fold
 from twintable.games.twinz.roots import refusal
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
 from twintable.games.twinz.views import TwinzView
@@ -43,9 +45,31 @@ ONE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 #: Words bots and random players may try (public, never derived from the mystery word).
 SAMPLE_WORDS = ("maison", "voyage", "musique", "animal", "couleur", "lumière")
 
+class DeckOption(Option):
+    """The ``deck`` option: a printed deck by name, or a designer's word list
+    (``{"words": [...]}``: :class:`~twintable.games.twinz.decks.WordListFile`), kept in
+    the options so that config and seed still replay every game."""
+
+    __slots__ = ()
+
+    def validate(self, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            try:
+                return {"words": WordListFile.model_validate(value).words}
+            except ValidationError as error:
+                problem = error.errors()[0]
+                where = ".".join(map(str, problem["loc"]))
+                raise self._bad(f"{len(value.get('words') or ())} words",
+                                f"{where + ': ' if where else ''}{problem['msg']}") from None
+        return super().validate(value)
+
+    def range_text(self) -> str:
+        return f"{super().range_text()}, or a word list (--deck)"
+
+
 OPTIONS = OptionSchema([
-    Option("deck", "choice", "yellow", "yellow (novice, everyday words) or blue (expert).",
-           choices=DECKS),
+    DeckOption("deck", "choice", "yellow", "yellow (novice, everyday words) or blue "
+               "(expert), or a word list.", choices=DECKS),
     Option("countdown_s", "int", 5, "Seconds the duo has before giving its clues.",
            minimum=1, maximum=60, unit="s"),
     Option("grace_ms", "int", 1500, "A clue up to this long after the countdown is on time; "
@@ -100,15 +124,22 @@ class TwinzGame(Game[TwinzState]):
         }
 
     def deck(self, state: TwinzState) -> Any:
-        return load_decks()[state.options["deck"]]
+        return deck_cards(state.options["deck"])
+
+    def player_range(self, options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+        """A word list of few cards seats fewer players: each count draws its pile."""
+        cards = len(deck_cards(self.resolve_options(options)["deck"]))
+        most = max((players for players, pile in PILE_SIZE.items() if pile <= cards),
+                   default=self.min_players - 1)
+        return self.min_players, min(self.max_players, most)
 
     # -- set-up ---------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TwinzState:
-        self.check_players(players)
         resolved = self.resolve_options(options)
+        self.check_players(players, resolved)
         state = TwinzState(resolved, players, seed)
-        order = list(range(len(load_decks()[resolved["deck"]])))
+        order = list(range(len(deck_cards(resolved["deck"]))))
         state.rng.shuffle(order)
         state.pile = order[:PILE_SIZE[players]]
         self._start_round(state, 0, first=True)
