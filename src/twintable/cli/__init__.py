@@ -22,6 +22,7 @@ from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
 from twintable.cli.backup import archive, backup, restore
+from twintable.cli.check import check
 from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_file, variables_of
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
@@ -662,6 +663,7 @@ for _entry in GAMES.entries():
         train_app.command(_entry.id)(getattr(import_module(_module), _attr))
 
 app.command()(loadtest)
+app.command()(check)
 for _command in (backup, restore, archive):
     app.command()(_command)
 app.add_typer(train_app, name="train")

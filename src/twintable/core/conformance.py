@@ -148,6 +148,11 @@ def _check_finished(game: Game[Any], state: Any, players: int) -> None:
     for seat in range(players):
         if game.legal_actions(state, seat):
             raise ConformanceError(LEGAL, "no action may be legal after the end")
+    # Clients know a game has ended from its views alone (``over``, or its phase).
+    ended = game.view(state, None).to_json()
+    if ended.get("over") is not True and ended.get("phase") != "over":
+        raise ConformanceError(PLAYOUT, "a finished game's views do not say so (give them "
+                               "over: true)")
     _as_json(outcome.to_json(), "the outcome")
     _as_json(game.snapshot(state), "the snapshot")
 
@@ -246,14 +251,20 @@ def check_hidden_state(game: Game[Any], playouts: list[Playout]) -> None:
 
 def check_seed(game: Game[Any], playout: Playout, other_seeds: range = range(1, 7)) -> None:
     """Chance exactly where declared: without chance, the recorded moves played from
-    another seed show every seat the same views; with chance, some seed sets up a game
-    that some seat sees differently."""
+    another seed show every seat the same views; with chance, some seeds set up
+    different games (their snapshots differ beyond the seed and the RNG)."""
     declared = getattr(game, "game_type", None)
     if declared is None:
         return
     replay = playout.replay
     viewers = [*range(replay.players), None]
     if not declared.chance:
+        openings = {json.dumps([game.view(game.new_state(replay.options, replay.players, seed),
+                                          viewer).to_json() for viewer in viewers],
+                               sort_keys=True, default=str) for seed in other_seeds}
+        if len(openings) > 1:
+            raise ConformanceError(SEED, "declared without chance, but seeds set up games "
+                                   "that seats see differently")
         first = game.new_state(replay.options, replay.players, replay.seed)
         other = game.new_state(replay.options, replay.players, replay.seed + 1)
         for index, action in enumerate([None, *replay.actions]):
@@ -271,9 +282,10 @@ def check_seed(game: Game[Any], playout: Playout, other_seeds: range = range(1, 
                                            f"seed shows {viewer} another game (move "
                                            f"{index})")
         return
-    openings = {json.dumps([game.view(game.new_state(replay.options, replay.players, seed),
-                                      viewer).to_json() for viewer in viewers],
-                           sort_keys=True, default=str) for seed in other_seeds}
+    # The seed itself and the RNG holding it are left out: what chance did with them counts.
+    openings = {json.dumps({key: value for key, value in game.snapshot(
+        game.new_state(replay.options, replay.players, seed)).items()
+        if key not in ("seed", "rng")}, sort_keys=True, default=str) for seed in other_seeds}
     if len(openings) < 2:
         raise ConformanceError(SEED, "declared with chance, but every seed sets up the same "
                                "game")
