@@ -13,11 +13,12 @@ from twintable.core.game import Game, Outcome
 from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.plugin import GameEntry
+from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 
 
 class CountdownState:
-    __slots__ = ("counter", "players", "taken", "turn", "version", "winner")
+    __slots__ = ("counter", "players", "rng", "taken", "turn", "version", "winner")
 
     def __init__(self, counter: int, players: int):
         self.counter = counter
@@ -26,11 +27,13 @@ class CountdownState:
         self.taken = [0] * players
         self.winner: int | None = None
         self.version = 0
+        # Never drawn from (no chance), kept as games keep theirs: a re-deal replaces it.
+        self.rng = Rng(0)
 
     def clone(self) -> CountdownState:
         other = CountdownState(self.counter, self.players)
         other.turn, other.taken, other.winner = self.turn, self.taken[:], self.winner
-        other.version = self.version
+        other.version, other.rng = self.version, self.rng.clone()
         return other
 
 
@@ -41,7 +44,7 @@ class CountdownView(NamedTuple):
     legal: tuple[Action, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"counter": self.counter, "turn": self.turn,
+        return {"counter": self.counter, "turn": self.turn, "over": self.counter == 0,
                 "legal": [action.payload["count"] for action in self.legal]}
 
 
