@@ -307,6 +307,10 @@ def _rules_pages(entry: GameEntry, plays: Plays) -> str:
         if unexplained:
             raise KitFailure("rules pages", f"{where} does not explain "
                                             f"{', '.join(unexplained)}")
+        if entry.rules.table_minutes and not re.search(
+                r"\{minutes(:\w+)?\}", parts[SECTIONS.index("overview") + 1]):
+            raise KitFailure("rules pages", f"{where}: the overview gives no {{minutes}} "
+                                            "(the lobby's measured length)")
         if not parts[SECTIONS.index("rulings") + 1].strip():
             raise KitFailure("rules pages", f"{where} has no rulings")
         developer = [word for word in DEVELOPER_WORDS if word in text.lower()]
