@@ -56,6 +56,10 @@ function narrate(event, { line, who, actor }) {
 export default {
   styles: ["pebbles.css"],
   facts: { players: 2 },
+  // The lobby's picture: a small heap.
+  picture(box, ctx) {
+    box.replaceChildren(ctx.el("span", { class: "lb-card pebbles" }, heapOf(ctx, 7)));
+  },
   render: renderPebbles,
   seat,
   whoActs: (view) => (view.over ? [] : [view.turn]),
