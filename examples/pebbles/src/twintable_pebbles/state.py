@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from twintable.core.slots import clone_slots
+
 NOBODY = -1
 
 
@@ -26,8 +28,4 @@ class PebblesState:
         self.over = False
 
     def clone(self) -> PebblesState:
-        other = PebblesState.__new__(PebblesState)
-        for name in PebblesState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.taken = self.taken[:]
-        return other
+        return clone_slots(self)
