@@ -49,4 +49,6 @@ def test_bad_requests_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one game"):
         evaluate(masked_random(0), "random", 0, game="timo")
     with pytest.raises(ValueError, match="unknown bot"):
-        evaluate("expert", "random", 1, game="timo", options=SHORT_TIMO)
+        evaluate("grandmaster", "random", 1, game="timo", options=SHORT_TIMO)
+    with pytest.raises(ValueError, match="no bot at level easy"):
+        evaluate(masked_random(0), "easy", 1, game="twins")

@@ -144,6 +144,8 @@ def test_twin_it_bots_act_on_the_virtual_clock() -> None:
 
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
+        TwinTableEnv("twins", players=3, opponents="grandmaster")
+    with pytest.raises(ValueError, match="no bot at level expert"):
         TwinTableEnv("twins", players=3, opponents="expert")
     with pytest.raises(ValueError, match="one bot per other seat"):
         TwinTableEnv("twins", players=3, opponents=["heuristic"])

@@ -45,6 +45,8 @@ MODES: list[tuple[str, str, dict[str, Any]]] = [
     ("twinz", "yellow", {"players": 4, "options": {"deck": "yellow"}}),
     ("twinz", "blue", {"players": 5, "options": {"deck": "blue"}}),
 ]
+if "tricks" in default_registry().ids():  # the example plug-in, where it is installed
+    MODES.append(("tricks", "to-target", {"players": 3, "options": {"target": 6}}))
 #: Ticks a real-time episode may last here (Twin It, Twinz): enough for bots to act.
 MAX_TICKS = 300
 MAX_STEPS = 3000
@@ -125,7 +127,7 @@ def test_pettingzoo_aec_and_parallel_every_game_and_mode(game_id: str, mode: str
 
 
 TURN_BASED = [(game_id, mode, kwargs, level) for game_id, mode, kwargs, level in MATRIX
-              if game_id in ("timo", "twins")]
+              if game_id in ("timo", "twins", "tricks")]
 
 
 @pytest.mark.parametrize(("game_id", "mode", "kwargs", "level"), TURN_BASED,
@@ -213,3 +215,132 @@ def test_the_gymnasium_wrapper_blames_the_bot_not_the_learner() -> None:
             assert "not the learner" in str(error)
             return
     pytest.fail("the bot was never asked to react to a race in 100 games")
+
+
+# -- the end of every episode: a cap by default, and who won in the last info ------------
+
+def module_of(game_id: str) -> Any:
+    return env_module(game_id)
+
+
+def random_aec_episode(game_id: str, kwargs: dict[str, Any], seed: int = 3
+                       ) -> tuple[Any, dict[str, dict[str, Any]], bool]:
+    """A masked-random AEC episode with the environment's default cap: the raw env, the
+    last info of each agent and whether the game itself ended (not truncated)."""
+    env = env_module(game_id).env(**kwargs)
+    env.reset(seed=seed)
+    rng, last, ended = random.Random(seed), {}, False
+    for agent in env.agent_iter():
+        observation, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            last[agent], ended = info, bool(terminated)
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]).tolist())))
+    return env.unwrapped, last, ended
+
+
+def check_last_infos(raw: Any, infos: dict[str, dict[str, Any]], ended: bool) -> None:
+    assert set(infos) == set(raw.possible_agents)
+    outcome = raw.game.outcome(raw.state)
+    for agent, info in infos.items():
+        seat = raw.seat(agent)
+        assert {"winner", "winners", "score", "scores"} <= set(info)
+        assert len(info["scores"]) == len(raw.possible_agents)
+        assert info["score"] == info["scores"][seat]
+        assert info["winner"] == (seat in info["winners"])
+        if ended:
+            assert info["winners"] == sorted(outcome.winners)
+            assert info["scores"] == list(outcome.scores)
+        else:
+            assert outcome is None and info["winners"] == []
+
+
+@pytest.mark.parametrize(("game_id", "mode", "kwargs"), MODES,
+                         ids=[f"{g}-{m}" for g, m, _ in MODES])
+def test_every_env_has_a_default_cap_and_reports_who_won_at_the_end(
+        game_id: str, mode: str, kwargs: dict[str, Any]) -> None:
+    """No cap given: each game derives one (docs/envs.md), and the last info of every
+    agent, in both forms, holds the winners and the scores (the outcome's when the game
+    ended)."""
+    raw = module_of(game_id).raw_env(**kwargs)
+    cap = getattr(raw, "max_ticks", None) if raw.game.realtime else raw.max_steps
+    assert isinstance(cap, int) and cap > 0, f"{game_id} {mode} has no default cap"
+    short_kwargs = short(game_id, kwargs)
+    raw, infos, ended = random_aec_episode(game_id, short_kwargs)
+    check_last_infos(raw, infos, ended)
+    if not hasattr(module_of(game_id), "parallel_env"):
+        return
+    env = module_of(game_id).parallel_env(**short_kwargs)
+    observations, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while env.agents:
+        actions = {agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                   for agent, obs in observations.items()}
+        observations, _, terminations, _, infos = env.step(actions)
+    parallel_raw = type("Parallel", (), {
+        "possible_agents": env.possible_agents, "game": env.game, "state": env.state,
+        "seat": env.seat})()
+    check_last_infos(parallel_raw, infos, all(terminations.values()))
+
+
+@pytest.mark.parametrize("game_id", ["timo", "twins", "tricks"])
+def test_a_small_step_cap_truncates_turn_based_games_with_the_scores_so_far(
+        game_id: str) -> None:
+    if game_id not in {entry.id for entry in default_registry().entries()}:
+        pytest.skip(f"{game_id} is not installed")
+    raw, infos, ended = random_aec_episode(game_id, {"players": 3, "max_steps": 7})
+    assert not ended and raw.steps == 7
+    check_last_infos(raw, infos, ended)
+    with pytest.raises(ValueError, match="max_steps"):
+        module_of(game_id).raw_env(players=3, max_steps=0)
+
+
+class NeverActs:
+    """A learner that only ever waits: it never flips, never starts, never draws."""
+
+    def __call__(self, info: dict[str, Any]) -> int:
+        assert info["action_mask"][0]
+        return 0
+
+
+@pytest.mark.parametrize(("game_id", "options"), [
+    ("twinit", {"mode": "competitive"}), ("twinit", {"mode": "timeattack"}),
+    ("twinz", {"deck": "yellow"})])
+def test_a_learner_that_never_acts_cannot_stall_a_real_time_game(
+        game_id: str, options: dict[str, Any]) -> None:
+    """Twin It against random once never ended: now the default cap truncates it. A
+    coarse ``dt`` keeps the virtual hour short here; the cap is the default one."""
+    players = 4 if game_id == "twinz" else 2
+    env = TwinTableEnv(game_id, players=players, seat=0, opponents="random",
+                       options=options, dt=2000)
+    _, info = env.reset(seed=1)
+    learner, steps, done = NeverActs(), 0, False
+    while not done:
+        _, _, terminated, truncated, info = env.step(learner(info))
+        done, steps = terminated or truncated, steps + 1
+    assert steps <= env.raw.max_ticks
+    assert {"winner", "winners", "scores"} <= set(info)
+
+
+def test_twins_observations_stay_in_bounds_whatever_the_starting_chips() -> None:
+    """With ``starting_chips`` 30 PettingZoo's api_test failed (chips over 1), and with
+    24 nearly every game left the declared range: the scale follows the options."""
+    from pettingzoo.test import api_test
+
+    twins = module_of("twins")
+    api_test(twins.env(players=4, options={"starting_chips": 30}), num_cycles=100)
+    for options, players in (({"starting_chips": 24}, 3),
+                             ({"starting_chips": 60, "max_hands": 4}, 4),
+                             ({"deal": 16, "max_hands": 4}, 3)):
+        env = twins.parallel_env(players=players, options=options)
+        space = env.observation_space("seat_0")["observation"]
+        for game in range(8):
+            observations, _ = env.reset(seed=game)
+            rng = np.random.default_rng(game)
+            while env.agents:
+                for observation in observations.values():
+                    assert space.contains(observation["observation"]), (options, game)
+                observations, *_ = env.step({
+                    agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                    for agent, obs in observations.items()})

@@ -180,3 +180,50 @@ def test_timo_plays_on_the_python_rules_without_the_c_engine(
     state = random_states(game, 6, 100_000)[-1]
     _, reference = replay_on_reference(TIMO_NAME, game, state)
     assert state.returns()[reference.round_winner] == 1.0
+
+
+# -- what a game cannot serve fails fast ---------------------------------------------------
+
+@pytest.mark.parametrize("walker", ["python-cfr", "cpp-cfr", "tabular-policy",
+                                    "nash-conv"])
+def test_algorithms_that_walk_the_whole_tree_fail_fast_with_a_clear_error(
+        walker: str) -> None:
+    """CFR on Twins once grew to 13.7 GB: an exhaustive walk now stops at its first
+    backtrack, with the tree's size and what to use instead."""
+    import resource
+
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    from twintable.envs.openspiel import TreeWalkError
+
+    game = pyspiel.load_game(TWINS_NAME, {"players": 3, "max_hands": 1})
+    walks = {"python-cfr": lambda: cfr.CFRSolver(game),
+             "cpp-cfr": lambda: pyspiel.CFRSolver(game),
+             "tabular-policy": lambda: policy.TabularPolicy(game),
+             "nash-conv": lambda: exploitability.nash_conv(
+                 game, policy.UniformRandomPolicy(game))}
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(TreeWalkError, match=r"cannot be walked exhaustively.*10\^\d+.*IS-MCTS"):
+        walks[walker]()
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kib < 200_000
+
+
+def test_exact_algorithms_are_refused_by_name_up_front_and_sampling_ones_pass() -> None:
+    from twintable.envs.openspiel import TreeWalkError, check_algorithm
+
+    game = pyspiel.load_game(TIMO_NAME, {"players": 2, "target": 60})
+    for name in ("cfr", "CFR+", "nash_conv", "best_response"):
+        with pytest.raises(TreeWalkError, match="Timo"):
+            check_algorithm(game, name)
+    for name in ("mcts", "ismcts", "dqn"):
+        check_algorithm(game, name)
+
+
+def test_a_game_walked_with_child_one_move_at_a_time_is_not_a_tree_walk() -> None:
+    game = pyspiel.load_game(TWINS_NAME, {"players": 3, "max_hands": 2})
+    state, rng = game.new_initial_state(seed=1), random.Random(1)
+    while not state.is_terminal():
+        state = state.child(rng.choice(state.legal_actions()))
+    assert sum(state.returns()) == pytest.approx(1.0)

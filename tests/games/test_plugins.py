@@ -71,6 +71,10 @@ def test_every_bot_has_a_level_and_random_is_a_beginner(entry: GameEntry) -> Non
     levels = bot_levels(entry)
     assert levels[0].name == "random" and levels[0].level == "beginner"
     assert all(bot.level in LEVELS for bot in levels)
+    # ... and the guided game's bot, seatable by name but never offered as a level.
+    guide = entry.tutorial().bot if entry.tutorial is not None else None
+    guides = {guide.name} if guide is not None and guide.available() else set()
     assert set(bot_factories(entry)) == {name for bot in levels
-                                         for name in (bot.name, *bot.aliases)}
+                                         for name in (bot.name, *bot.aliases)} | guides
+    assert not guides & {bot.name for bot in levels}
     assert entry.default_bot in {bot.name for bot in entry.bots}

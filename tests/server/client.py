@@ -23,13 +23,16 @@ from twintable.server.settings import Settings
 
 def app_client(db_url: str, address: str = "testclient", **settings: Any) -> TestClient:
     """An app with instant bots; scripted clients are fast, so the rate limit is raised
-    unless a test sets it. ``address``: where its requests come from (TestClient's own
-    name for it by default, which is no IP address)."""
+    unless a test sets it; bots send no quick reactions unless a test asks (a chat frame
+    could come between two frames a test reads in order). ``address``: where its
+    requests come from (TestClient's own name for it by default, which is no IP
+    address)."""
     settings.setdefault("messages_per_second", 10_000.0)
     settings.setdefault("message_burst", 10_000)
     settings.setdefault("client_messages_per_second", 10_000.0)
     settings.setdefault("client_message_burst", 10_000)
     settings.setdefault("bot_delay_ms", 0)
+    settings.setdefault("bot_reactions", False)
     # Every test's people come from one address.
     settings.setdefault("profiles_per_minute", 100_000)
     settings.setdefault("max_seats_per_client", 100_000)

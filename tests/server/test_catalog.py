@@ -85,7 +85,11 @@ def test_a_games_browser_module_is_served_from_its_package(game_package: str) ->
     info = game_info(entry)
     assert info.web is not None and info.web.model_dump() == {
         "module": f"{base}/index.js", "styles": [f"{base}/cards.css", f"{base}/table.css"],
-        "i18n": f"{base}/i18n/"}
+        "i18n": f"{base}/i18n/", "pictures": None}
+    # A small pictures module, where the game has one, draws its lobby tile and rules cards.
+    (Path(sys.modules[game_package].__file__).parent / "web" / "pictures.js").write_text(
+        "export default {};\n")
+    assert game_info(entry).web.pictures == f"{base}/pictures.js"  # type: ignore[union-attr]
     assert info.rules_languages == ["en", "nl"]
     registry = GameRegistry()
     registry.register(entry)

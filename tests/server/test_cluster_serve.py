@@ -68,6 +68,34 @@ async def where_tables_run(port: int, own_ports: list[int],
     return found
 
 
+async def talk_across_workers(owner_url: str, other_url: str, host: str, guest: str) -> None:
+    """A table's talk reaches its clients on either worker: a seated guest and a
+    spectator served through the worker that does not run the table (no redirects)
+    chat and react; the host, on the table's own worker, hears the guest but not the
+    spectator, who hears everyone."""
+    async def until(ws: Any, kind: str) -> dict[str, Any]:
+        while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != kind:
+            pass
+        return frame  # type: ignore[no-any-return]
+
+    async with connect(owner_url, proxy=None) as at_home, \
+            connect(other_url, proxy=None) as afar, connect(other_url, proxy=None) as watcher:
+        for ws, token in ((at_home, host), (afar, guest), (watcher, None)):
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await until(ws, "welcome")
+        await afar.send(json.dumps({"type": "chat", "text": "hello from afar"}))
+        line = (await until(at_home, "chat"))["lines"][0]
+        assert (line["text"], line["channel"]) == ("hello from afar", "players")
+        await watcher.send(json.dumps({"type": "react", "emote": "👏", "name": "Cy"}))
+        heard = [(await until(watcher, "chat"))["lines"][0] for _ in range(2)]
+        assert [(x["text"] or x["emote"], x["channel"]) for x in heard] == [
+            ("hello from afar", "players"), ("👏", "spectators")]
+        await at_home.send(json.dumps({"type": "chat", "text": "and back"}))
+        assert (await until(at_home, "chat"))["lines"][0]["text"] == "and back"
+        assert [(await until(afar, "chat"))["lines"][0]["text"] for _ in range(2)] == [
+            "hello from afar", "and back"]
+
+
 def test_two_workers_on_one_port_play_every_table_to_its_end(
         database: str, tmp_path: Path) -> None:  # noqa: F811 (the fixture)
     port = free_port_run(3)  # the shared port, then one of its own per worker
@@ -113,14 +141,19 @@ def test_two_workers_on_one_port_play_every_table_to_its_end(
             "game": "timo", "players": 3, "display_name": "Ann",
             "seats": [{"kind": "human"}] * 3}).json()
         named = {waiting["socket"]}
+        guests = []
         for own in own_ports:
             joined = httpx2.post(f"http://127.0.0.1:{own}/api/tables/"
                                  f"{waiting['table']['id']}/join",
                                  json={"display_name": f"P{own}"})
             assert joined.status_code == 200, joined.text
             named.add(joined.json()["socket"])
+            guests.append(joined.json()["token"])
         (socket,) = named
         assert asyncio.run(first_answer(socket, waiting["token"]))["type"] == "welcome"
+        other = next(own for own in own_ports if f":{own}/" not in socket)
+        afar = f"ws://127.0.0.1:{other}/ws/tables/{waiting['table']['id']}"
+        asyncio.run(talk_across_workers(socket, afar, waiting["token"], guests[0]))
         # People who play a card when they can: random draws made a one-round game
         # last 19 s on an idle machine, past 40 s under CI's load once.
         clients = asyncio.run(play_all(tables, [f"127.0.0.1:{port}"], 40, plays_first=True))

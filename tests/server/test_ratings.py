@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.client import app_client, profile
-from tests.server.test_rematch import finished_timo
+from tests.server.client import app_client, auth, create_table, profile, start
+from tests.server.test_rematch import finished_timo, wait_finished
 from twintable.core.game import Outcome
 from twintable.server.ratings import (
     RANKED_AFTER_GAMES,
@@ -161,3 +161,28 @@ def test_a_conceded_game_is_a_loss_whatever_the_stand_in_made_of_it() -> None:
     alone = asyncio.run(new_ratings(MemoryStore(), "timo", two_people(), stand_in_won,  # type: ignore[arg-type]
                                     {0: (20, 20), 1: (2, 20)}))
     assert [row.player_id for row in alone.ratings] == ["p-ann"]
+
+
+def test_a_profile_shows_each_rating_with_its_history(sqlite_url: str) -> None:
+    """Issue #39's rating history: each rated game adds a point to the player's history
+    in that game, which their profile's ratings list shows, oldest first."""
+    with app_client(sqlite_url) as client:
+        ann = profile(client, "Ann")
+        assert client.get(f"/api/profiles/{ann['player_id']}/ratings").json() == []
+        for _ in range(2):  # Ann gives two games up against a bot: two rated losses
+            made = create_table(client, "timo", 2, {"target": 20}, identity=ann,
+                                seats=[{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+                                grace_s=3600)
+            table_id, token = made["table"]["id"], made["token"]
+            start(client, table_id, token)
+            assert client.post(f"/api/tables/{table_id}/concede",
+                               headers=auth(token)).status_code == 200
+            wait_finished(client, table_id)
+        (timo,) = client.get(f"/api/profiles/{ann['player_id']}/ratings").json()
+        assert (timo["game"], timo["games"], timo["ranked"]) == ("timo", 2, False)
+        points = timo["history"]
+        assert [point["games"] for point in points] == [1, 2]
+        assert points[0]["at_ms"] <= points[1]["at_ms"]
+        assert points[1]["mu"] < points[0]["mu"]  # a second loss
+        assert points[1]["rating"] == timo["rating"]  # the last point is the rating now
+        assert client.get("/api/profiles/nobody/ratings").json()["code"] == "profile.unknown"

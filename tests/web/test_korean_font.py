@@ -93,3 +93,33 @@ def test_a_korean_page_fetches_its_own_piece_and_a_rare_name_one_more(tab: Tab) 
     display = tab.page.evaluate("""() => [...document.fonts].filter((face) =>
       face.family.includes('Twin Table Korean')).map((face) => face.display)""")
     assert set(display) == {"swap"}
+
+
+#: How wide a header element's text is drawn now, and once written again (new glyphs).
+REDRAWN = """(selector) => {
+  const element = document.querySelector(selector);
+  const width = () => { const range = document.createRange(); range.selectNodeContents(element);
+    return range.getBoundingClientRect().width; };
+  const before = width();
+  element.textContent = element.textContent;
+  return [before, width()]; }"""
+
+
+@pytest.mark.browser
+def test_korean_drawn_before_its_font_piece_arrived_is_drawn_again(browser: Any,
+                                                                    server_url: str) -> None:
+    """The header of a Korean page ("트윈 테이블", "로비") stayed empty boxes in Chromium:
+    it was drawn before its font piece arrived and never shaped again (app.js)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ko-KR",
+                                  service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(server_url + "/")
+        page.wait_for_selector(".lb-game")
+        page.evaluate("() => document.fonts.ready")
+        page.wait_for_timeout(300)
+        for selector in (".brand", 'nav a[href="#/"]'):
+            before, after = page.evaluate(REDRAWN, selector)
+            assert abs(before - after) <= 0.5, (selector, before, after)
+    finally:
+        context.close()

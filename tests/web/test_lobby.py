@@ -38,6 +38,8 @@ def test_play_now_starts_a_game_against_bots_in_one_click(tab: Tab, game: str) -
     assert tile.locator(".lb-about").inner_text().strip()
     assert "players" in tile.locator(".lb-facts").inner_text()
     tab.page.click(f"#play-{game}")
+    # This browser's first table of the game: a guided game is offered first; skipped.
+    tab.page.click(f"#guided-skip-{game}")
     tab.page.wait_for_selector("#board > *", timeout=30_000)
     table_id = tab.page.url.rsplit("/", 1)[1]
     info = table_info(tab, table_id)
@@ -62,6 +64,7 @@ def test_play_now_offers_the_bots_level_and_remembers_the_choice(tab: Tab) -> No
     lobby(tab)  # a fresh lobby: the browser remembers the level chosen
     assert tab.page.locator("#level-twinit").input_value() == other
     tab.page.click("#play-twinit")
+    tab.page.click("#guided-skip-twinit")  # this browser's first table of the game
     tab.page.wait_for_selector("#board > *", timeout=30_000)
     info = table_info(tab, tab.page.url.rsplit("/", 1)[1])
     assert [seat["bot"] for seat in info["seats"][1:]] == [other] * (len(info["seats"]) - 1)
@@ -213,3 +216,21 @@ def test_a_private_table_is_reached_only_through_its_invite_link(
     second_tab.page.click("#join")
     second_tab.page.wait_for_selector(".seat.me")
     assert table_info(tab, f"{table_id}?key={key}")["seats"][1]["display_name"] == "Bob"
+
+
+def test_the_lobby_loads_each_games_pictures_never_a_board(tab: Tab) -> None:
+    """Issue #39: the lobby loaded every game's board module (59 requests on a phone);
+    each built-in game's tile now comes from its small pictures module."""
+    loaded: list[str] = []
+    tab.page.on("request", lambda request: loaded.append(request.url))
+    tab.go("/")
+    tab.page.wait_for_selector('.lb-game[data-game="timo"] .lb-pic > *')
+    tab.page.wait_for_load_state("networkidle")
+    modules = [url.split("/games/", 1)[1] for url in loaded
+               if "/games/" in url and url.endswith(".js")]
+    for game in ("timo", "twins", "twinit", "twinz"):
+        assert f"{game}/pictures.js" in modules, modules
+    assert not [module for module in modules if module.endswith("board.js")
+                or (module.split("/")[0] in ("timo", "twins", "twinit", "twinz")
+                and module.endswith("index.js"))], modules
+    assert not tab.errors

@@ -3,6 +3,9 @@ keeps, used to be rated, and moved to another device by its link."""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import pytest
 
 from tests.web.conftest import Tab
@@ -145,3 +148,45 @@ def test_links_to_hand_on_fit_a_phone_and_copy_in_one_tap(second_tab: Tab) -> No
                                ".textContent === 'Copied'")
         copied = page.evaluate("() => navigator.clipboard.readText()")
         assert copied == page.input_value(field) and copied.startswith("http"), field
+
+
+def conceded_games(http: Any, base: str, identity: dict[str, str], games: int) -> None:
+    """``games`` Timo games the profile gives up against a bot: rated losses, each a
+    point of its rating history (``http``: the page's request context)."""
+    for _ in range(games):
+        made = http.post(f"{base}/api/tables", data={
+            "game": "timo", "players": 2, "display_name": "Ann", "options": {"target": 20},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+            "grace_s": 3600, **identity}).json()
+        table_id, headers = made["table"]["id"], {"Authorization": f"Bearer {made['token']}"}
+        assert http.post(f"{base}/api/tables/{table_id}/start", headers=headers).ok
+        assert http.post(f"{base}/api/tables/{table_id}/concede", headers=headers).ok
+        deadline = time.monotonic() + 60
+        while http.get(f"{base}/api/tables/{table_id}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the stand-in never finished the game"
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_profile_shows_each_rating_and_its_history(tab: Tab, width: int) -> None:
+    """Issue #39's rating history: the profile page lists the rating of each game played,
+    with a chart of how it moved game after game, inside a phone's width."""
+    http = tab.page.request
+    made = http.post(f"{tab.base}/api/profiles", data={"display_name": "Ann"}).json()
+    conceded_games(http, tab.base, {"player_id": made["player_id"],
+                              "player_secret": made["secret"]}, 3)
+    tab.page.set_viewport_size({"width": width, "height": 800})
+    tab.go("/")
+    tab.page.evaluate("([id, secret]) => { localStorage.setItem('tt.player', id);"
+                      " localStorage.setItem('tt.secret', secret); }",
+                      [made["player_id"], made["secret"]])
+    tab.go("/#/profile")
+    timo = tab.page.wait_for_selector('#profile-ratings [data-game="timo"]')
+    text = timo.inner_text()
+    assert "after 3 rated games" in text and "Still new" in text and "Last game: -" in text
+    path = tab.page.locator("#profile-ratings .rating-line").get_attribute("d") or ""
+    assert path.count("L") == 2  # three points
+    chart = tab.page.locator("#profile-ratings .rating-chart").bounding_box()
+    assert chart is not None and chart["x"] + chart["width"] <= width
+    assert tab.page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert not tab.errors

@@ -54,10 +54,24 @@ def board_text(tab: Tab) -> str:
 
 
 # -- bug 2: after the end the board says so, and nothing else -------------------------------
+OWN_SEAT_AND_RESULTS = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  return { results: box('#results').top, seat: box('.seat.me').bottom }; }"""
+
+
+def end_screen_holds_results_and_own_seat(tab: Tab) -> None:
+    """Issue #39: at 1280 x 800 the results took the top of the screen and pushed your own
+    seat and hand below the fold."""
+    tab.page.wait_for_timeout(600)  # the results' smooth scroll, if any, has ended
+    boxes = tab.page.evaluate(OWN_SEAT_AND_RESULTS)
+    assert boxes["results"] >= 0 and boxes["seat"] <= 800, boxes
+
+
 def test_timo_board_shows_the_game_is_over(tab: Tab) -> None:
-    start(tab, "timo", 2, {"target": "20"})
+    tab.page.set_viewport_size({"width": 1280, "height": 800})
+    start(tab, "timo", 3, {"target": "20"})
     play_to_results(tab, "timo")
-    tab.page.wait_for_timeout(300)
+    end_screen_holds_results_and_own_seat(tab)
     text = board_text(tab)
     assert "Game over" in text, text
     assert "to play" not in text and "Your turn" not in text, text
@@ -279,8 +293,12 @@ FITS = """() => { const box = (s) => { const e = document.querySelector(s);
     if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect();
     return [r.top, r.bottom, r.left, r.right]; };
   return { page: document.documentElement.scrollHeight, seats: box('#seats'),
-    me: box('.tw2-me'), reveals: box('.tw2-reveals:not(.tw2-empty)'),
-    results: box('#results') }; }"""
+    me: box('.tw2-me'), cash: box('.tw2-cash'), flash: box('#flash'),
+    reveals: box('.tw2-reveals:not(.tw2-empty)'),
+    results: box('#results'), overflow: ['.tw2-reveals', '#flash', '#round-summary']
+      .filter((s) => { const e = document.querySelector(s);
+        return e && e.getClientRects().length && (e.scrollHeight > e.clientHeight + 1
+          || e.scrollWidth > e.clientWidth + 1); }) }; }"""
 
 
 def fits(boxes: dict[str, Any], *parts: str) -> None:
@@ -292,7 +310,7 @@ def fits(boxes: dict[str, Any], *parts: str) -> None:
 
 def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab) -> None:
     tab.page.set_viewport_size({"width": 1280, "height": 800})
-    start(tab, "twins", 4, {"max_hands": "1"})
+    start(tab, "twins", 6, {"max_hands": "2"})
     seen: set[str] = set()
     deadline = time.monotonic() + 240
     while not finished(tab):
@@ -305,6 +323,9 @@ def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab)
         elif page.locator("#commit").count():
             boxes = page.evaluate(FITS)
             fits(boxes, "seats", "me", *(["reveals"] if boxes["reveals"] else []))
+            # Issue #39: the picks needed a scrollbar of their own, the hand's summary was
+            # cut at the side, the banner cut with an ellipsis.
+            assert not boxes["overflow"], boxes
             seen.add("pick with reveals" if boxes["reveals"] else "pick")
             # The person's own way of picking: only cards not picked yet (tapping the
             # first two again after a commit that missed put both back, for ever).
@@ -312,6 +333,7 @@ def test_twins_fits_one_wide_screen_when_buying_picking_and_at_the_end(tab: Tab)
         page.wait_for_timeout(100)
     wait_in_view(tab, "#results", timeout=5000)
     assert {"buy", "pick", "pick with reveals"} <= seen, seen
+    end_screen_holds_results_and_own_seat(tab)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "ko", "nl"])

@@ -328,3 +328,20 @@ def test_the_log_opens_with_the_round_under_way_before_anything_is_taken(tab: Ta
     tab.page.wait_for_selector("#log li")
     again = tab.page.locator("#log li").all_inner_texts()
     assert sum(line.startswith("Round 1") for line in again) == 1, again
+
+
+#: The Twin It pile counts whose text runs past their seat's inner edge.
+CUT_COUNTS = """() => [...document.querySelectorAll('.seat .ti-count')].filter((count) => {
+  const seat = count.closest('.seat'); const style = getComputedStyle(seat);
+  const edge = seat.getBoundingClientRect().right - parseFloat(style.paddingRight)
+    - parseFloat(style.borderRightWidth);
+  const text = document.createRange(); text.selectNodeContents(count);
+  return text.getBoundingClientRect().right > edge + 0.5; }).map((count) => count.textContent)"""
+
+
+def test_a_phones_six_seats_show_their_pile_counts_whole(second_tab: Tab) -> None:
+    """Issue #39: on a phone, three seats a row, Dutch pile counts were cut ("37 kaarter")."""
+    create_table(second_tab, "twinit", 6, {}, lang="nl")
+    second_tab.page.click("#start")
+    second_tab.page.wait_for_selector(".seat .ti-count")
+    assert second_tab.page.evaluate(CUT_COUNTS) == []

@@ -433,3 +433,53 @@ def test_a_long_clue_shrinks_to_its_card_instead_of_breaking_mid_word(second_tab
         assert word["lines"] == 1 and word["width"] <= word["room"], word
     # A short clue at the phone's full size (1.2rem), a long one smaller.
     assert drawn[0]["size"] == 19.2 and drawn[2]["size"] < 12, drawn
+
+
+def test_a_refused_clue_leaves_a_recap_on_the_board_until_the_next_card(
+        tab: Tab, people: list[dict[int, Remote]], tmp_path: Any) -> None:
+    # Issue 40: the root rule stopped the duo with a banner that said only "a clue gave it
+    # away", and the clues vanished. Dee says a form of the word; Eve never draws the next
+    # card, so the recap must stay.
+    def refused_clue(word: str) -> str:
+        return word if word.endswith(("s", "x", "z")) else word + "s"
+
+    def dee(view: dict[str, Any]) -> dict[str, Any] | None:
+        kinds = {action["kind"] for action in view["legal"]}
+        if "draw" in kinds and view["round"] == 1:
+            return {"kind": "draw", "payload": {}}
+        if "clue" in kinds and view.get("mystery"):
+            return {"kind": "clue", "payload": {"word": refused_clue(view["mystery"])}}
+        return None
+
+    def eve(view: dict[str, Any]) -> dict[str, Any] | None:
+        kinds = {action["kind"] for action in view["legal"]}
+        return {"kind": "clue", "payload": {"word": "zqeve"}} if "clue" in kinds else None
+
+    _, remotes = seat_people(tab, 2, {"countdown_s": 1, "grace_ms": 200, "read_ms": 0,
+                                      "result_pause_ms": 500}, {0: dee, 1: eve, 3: None})
+    people.append(remotes)
+    page = tab.page
+    over = remotes[0].wait(lambda: remotes[0].events("round_over"), what="the round's end")
+    word = str(over[0]["data"]["word"]).upper()
+    clue = refused_clue(word.lower()).upper()
+    recap = page.locator("#twinz-recap")
+    recap.wait_for()
+    page.wait_for_timeout(1500)  # past the result pause: the recap stays all the same
+    assert recap.is_visible()
+    assert page.locator(".tz-recap-word").inner_text() == word
+    refused = recap.locator(".tz-recap-clue.tz-refused")
+    assert refused.locator(".tz-mini").inner_text() == clue
+    why = refused.locator(".tz-why").inner_text()
+    assert clue in why and word in why, why
+    assert recap.locator('.tz-recap-clue[data-seat="1"] .tz-mini').inner_text() == "ZQEVE"
+    assert "Dee" in page.locator(".tz-recap-result").inner_text()
+    # Told once: the clues and the result are on the board, not flashed above it too.
+    assert page.locator("#flash").inner_text() == ""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(tmp_path / "recap-1280x800.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(tmp_path / "recap-390x844.png"))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    box = recap.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from twintable.bots.base import Bot, RandomBot
+from twintable.bots.user import is_user_bot, user_bot_factory
 from twintable.core.plugin import LEVELS, BotLevel, GameEntry
 
 #: The uniform random bot every game seats; on the shared scale it is a beginner.
@@ -30,11 +31,14 @@ def offered_bots(entry: GameEntry) -> tuple[BotLevel, ...]:
 
 def bot_factories(entry: GameEntry) -> dict[str, Callable[..., Bot]]:
     """Every bot a game can seat, by name (former names included): the random bot, then
-    the game's own."""
+    the game's own, then its guided game's (``GameEntry.tutorial``)."""
     factories: dict[str, Callable[..., Bot]] = {}
     for bot in bot_levels(entry):
         for name in (bot.name, *bot.aliases):
             factories[name] = bot.make
+    guide = entry.tutorial().bot if entry.tutorial is not None else None
+    if guide is not None and guide.available():  # the guided game's bot: never a level
+        factories.setdefault(guide.name, guide.make)
     return factories
 
 
@@ -63,12 +67,27 @@ def level_bots(entry: GameEntry) -> dict[str, str]:
 
 def resolve_bot(entry: GameEntry, name: str) -> str | None:
     """The bot ``name`` seats: a bot's name or a former one as it is, else a level's name
-    on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it;
-    None when it is neither. A bot named like a level (Twin It's ``expert``) is that
-    bot."""
+    on the shared scale (any case: ``hard``, ``Hard``) as :func:`level_bots` seats it,
+    else a user's agent (``module:Class``, ``policy.npz``, ``model.zip``:
+    ``twintable.bots.user``) as written; None when it is none of these. A bot named like
+    a level (Twin It's ``expert``) is that bot."""
     if name in bot_factories(entry):
         return name
+    if is_user_bot(name):
+        return name.strip()
     return level_bots(entry).get(name.strip().lower())
+
+
+def bot_factory(entry: GameEntry, name: str) -> Callable[[], Bot]:
+    """What seats the bot ``name`` (anything :func:`resolve_bot` reads: a bot, a level, a
+    user's agent); a ValueError says why when nothing can."""
+    seated = resolve_bot(entry, name)
+    if seated is None:
+        raise ValueError(unknown_bot_message(entry, [name]))
+    factories = bot_factories(entry)
+    if seated in factories:
+        return factories[seated]
+    return user_bot_factory(entry, seated)
 
 
 def seat_names(entry: GameEntry, names: Sequence[str]) -> list[str]:
@@ -101,5 +120,5 @@ def unknown_bot_message(entry: GameEntry, unknown: Sequence[str]) -> str:
         said.append(f"unknown bot{'s' if len(others) > 1 else ''} {', '.join(others)}")
     if missing:
         said.append(f"no bot at level {' or '.join(missing)}")
-    return (f"{entry.rules.name}: {'; '.join(said)}. Name a level ({levels}) or a bot "
-            f"({bots}).")
+    return (f"{entry.rules.name}: {'; '.join(said)}. Name a level ({levels}), a bot "
+            f"({bots}) or your own agent (module:Class, policy.npz, model.zip).")

@@ -427,6 +427,21 @@ def games() -> None:
         console.print(table)
 
 
+_SHELL_LINES = {
+    "you": "Player {seat} (you)", "bot": "Bot {seat} ({level})",
+    "header": "{game} — seed {seed}, {n} players.", "final": "Final scores: {scores}",
+    "left": "game left before the end",
+    "saved_so_far": "Replay of the game so far saved to {path}", "saved": "Replay saved to {path}",
+}
+
+
+def _shell_line(key: str, **values: object) -> str:
+    """The shell's lines for a terminal that has none of its own (English)."""
+    if "level" in values:
+        values["level"] = str(values["level"]).title()
+    return _SHELL_LINES[key].format(**values)
+
+
 @app.command()
 def play(
     game_id: Annotated[str, typer.Argument(metavar="GAME",
@@ -464,24 +479,27 @@ def play(
         seat_bots = make_bots(entry, bot_names)
     except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(in_words(error)) from None
+    # A terminal that speaks the player's language says the shell's lines too.
+    speak = getattr(tui, "shell_line", _shell_line)
     # Bots are shown by their level on the shared scale (Hard), never by a bot's name.
-    names = ["Player 0 (you)"]
-    names += [f"Bot {seat} ({str(level_of(entry, name)).title()})"
+    names = [speak("you", seat=0)]
+    names += [speak("bot", seat=seat, level=str(level_of(entry, name)))
               for seat, name in enumerate(bot_names, start=1)]
     state = game.new_state(options, players, seed)
     replay = Replay(game.id, players, seed, dict(options))
     rng = random.Random(seed)
     human = 0
     terminal = tui.Terminal(game, [None, *seat_bots], human, names, rng, console, pace=pace)
-    console.print(f"[bold]{game.name}[/] — seed {seed}, {players} players. {tui.INTRO}")
+    console.print(f"[bold]{escape(speak('header', game=game.name, seed=seed, n=players))}[/] "
+                  f"{tui.INTRO}")
     while not game.is_over(state):
         try:
             action = terminal.next_move(state)
         except (EOFError, KeyboardInterrupt):
-            console.print("\ngame left before the end")
+            console.print("\n" + speak("left"))
             if save:
                 replay.save(save)
-                console.print(f"Replay of the game so far saved to {save}")
+                console.print(speak("saved_so_far", path=save))
             raise typer.Exit(1) from None
         events = game.apply(state, action)
         replay.actions.append(action)
@@ -495,10 +513,10 @@ def play(
     outcome = game.outcome(state)
     assert outcome is not None
     final = zip(names, outcome.scores, strict=True)
-    console.print("Final scores: " + ", ".join(f"{name} {score}" for name, score in final))
+    console.print(speak("final", scores=", ".join(f"{name} {score}" for name, score in final)))
     if save:
         replay.save(save)
-        console.print(f"Replay saved to {save}")
+        console.print(speak("saved", path=save))
 
 
 @app.command()
@@ -509,7 +527,9 @@ def sim(
         help="Players per game (default: the fewest the game takes).")] = None,
     games: Annotated[int, typer.Option(help="Games to play.")] = 1000,
     bots: Annotated[str | None, typer.Option(
-        help="Bot per seat by level (easy, hard...) or by name, comma-separated; repeated "
+        "--bots", "--bot",
+        help="Bot per seat by level (easy, hard...), by name or your own agent "
+             "(module:Class, policy.npz, model.zip), comma-separated; repeated "
              "to fill. Seats rotate every game (default: the game's usual bot against "
              "random).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed + i.")] = 0,

@@ -58,6 +58,8 @@ An entry holds:
   or None: any legal move, at once. ``short_options``: options that keep a game short
   (minutes with people, moments with random moves): the load harness's tables finish and
   new ones open, and the kit's random games (``twintable check``) end quickly.
+- ``tutorial``: a factory of the game's guided first game (:class:`~twintable.core.tutorial.
+  Tutorial`: its deal, its slow bot and the hints' steps), or None.
 
 Bot levels: people see a level, never a bot's name. One scale for every game, by how a
 bot fares against people (docs/architecture.md, "Bot levels"): ``beginner`` (plays
@@ -71,10 +73,13 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twintable.core.game import Game, Outcome
 from twintable.core.types import Action
+
+if TYPE_CHECKING:
+    from twintable.core.tutorial import Tutorial
 
 #: The entry-point group games register in; an entry's name is its game id.
 ENTRY_POINT_GROUP = "twintable.games"
@@ -173,6 +178,7 @@ class GameEntry:
     short_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     lobby_order: int = 1000
     random_is_a_level: bool = True
+    tutorial: Callable[[], Tutorial] | None = None
 
     def __post_init__(self) -> None:
         names = [name for bot in self.bots for name in (bot.name, *bot.aliases)]

@@ -10,7 +10,7 @@ its text (``describe``). Its parallel form, where it has one, is
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -68,6 +68,47 @@ def shown(text: str, render_mode: str | None) -> str | None:
     return text
 
 
+#: ``max_steps="auto"`` / ``max_ticks="auto"``: the cap each game derives from its options.
+AUTO = "auto"
+
+
+def episode_cap(value: int | str | None, derived: int, name: str = "max_steps") -> int | None:
+    """An episode cap as given: ``"auto"`` (the game's derived default), None (no cap: an
+    agent that never ends the game then stalls it) or a positive count."""
+    if value == AUTO:
+        return derived
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, None or 'auto', not {value!r}")
+    return value
+
+
+def final_infos(agents: list[str], scores: Sequence[float] | None,
+                winners: Collection[int]) -> dict[str, dict[str, Any]]:
+    """What every environment's last ``info`` holds for each agent (docs/envs.md):
+    ``winner`` (this seat won; ties share), ``winners`` (every winning seat; none when the
+    episode was truncated), ``score`` (this seat's final score) and ``scores`` (every
+    seat's, in seat order; at a truncation the scores so far)."""
+    won = sorted(int(seat) for seat in winners)
+    board = [] if scores is None else [float(score) if isinstance(score, float) else int(score)
+                                       for score in scores]
+    return {agent: {"winner": seat in won, "winners": won,
+                    "score": board[seat] if seat < len(board) else None, "scores": board}
+            for seat, agent in enumerate(agents)}
+
+
+def standing(game: Any, state: Any) -> tuple[list[int] | None, list[int]]:
+    """The scores and winners of ``state``: the outcome's once the game is over, else the
+    scores so far (where the game keeps them) and no winner."""
+    outcome = game.outcome(state) if game.is_over(state) else None
+    if outcome is not None:
+        return list(outcome.scores), sorted(outcome.winners)
+    if game.scores_by_round:
+        return list(game.running_scores(state)), []
+    return None, []
+
+
 def win_rewards(agents: list[str], winners: Collection[int]) -> dict[str, float]:
     """+1 to each winner (ties share the win), −1 to everyone else."""
     return {agent: 1.0 if seat in winners else -1.0 for seat, agent in enumerate(agents)}
@@ -112,7 +153,12 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
     """An AEC environment over one engine state (``_state``), one seat an agent."""
 
     metadata: ClassVar[dict[str, Any]]
+    game: Any
     _state: Any
+    #: The episode cap in AEC steps (None: none); each game documents its default.
+    max_steps: int | None = None
+    #: AEC steps taken this episode.
+    steps = 0
 
     def __init__(self, players: int, render_mode: str | None, box: spaces.Box,
                  n_actions: int):
@@ -138,6 +184,7 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = first
+        self.steps = 0
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -145,6 +192,24 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self.play(agent, action)
+        self.steps += 1
+        if self.max_steps is not None and self.steps >= self.max_steps:
+            self._cap()
+
+    def _cap(self) -> None:
+        """The episode cap: truncate every agent still playing (no winner)."""
+        if not self.agents or any(self.terminations.values()) or any(self.truncations.values()):
+            return
+        self.truncations = dict.fromkeys(self.agents, True)
+        self._final_infos()
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The scores and winners the last info reports (:func:`standing` of the state)."""
+        return standing(self.game, self._state)
+
+    def _final_infos(self) -> None:
+        scores, winners = self.standing()
+        self.infos = final_infos(self.possible_agents, scores, winners)
 
     def play(self, agent: str, action: Any) -> None:
         """Play ``agent``'s action (an index; raise IllegalActionError and change nothing
@@ -163,6 +228,8 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
             self.truncations = dict.fromkeys(self.agents, True)
         if infos is not None:
             self.infos = infos
+        elif over or truncated:
+            self._final_infos()
         self._accumulate_rewards()
         self.agent_selection = next_agent
         if self.render_mode == "human":
@@ -180,5 +247,6 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
         pass
 
 
-__all__ = ["Seats", "Seeds", "TableEnv", "agent_names", "agent_spaces", "check_render_mode",
-           "check_reward", "masked_index", "shown", "win_rewards"]
+__all__ = ["AUTO", "Seats", "Seeds", "TableEnv", "agent_names", "agent_spaces",
+           "check_render_mode", "check_reward", "episode_cap", "final_infos", "masked_index",
+           "shown", "standing", "win_rewards"]

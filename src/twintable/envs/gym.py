@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 
 from twintable.bots.base import Bot
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import bot_factory, resolve_bot, unknown_bot_message
+from twintable.bots.user import POLICY_SUFFIXES, Policy, load_policy
 from twintable.core.schedule import Plan, due
 from twintable.envs.errors import IllegalActionError, OpponentMoveError
 from twintable.envs.opponents import asked_view
@@ -43,21 +45,35 @@ GYM_IDS = {entry.gym_id: entry.id for entry in default_registry().entries()
 ILLEGAL_ACTIONS = ("raise", "penalty")
 
 Observation = dict[str, np.ndarray]
+#: Who plays another seat: a bot's name, a level (``"hard"``, ``"Expert"``), a user's
+#: agent (``"module:Class"``, ``"policy.npz"``, ``"model.zip"``) or a policy callable.
+Opponent = str | Policy
+
+
+def is_policy(opponent: Any) -> bool:
+    """Whether ``opponent`` plays from observations (a callable or a saved policy)
+    rather than from its view (a bot)."""
+    return callable(opponent) or (isinstance(opponent, str)
+                                  and opponent.strip().lower().endswith(POLICY_SUFFIXES))
 
 
 class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of a Twin Table game as a Gymnasium environment; bots play the rest.
 
-    ``opponents``: a bot name for every other seat (``"heuristic"``, ``"strong"``,
-    ``"expert"``, ...; None: the game's default stand-in bot), or a list with one name per
-    other seat in seat order. ``seat``: the learner's seat. Other keyword arguments
-    (``players``, ``options``, ``dt``, ``reward``, ...) go to the game's environment.
+    ``opponents``: who plays every other seat (None: the game's default stand-in bot), or
+    a list with one per other seat in seat order: a bot's name (``"heuristic"``,
+    ``"strong"``), a level on the shared scale (``"hard"``, ``"Expert"``), a user's agent
+    (``"module:Class"``, ``"policy.npz"``, ``"model.zip"``: ``twintable.bots.user``), or a
+    policy callable (observation dict -> action index) that plays from its seat's
+    observation: pass the learner's own policy for self-play. ``seat``: the learner's
+    seat. Other keyword arguments (``players``, ``options``, ``dt``, ``reward``,
+    ``max_steps``, ``max_ticks``, ...) go to the game's environment.
     """
 
     metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares it)
 
     def __init__(self, game: str, players: int | None = None, seat: int = 0,
-                 opponents: str | Sequence[str] | None = None,
+                 opponents: Opponent | Sequence[Opponent] | None = None,
                  options: dict[str, Any] | None = None, render_mode: str | None = None,
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
                  **env_kwargs: Any):
@@ -72,7 +88,7 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         self.aec = env_module(game).env(**kwargs)
         self.raw = self.aec.unwrapped
         self.game = self.raw.game
-        self.entry = default_registry().entry(game)
+        self.entry = _entry(game)
         agents: list[str] = list(self.raw.possible_agents)
         if not 0 <= seat < len(agents):
             raise ValueError(f"seat must be 0 to {len(agents) - 1}")
@@ -83,10 +99,16 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.realtime = self.game.realtime
         self.wait_index = self._find_wait_index()
-        self.bot_names = self._lineup(opponents, len(agents))
+        self.opponents = self._lineup(opponents, len(agents))
+        #: Each other seat's opponent as a name (a policy callable: its repr).
+        self.bot_names = {other: opponent if isinstance(opponent, str) else repr(opponent)
+                          for other, opponent in self.opponents.items()}
         self.observation_space = self.raw.observation_space(self.learner)
         self.action_space = self.raw.action_space(self.learner)
         self._bots: dict[int, Bot] = {}
+        self._policies: dict[int, Policy] = {
+            other: load_policy(opponent) for other, opponent in self.opponents.items()
+            if is_policy(opponent)}
         self._bot_rng = random.Random(0)
         self._mask: np.ndarray | None = None
         self._done = True
@@ -101,23 +123,27 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         except (AttributeError, TypeError, ValueError, KeyError):
             return None
 
-    def _lineup(self, opponents: str | Sequence[str] | None, players: int) -> dict[int, str]:
+    def _lineup(self, opponents: Opponent | Sequence[Opponent] | None, players: int
+                ) -> dict[int, Opponent]:
         others = [other for other in range(players) if other != self.seat]
         if opponents is None:
-            names = [self.entry.default_bot] * len(others)
-        elif isinstance(opponents, str):
+            names: list[Opponent] = [self.entry.default_bot] * len(others)
+        elif isinstance(opponents, str) or callable(opponents):
             names = [opponents] * len(others)
         else:
             names = list(opponents)
             if len(names) != len(others):
-                raise ValueError(f"give one bot per other seat: {len(others)} names, "
+                raise ValueError(f"give one bot per other seat: {len(others)}, "
                                  f"not {len(names)}")
-        known = bot_factories(self.entry)
-        unknown = sorted({name for name in names if name not in known})
+        unknown = [name for name in names if isinstance(name, str) and not is_policy(name)
+                   and resolve_bot(self.entry, name) is None]
         if unknown:
-            raise ValueError(f"unknown bot(s) {', '.join(unknown)} for {self.game.id}; "
-                             f"choose from {', '.join(sorted(known))}")
-        return dict(zip(others, names, strict=True))
+            raise ValueError(unknown_bot_message(self.entry, unknown))
+        # Levels read as the bots they seat, so bot_names says who played.
+        seated = [name if not isinstance(name, str) or is_policy(name)
+                  else resolve_bot(self.entry, name) for name in names]
+        return {other: name for other, name in zip(others, seated, strict=True)
+                if name is not None}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
@@ -125,8 +151,9 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         env_seed, bot_seed = (int(value) for value in
                               self.np_random.integers(0, 2**31 - 1, size=2))
         self.aec.reset(seed=env_seed)
-        factories = bot_factories(self.entry)
-        self._bots = {other: factories[name]() for other, name in self.bot_names.items()}
+        self._bots = {other: bot_factory(self.entry, name)()
+                      for other, name in self.opponents.items()
+                      if isinstance(name, str) and other not in self._policies}
         self._bot_rng = random.Random(bot_seed)
         observation, _, terminated, truncated, info = self._until_learner()
         self._done = terminated or truncated
@@ -173,8 +200,23 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
                 continue
             self._bot_move(agent)
 
+    def _policy_move(self, agent: str, policy: Policy) -> None:
+        """A policy opponent's move, from its seat's own observation (a masked index)."""
+        observation = self.aec.observe(agent)
+        index = policy(observation)
+        try:
+            self.aec.step(int(index))
+        except IllegalActionError as error:
+            raise OpponentMoveError(f"the policy playing {agent} chose index {index}, which "
+                                    f"its mask does not allow ({error}); the policy is at "
+                                    "fault, not the learner") from error
+
     def _bot_move(self, agent: str) -> None:
         seat = self.raw.seat(agent)
+        policy = self._policies.get(seat)
+        if policy is not None:
+            self._policy_move(agent, policy)
+            return
         bot = self._bots[seat]
         view = self._view(agent, seat)
         if self.realtime and hasattr(bot, "plan"):
@@ -234,6 +276,12 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
         self.aec.close()
 
 
+@cache
+def _entry(game: str) -> Any:
+    """A game's entry, built once per process (evaluate() builds an environment a game)."""
+    return default_registry().entry(game)
+
+
 def register_envs() -> None:
     """Register every game's Gymnasium id (idempotent)."""
     for gym_id, game in GYM_IDS.items():
@@ -244,4 +292,4 @@ def register_envs() -> None:
 
 register_envs()
 
-__all__ = ["GYM_IDS", "TwinTableEnv", "register_envs"]
+__all__ = ["GYM_IDS", "Opponent", "TwinTableEnv", "is_policy", "register_envs"]

@@ -6,7 +6,10 @@ registers that game's Python game:
 >>> game = pyspiel.load_game("python_twintable_timo", {"players": 4, "seed": 7})
 
 The face every game shares is :mod:`twintable.envs.openspiel_face`; docs/openspiel.md
-lists the games and their parameters.
+lists the games and their parameters. What a game cannot serve fails fast: an algorithm
+that enumerates the game tree (CFR, best response, ``get_all_states``) raises
+:class:`TreeWalkError` at its first backtrack, and :func:`check_algorithm` refuses one
+by name up front.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from types import ModuleType
 
 from twintable.envs.openspiel_face import (
     Rules,
+    TreeWalkError,
     TwinTableGame,
     TwinTableObserver,
     TwinTableState,
+    check_algorithm,
     game_type,
 )
 from twintable.games import default_registry
@@ -28,5 +33,5 @@ GAMES: dict[str, ModuleType] = {entry.id: import_module(entry.openspiel)
                                 for entry in default_registry().entries()
                                 if entry.openspiel is not None}
 
-__all__ = ["GAMES", "Rules", "TwinTableGame", "TwinTableObserver", "TwinTableState",
-           "game_type"]
+__all__ = ["GAMES", "Rules", "TreeWalkError", "TwinTableGame", "TwinTableObserver",
+           "TwinTableState", "check_algorithm", "game_type"]

@@ -164,18 +164,87 @@ class _Step:
         return self._text
 
 
+#: A state that is a clone of a clone ... this many times over and is cloned again is a
+#: node of an exhaustive tree walk (CFR, best response, ``get_all_states``) backtracking:
+#: sampling algorithms clone their root (MCTS, IS-MCTS) or play on one copy, and a game
+#: played as ``state = state.child(a)`` clones each state once.
+WALK_DEPTH = 8
+#: Histories above which a game is too big to walk: 10**this (about a million).
+WALK_LIMIT_LOG10 = 6.0
+
+
+def tree_size_log10(rules: Rules, seed: int, samples: int = 3) -> float:
+    """log10 of the number of histories, estimated from a few random games: the product
+    of the numbers of legal moves along each (Knuth's estimator), the largest kept."""
+    rng = random.Random(seed)
+    largest = 0.0
+    for _ in range(samples):
+        engine = rules.new_state(rng.getrandbits(63))
+        total, moves = 0.0, 0
+        while not rules.is_over(engine) and moves < 100_000:
+            seat = rules.current_player(engine)
+            legal = rules.legal_ids(engine, seat)
+            total += float(np.log10(len(legal)))
+            rules.apply_id(engine, seat, rng.choice(legal))
+            moves += 1
+        largest = max(largest, total)
+    return largest
+
+
+class TreeWalkError(RuntimeError):
+    """An algorithm that enumerates the game tree (CFR and CFR+, exploitability and
+    ``nash_conv``, exact best response, ``TabularPolicy``, ``get_all_states``, value
+    iteration, sequence-form LPs) was started on a Twin Table game, which it cannot
+    finish: raised at its first backtrack, before it has used any memory to speak of
+    (CFR on Twins once grew to 13.7 GB)."""
+
+    def __init__(self, rules: Rules, seed: int):
+        size = tree_size_log10(rules, seed)
+        name = getattr(rules.game, "name", type(rules.game).__name__)
+        super().__init__(
+            f"{name} cannot be walked exhaustively: this looks like CFR, a best response, "
+            f"exploitability or get_all_states, which enumerate every history, and a game "
+            f"here has about 10^{size:.0f} of them (the deals are inside the engine, "
+            "SAMPLED_STOCHASTIC, and a game lasts many moves). Use a sampling algorithm: "
+            "MCTS, IS-MCTS, reinforcement learning (docs/openspiel.md, 'Which algorithms "
+            "apply').")
+
+
+#: The exact algorithms a Twin Table game refuses (:func:`check_algorithm`).
+EXACT_ALGORITHMS = frozenset({
+    "cfr", "cfr_plus", "cfr_br", "discounted_cfr", "linear_cfr", "best_response",
+    "exploitability", "nash_conv", "tabular_policy", "get_all_states", "value_iteration",
+    "sequence_form_lp", "expected_game_score", "external_sampling_mccfr"})
+
+
+def check_algorithm(game: Any, algorithm: str) -> None:
+    """Refuse up front an algorithm that must enumerate ``game``'s tree (TreeWalkError,
+    with the tree's estimated size) when that tree is over 10**WALK_LIMIT_LOG10
+    histories; any other algorithm passes."""
+    if algorithm.strip().lower().replace("-", "_").replace("+", "_plus") not in \
+            EXACT_ALGORITHMS:
+        return
+    rules = game.rules
+    if tree_size_log10(rules, 0) > WALK_LIMIT_LOG10:
+        raise TreeWalkError(rules, 0)
+
+
 class _Core:
     """Everything a state holds, copied in one step: OpenSpiel clones a Python state by
     deep-copying its attributes, and a deep copy of an engine state or a long history
     would cost far more than these shallow copies (the steps themselves never change)."""
 
-    __slots__ = ("capped", "done", "engine", "epoch", "known", "rules", "seed", "sizes",
-                 "steps")
+    __slots__ = ("capped", "chain", "clones", "done", "engine", "epoch", "known", "rules",
+                 "seed", "sizes", "steps")
 
     def __init__(self, rules: Rules, seed: int, engine: Any = None):
         self.rules = rules
         self.seed = seed
         self.engine = rules.new_state(seed) if engine is None else engine
+        # How many clones deep this state is, and how often it has been cloned itself:
+        # what gives an exhaustive tree walk away (:class:`TreeWalkError`).
+        self.chain = 0
+        self.clones = 0
         self.capped = False
         self.done = rules.is_over(self.engine)
         self.steps: list[_Step] = []
@@ -190,7 +259,11 @@ class _Core:
         return tuple(sorted(self.rules.view(self.engine, seat).hand))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        self.clones += 1
+        if self.clones > 1 and self.chain >= WALK_DEPTH:
+            raise TreeWalkError(self.rules, 0)
         other = _Core.__new__(_Core)
+        other.chain, other.clones = self.chain + 1, 0
         other.rules, other.seed = self.rules, self.seed
         other.capped, other.done = self.capped, self.done
         other.engine = self.engine.clone()
@@ -446,5 +519,6 @@ def game_type(short_name: str, long_name: str, low: int, high: int,
         parameter_specification=parameters)
 
 
-__all__ = ["ISMCTSViewBot", "Rules", "Sampler", "Tensor", "TwinTableGame", "TwinTableObserver",
-           "TwinTableState", "game_type"]
+__all__ = ["EXACT_ALGORITHMS", "ISMCTSViewBot", "Rules", "Sampler", "Tensor", "TreeWalkError",
+           "TwinTableGame", "TwinTableObserver", "TwinTableState", "check_algorithm",
+           "game_type", "tree_size_log10"]

@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from twintable.core.types import Action
-from twintable.envs.aec import Seats, check_render_mode, shown
+from twintable.envs.aec import Seats, check_render_mode, final_infos, shown, standing
 from twintable.envs.errors import IllegalActionError
 
 Observations = dict[str, dict[str, np.ndarray]]
@@ -69,8 +69,11 @@ class TableParallelEnv(Seats, ParallelEnv):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]]
 
     def __init__(self, table: ParallelTable, render_mode: str | None, box: spaces.Box,
-                 n_actions: int):
+                 n_actions: int, max_steps: int | None = None):
         check_render_mode(self.metadata, render_mode)
+        #: The episode cap in parallel steps (None: the table's own, if any).
+        self.max_steps = max_steps
+        self.steps = 0
         self.table = table
         self.game = table.game
         self.render_mode = render_mode
@@ -94,6 +97,7 @@ class TableParallelEnv(Seats, ParallelEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observations, Infos]:
         self.table.reset(seed)
+        self.steps = 0
         self.agents = list(self.possible_agents)
         return self._observations(), {agent: {} for agent in self.agents}
 
@@ -103,15 +107,28 @@ class TableParallelEnv(Seats, ParallelEnv):  # type: ignore[misc]
         if unknown:
             raise IllegalActionError(f"no such agent(s) in play: {sorted(unknown)}")
         rewards, infos = self.table.play_step(actions, self.agents)
+        self.steps += 1
         table = self.table
+        over = table.over
+        truncated = not over and (table.truncated or (
+            self.max_steps is not None and self.steps >= self.max_steps))
         observations = self._observations()
-        terminations = dict.fromkeys(self.agents, table.over)
-        truncations = dict.fromkeys(self.agents, table.truncated)
-        if table.over or table.truncated:
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, truncated)
+        if over or truncated:
+            scores, winners = self.standing()
+            last = final_infos(self.possible_agents, scores, winners)
+            infos = {agent: {**infos.get(agent, {}), **last[agent]} for agent in self.agents}
             self.agents = []
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The scores and winners the last infos report (the table's, where it keeps its
+        own scores; else :func:`~twintable.envs.aec.standing` of the state)."""
+        own = getattr(self.table, "standing", None)
+        return own() if own is not None else standing(self.game, self.table.state)
 
     def render(self) -> str | None:
         return shown(self.table.describe(), self.render_mode)

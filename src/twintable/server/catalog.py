@@ -20,7 +20,7 @@ from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
 from twintable.core.registry import GameRegistry
 from twintable.server.assets import assets_version
-from twintable.server.protocol import BotLevelInfo, GameInfo, WebModule
+from twintable.server.protocol import BotLevelInfo, GameInfo, TutorialInfo, WebModule
 
 #: Where a game's browser module is served: ``<package>/web/`` at ``/static/games/<id>/``.
 STATIC_GAMES = "/static/games"
@@ -65,7 +65,8 @@ def web_module(entry: GameEntry, version: str | None = None) -> WebModule | None
             else f"{STATIC_GAMES}/{entry.id}")
     return WebModule(module=f"{base}/index.js",
                      styles=[f"{base}/{css.name}" for css in sorted(folder.glob("*.css"))],
-                     i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None)
+                     i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None,
+                     pictures=f"{base}/pictures.js" if (folder / "pictures.js").is_file() else None)
 
 
 def rules_languages(entry: GameEntry) -> list[str]:
@@ -83,7 +84,9 @@ def game_info(entry: GameEntry, version: str | None = None) -> GameInfo:
     game = entry.rules
     levels = {name: bot.level for bot in offered_bots(entry)
               for name in (bot.name, *bot.aliases)}
-    bots = sorted(bot_factories(entry))
+    # The guided game's bot is seated only there: never among the bots people choose.
+    guide = entry.tutorial().bot.name if entry.tutorial is not None else None
+    bots = sorted(name for name in bot_factories(entry) if name != guide)
     return GameInfo(
         id=game.id, name=game.name, min_players=game.min_players,
         max_players=game.max_players, options=game.options_schema.to_json(), bots=bots,
@@ -92,7 +95,16 @@ def game_info(entry: GameEntry, version: str | None = None) -> GameInfo:
         unversioned_kinds=sorted(game.unversioned_kinds),
         rematch=entry.rematch_options is not None, web=web_module(entry, version),
         rules_languages=rules_languages(entry),
-        minutes={mode: minutes for mode, (_, minutes) in game.table_minutes.items()})
+        minutes={mode: minutes for mode, (_, minutes) in game.table_minutes.items()},
+        tutorial=tutorial_info(entry))
+
+
+def tutorial_info(entry: GameEntry) -> TutorialInfo | None:
+    """The hints of the game's guided game, where it has one whose bot can run here."""
+    guided = entry.tutorial() if entry.tutorial is not None else None
+    if guided is None or not guided.bot.available():
+        return None
+    return TutorialInfo.model_validate(guided.to_json())
 
 
 def mount_game_clients(app: FastAPI, registry: GameRegistry) -> None:

@@ -49,6 +49,7 @@ from twintable.server.storage.moves import StoredAction
 from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
+from twintable.server.tutorials import guided_seed
 
 log = logging.getLogger("twintable.server")
 
@@ -326,12 +327,13 @@ class GameServer:
                      grace_s: int = DEFAULT_GRACE_S,
                      invite_hash: str | None = None,
                      created_by: str | None = None, *, token_hash: str,
-                     counted_profile: str | None = None) -> Table:
+                     counted_profile: str | None = None, tutorial: bool = False) -> Table:
         """A new open table with its creator in seat 0, held by the token whose hash is
         ``token_hash``; ``invite_hash``: the hash of a private table's invite secret
         (none: a public table); ``created_by``: the address that asked for it, whose
         share of unfinished tables it counts in; ``counted_profile``: the creator's
-        checked profile, whose share it counts in too."""
+        checked profile, whose share it counts in too; ``tutorial``: the game's guided
+        game, dealt from its declared seed."""
         try:
             game = self.registry.get(game_id)
             resolved = game.resolve_options(options)
@@ -356,9 +358,11 @@ class GameServer:
         row = TableRow(id=table_id, game=game_id, name=name or f"{display_name}'s table",
                        options={k: list(v) if isinstance(v, tuple) else v
                                 for k, v in resolved.items()},
-                       seed=secrets.randbits(62), players=players, status="open",
+                       seed=guided_seed(self.registry.entry(game_id)) if tutorial
+                       else secrets.randbits(62), players=players, status="open",
                        creator_hash=token_hash, created_ms=now_ms(), result=None,
                        settings={"turn_limit_s": turn_limit_s, "grace_s": grace_s,
+                                 **({"tutorial": True} if tutorial else {}),
                                  # Clients name an unnamed table in their own language.
                                  **({"host_name": display_name} if name is None else {}),
                                  **({"invite_hash": invite_hash} if invite_hash else {}),
@@ -439,6 +443,7 @@ class GameServer:
                     "rematch_of": old.id}
         settings.pop("rematch", None)
         settings.pop("created_by", None)
+        settings.pop("tutorial", None)  # a rematch is a game of its own, freshly dealt
         # A rematch counts for who asked for it: their address and their profile.
         settings.pop("created_by_profile", None)
         if client is not None:

@@ -34,11 +34,16 @@ from redis.exceptions import RedisError
 from twintable.server.bus import RelayedHello
 from twintable.server.limits import BadJson, bounded_json, glanced_id, readable_id
 from twintable.server.protocol import (
+    CLIENT_TYPES,
     ActionMessage,
+    ChatReact,
+    ChatSay,
+    ChatSetting,
     ErrorMessage,
     Hello,
     Ping,
     Pong,
+    chat_refusal,
     client_message,
 )
 from twintable.server.seating import digest
@@ -48,7 +53,10 @@ if TYPE_CHECKING:
     from twintable.server.cluster import Cluster
 
 
-def screen(text: str, settings: Settings) -> Hello | ActionMessage | Ping | ErrorMessage:
+Screened = Hello | ActionMessage | Ping | ChatSay | ChatReact | ChatSetting
+
+
+def screen(text: str, settings: Settings) -> Screened | ErrorMessage:
     """One client frame as a message, or the refusal its table's socket would answer."""
     if len(text.encode()) > settings.max_frame_bytes:
         return ErrorMessage(code="message.too_large",
@@ -60,12 +68,15 @@ def screen(text: str, settings: Settings) -> Hello | ActionMessage | Ping | Erro
         return ErrorMessage(id=readable_id(text), code=code, message=error.message)
     client_id = (data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str)
                  else None)
-    if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
+    if not isinstance(data, dict) or data.get("type") not in CLIENT_TYPES:
         return ErrorMessage(code="message.unknown_type",
-                            message="expected a message of type hello, action or ping")
+                            message="expected a message of type hello, action, ping, chat, "
+                                    "react or chat_setting")
     try:
-        message: Hello | ActionMessage | Ping = client_message.validate_python(data)
+        message: Screened = client_message.validate_python(data)
     except ValidationError as error:
+        if data["type"] in ("chat", "react", "chat_setting"):
+            return chat_refusal(client_id, error)
         first = error.errors()[0]
         return ErrorMessage(id=client_id, code="message.invalid",
                             message=f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
@@ -187,7 +198,8 @@ class ForwardGuard:
         if not (self.welcomed or self.hello_pending):
             return self._refuse(ErrorMessage(id=message.id, code="auth.required",
                                              message="send hello with your seat token first"))
-        if not self.seated:
+        # Spectators chat too (their own channel); only moves need a seat.
+        if isinstance(message, ActionMessage) and not self.seated:
             return self._refuse(ErrorMessage(id=message.id, code="auth.spectator",
                                              message="spectators cannot act"))
         onward = message.model_dump_json(exclude_defaults=True)

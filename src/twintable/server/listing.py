@@ -48,7 +48,9 @@ class Listing:
             grace_s=(row.settings or {}).get("grace_s", DEFAULT_GRACE_S),
             result=row.result, creator_seat=seating.creator_seat,
             rematch=(row.settings or {}).get("rematch"),
-            rematch_of=(row.settings or {}).get("rematch_of"))
+            rematch_of=(row.settings or {}).get("rematch_of"),
+            chat=(row.settings or {}).get("chat", True) is not False,
+            tutorial=bool((row.settings or {}).get("tutorial")))
 
     def publish(self, info_json: str) -> None:
         """Give the shared lobby the table's new description (several workers only)."""

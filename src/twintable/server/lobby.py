@@ -51,6 +51,7 @@ from twintable.server.seating import digest, hash_token, new_token
 from twintable.server.settings import Settings
 from twintable.server.storage.store import Store
 from twintable.server.tables import Table
+from twintable.server.tutorials import guided_request
 
 log = logging.getLogger("twintable.server")
 
@@ -109,6 +110,8 @@ class Lobby:
     async def create(self, request: CreateTable, client: str) -> Joined:
         """A new table, made on the worker that runs the fewest (here with one)."""
         server = self.server
+        if request.tutorial:  # the game's own deal and seats, private, no profile
+            request = guided_request(request, server.registry)
         await server.check_profile(request.player_id, request.player_secret)
         token = new_token()
         key = new_token() if request.private else None  # 192 random bits
@@ -193,7 +196,7 @@ class Lobby:
             request.game, request.players, request.options, kinds, request.name,
             request.display_name, request.player_id, request.turn_limit_s, request.grace_s,
             invite_hash=invite_hash, created_by=client, token_hash=token_hash,
-            counted_profile=request.player_id)
+            counted_profile=request.player_id, tutorial=request.tutorial)
         return self.seated(table, 0)
 
     # -- joining and playing again -------------------------------------------------------

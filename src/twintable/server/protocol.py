@@ -1,8 +1,9 @@
 """The versioned JSON protocol: every message between a client and the server.
 
 Client to server, over one WebSocket per client (``/ws/tables/{table_id}``): ``hello``
-(with the seat token, or none to spectate), ``action``, ``ping``. Server to client:
-``welcome``, ``snapshot``, ``event``, ``ack``, ``error``, ``table``, ``pong``. The lobby
+(with the seat token, or none to spectate), ``action``, ``ping``, and the table's talk:
+``chat``, ``react``, ``chat_setting``. Server to client: ``welcome``, ``snapshot``,
+``event``, ``ack``, ``error``, ``table``, ``pong``, ``chat``. The lobby
 speaks plain HTTP with the request and response models below. docs/protocol.md explains
 the flow; ``twintable protocol-schema`` prints the JSON Schema of all of it.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import (
@@ -24,6 +25,7 @@ from pydantic import (
     GetJsonSchemaHandler,
     StringConstraints,
     TypeAdapter,
+    ValidationError,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
@@ -138,7 +140,61 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
+#: The longest chat line, in characters (after trimming).
+CHAT_MAX_CHARS = 200
+#: The quick reactions: a fixed set of emotes, shown as themselves in every language.
+Reaction = Literal["👍", "👏", "😂", "😮", "😢", "😡", "🎉", "🤝"]
+REACTIONS: tuple[str, ...] = get_args(Reaction)
+
+
+def _chat_text(text: str) -> str:
+    """A chat line as people will see it: NFC, trimmed, one line; refused when it holds
+    control characters or the format characters that reorder or hide text (as names)."""
+    text = unicodedata.normalize("NFC", text).strip()
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _HIDDEN:
+            raise ValueError(f"chat lines may not contain U+{ord(char):04X}")
+    if not text:
+        raise ValueError("a chat line needs at least one visible character")
+    return text
+
+
+ChatText = Annotated[str, StringConstraints(max_length=CHAT_MAX_CHARS, strip_whitespace=True),
+                     AfterValidator(_chat_text)]
+
+
+class ChatSay(Strict):
+    """A line of chat. A seated player's goes to the players' channel, a spectator's to
+    the spectators' (``name``: the spectator's name; seats speak under their own)."""
+
+    type: Literal["chat"]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    text: ChatText
+    name: DisplayName | None = None
+
+
+class ChatReact(Strict):
+    """A quick reaction: one of :data:`REACTIONS`, on the sender's channel."""
+
+    type: Literal["react"]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    emote: Reaction
+    name: DisplayName | None = None
+
+
+class ChatSetting(Strict):
+    """The table's host (its creator's seat) turns the table's chat on or off."""
+
+    type: Literal["chat_setting"]
+    id: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    enabled: bool
+
+
+ChatMessage = ChatSay | ChatReact | ChatSetting
+ClientMessage = Annotated[Hello | ActionMessage | Ping | ChatSay | ChatReact | ChatSetting,
+                          Field(discriminator="type")]
+#: The type of every client message, for the first look at a frame.
+CLIENT_TYPES = frozenset(("hello", "action", "ping", "chat", "react", "chat_setting"))
 client_message = TypeAdapter(ClientMessage)
 
 _ACTION_KEYS = frozenset(ActionMessage.model_fields)
@@ -164,6 +220,28 @@ def quick_action(data: dict[str, Any]) -> ActionMessage | None:
     return ActionMessage.model_construct(
         type="action", id=ident, version=version, kind=kind, payload=payload, seat=seat,
         table=table)
+
+
+def chat_refusal(message_id: str | None, error: ValidationError) -> ErrorMessage:
+    """A chat message pydantic refused, with the code a person's client explains."""
+    first = error.errors()[0]
+    where = [str(part) for part in first["loc"]]
+    if where and where[0] in ("chat", "react", "chat_setting"):
+        where = where[1:]  # the union's tag
+    field = where[0] if where else ""
+    if field == "text" and first["type"] == "string_too_long":
+        return ErrorMessage(id=message_id, code="chat.too_long",
+                            message=f"chat lines have at most {CHAT_MAX_CHARS} characters",
+                            details={"max": CHAT_MAX_CHARS})
+    if field == "text":
+        return ErrorMessage(id=message_id, code="chat.invalid",
+                            message="a chat line needs visible text, on one line, "
+                                    "without control characters")
+    if field == "emote":
+        return ErrorMessage(id=message_id, code="chat.unknown_reaction",
+                            message="that is not one of the table's quick reactions")
+    return ErrorMessage(id=message_id, code="message.invalid",
+                        message=f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
 
 
 # -- server -> client over the WebSocket ---------------------------------------------
@@ -204,6 +282,10 @@ class TableInfo(BaseModel):
     rematch: str | None = None
     """Once finished: the table of the rematch, when someone asked for one."""
     rematch_of: str | None = None
+    chat: bool = True
+    """Whether the table's chat and reactions are on (its host turns them off)."""
+    tutorial: bool = False
+    """A guided first game: clients show its game's hints (``GameInfo.tutorial``)."""
 
 
 class Welcome(BaseModel):
@@ -317,6 +399,46 @@ class ReplayPage(BaseModel):
     steps: list[dict[str, Any]]
 
 
+class ChatLine(BaseModel):
+    """One line of a table's talk: a chat line (``text``) or a quick reaction (``emote``).
+    Chat is never a game view: it holds only what a person typed or a bot's emote.
+
+    ``channel``: ``players`` (seated players and bots; every client sees it) or
+    ``spectators`` (seen by spectators only while the game is played, and by everyone in
+    the replay). ``author``: who said it, stable at this table (``seat:<n>``, or
+    ``watcher:<id>`` for a spectator: a keyed hash of their address group, the same
+    across their tabs and reconnections), for a viewer's mute. ``seq``: the
+    moves made when it was said: the replay shows it at that step."""
+
+    n: int
+    channel: Literal["players", "spectators"]
+    author: str
+    seat: int | None = None
+    name: str
+    bot: bool = False
+    text: str | None = None
+    emote: str | None = None
+    seq: int
+    t_ms: int
+
+
+class ChatFrame(BaseModel):
+    """New lines of the table's talk, oldest first. ``history``: the latest lines this
+    client may see, sent after its snapshot when it connects (they replace what it
+    shows); otherwise one line just said."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLine]
+    history: bool = False
+
+
+class ReplayChat(BaseModel):
+    """A finished game's talk, both channels, each line placed at its replay step
+    (``seq``)."""
+
+    lines: list[ChatLine]
+
+
 class TableUpdate(BaseModel):
     type: Literal["table"] = "table"
     table: TableInfo
@@ -335,7 +457,7 @@ class Moved(BaseModel):
 
 
 ServerMessage = Annotated[Welcome | Snapshot | EventFrame | Ack | ErrorMessage | TableUpdate
-                          | Pong | Moved, Field(discriminator="type")]
+                          | Pong | Moved | ChatFrame, Field(discriminator="type")]
 
 
 # -- the lobby over HTTP ------------------------------------------------------------
@@ -363,6 +485,9 @@ class CreateTable(Strict):
     private: bool = False
     """A private table is never listed; joining or watching it needs the invite link's
     secret key (``Joined.key``, 192 random bits; the server keeps only its hash)."""
+    tutorial: bool = False
+    """The game's guided first game (``GameInfo.tutorial``): its own deal, seats and bot
+    replace ``players``, ``options`` and ``seats``; private and never rated."""
 
 
 class JoinTable(Strict):
@@ -420,11 +545,31 @@ class BotLevelInfo(BaseModel):
 
 class WebModule(BaseModel):
     """Where a game's browser module lives: its ES module (the fixed client interface),
-    its style sheets and the folder of its strings (``<lang>.json``)."""
+    its style sheets and the folder of its strings (``<lang>.json``); ``pictures``: a
+    small module of what the lobby and the rules pages draw (``facts``, ``picture``,
+    ``drawCard``), so that they never load the board (None: they use ``module``)."""
 
     module: str
     styles: list[str]
     i18n: str | None = None
+    pictures: str | None = None
+
+
+class TutorialStepInfo(BaseModel):
+    """One hint of a guided game (``core/tutorial.py``): what it points at (a CSS
+    selector), its catalogue key, and when it is done: ``{"move": kind}`` (the player's
+    move), ``{"event": kind, "mine": bool}`` or ``{"next": true}`` (the player read it)."""
+
+    id: str
+    anchor: str
+    text: str
+    advance: dict[str, Any]
+    keep: str = ""
+    """What the bubble must leave in sight (a CSS selector; empty: the seat and hand)."""
+
+
+class TutorialInfo(BaseModel):
+    steps: list[TutorialStepInfo]
 
 
 class GameInfo(BaseModel):
@@ -455,6 +600,8 @@ class GameInfo(BaseModel):
     minutes: dict[str, float] = Field(default_factory=dict)
     """How long a game lasts, per mode ("" for a game without modes): measured on the
     simulator's virtual clock (``Game.table_minutes``)."""
+    tutorial: TutorialInfo | None = None
+    """The hints of the game's guided first game (None: it has none here)."""
 
 
 class LeaderboardRow(BaseModel):
@@ -473,6 +620,26 @@ class LeaderboardRow(BaseModel):
     rank: int
     opponents: int = 0
     ranked: bool = True
+
+
+class RatingPoint(BaseModel):
+    """A rating right after one rated game: the ``games``-th, ended at ``at_ms`` (Unix
+    ms) at table ``table_id``; ``rating`` is mu - 3 sigma, as on the leaderboard."""
+
+    games: int
+    rating: float
+    mu: float
+    sigma: float
+    table_id: str
+    at_ms: int
+
+
+class PlayerRating(LeaderboardRow):
+    """A player's rating of one game, with its history (the latest points, oldest first;
+    ratings earned before history was kept start their history at the next game)."""
+
+    game: str
+    history: list[RatingPoint]
 
 
 def json_schema() -> dict[str, Any]:

@@ -19,13 +19,18 @@ from twintable.server.limits import BadJson, bounded_json, glanced_id, readable_
 from twintable.server.moves import check_version, checked_payload
 from twintable.server.presence import Connection
 from twintable.server.protocol import (
+    CLIENT_TYPES,
     PROTOCOL_VERSION,
     ActionMessage,
+    ChatReact,
+    ChatSay,
+    ChatSetting,
     ErrorMessage,
     Hello,
     Ping,
     Pong,
     Welcome,
+    chat_refusal,
     client_message,
     quick_action,
 )
@@ -109,18 +114,21 @@ class SocketSession:
         if refused is not None:
             code = "message.invalid_json" if refused.code == "json.invalid" else refused.code
             return ErrorMessage(id=readable_id(text), code=code, message=refused.message)
-        if not isinstance(data, dict) or data.get("type") not in ("hello", "action", "ping"):
+        if not isinstance(data, dict) or data.get("type") not in CLIENT_TYPES:
             return ErrorMessage(code="message.unknown_type",
-                                message="expected a message of type hello, action or ping")
+                                message="expected a message of type hello, action, ping, "
+                                        "chat, react or chat_setting")
         message: Any = quick_action(data)
         try:
             if self.relayed and data["type"] == "hello":
                 relayed = RelayedHello.model_validate(data)
-                return self.hello(relayed.protocol, relayed.token_hash, relayed.key_hash,
-                                  relayed.since)
+                return await self.greeted(self.hello(relayed.protocol, relayed.token_hash,
+                                                     relayed.key_hash, relayed.since))
             if message is None:
                 message = client_message.validate_python(data)
         except ValidationError as error:
+            if data["type"] in ("chat", "react", "chat_setting"):
+                return chat_refusal(client_id, error)
             first = error.errors()[0]
             return ErrorMessage(id=client_id, code="message.invalid",
                                 message=f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
@@ -129,9 +137,20 @@ class SocketSession:
         if isinstance(message, Hello):
             if self.relayed:  # another worker sends hellos only as RelayedHello
                 return ErrorMessage(code="message.invalid", message="a relayed hello")
-            return self.hello(message.protocol, digest(message.token), digest(message.key),
-                              message.since)
+            return await self.greeted(self.hello(message.protocol, digest(message.token),
+                                                 digest(message.key), message.since))
+        if isinstance(message, ChatSay | ChatReact | ChatSetting):
+            if self.connection is None:
+                return ErrorMessage(id=message.id, code="auth.required",
+                                    message="send hello with your seat token first")
+            return await self.table.chat.handle(self.connection, message)
         return await self.act(message)
+
+    async def greeted(self, answer: Any) -> Any:
+        """After a hello's answer: a client now at the table is told its talk so far."""
+        if answer is None and self.connection is not None:
+            await self.table.chat.tell_history(self.connection)
+        return answer
 
     def hello(self, protocol: int, token_hash: str | None, key_hash: str | None,
               since: int | None = None) -> Any:

@@ -42,6 +42,9 @@ class Settings:
     served through their table's worker rather than sent to it."""
     bot_delay_ms: int = 700
     """How long a bot at a table "thinks" before it acts, so people can follow the game."""
+    bot_reactions: bool = True
+    """Bots send a quick reaction now and then (``server/reactions.py``); scripted test
+    clients that read frames in a fixed order turn them off."""
     realtime_bot_pace: float = 1.0
     """Real-time games (Twin It, Twinz): 1.0 lets bots react at their level's human speed;
     a smaller number speeds them up (tests)."""

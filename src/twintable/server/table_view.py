@@ -97,6 +97,9 @@ class TableView(Protocol):
     @property
     def state(self) -> Any: ...
     @property
+    def seq(self) -> int:
+        """The moves made so far."""
+    @property
     def lock(self) -> asyncio.Lock: ...
     @property
     def fence(self) -> int | None: ...

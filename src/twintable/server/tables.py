@@ -30,6 +30,7 @@ from twintable.core.plugin import GameEntry
 from twintable.core.types import Action, Event
 from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
+from twintable.server.chat import TableChat
 from twintable.server.errors import LobbyError
 from twintable.server.guards import shares_of
 from twintable.server.listing import Listing
@@ -42,6 +43,7 @@ from twintable.server.protocol import (
     snapshot_frame,
 )
 from twintable.server.ratings import Rated, new_ratings
+from twintable.server.reactions import BotReactions
 from twintable.server.seating import Seating
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.store import FencedOut, StoredAction
@@ -103,6 +105,12 @@ class Table:
         self.presence = Presence(self)
         self.listing = Listing(self)
         self.automation = Automation(self)
+        self.chat = TableChat(self)
+        self.reactions = BotReactions(self.game, row.seed,
+                                      lambda: list(self.automation.bot_seats),
+                                      self.chat.post_later,
+                                      lambda: self.chat.enabled
+                                      and server.settings.bot_reactions)
 
     @property
     def status(self) -> str:
@@ -129,6 +137,7 @@ class Table:
             if any(s.kind == "empty" for s in self.seats):
                 raise LobbyError(409, "table.not_full", "every seat needs a player or a bot")
             self.state = self.game.new_state(self.row.options, self.row.players, self.row.seed)
+            self.reactions.track(self.state)
             self.row.status = "running"
             await self.server.store.set_status(self.id, "running", fence=self.fence)
             self.announce()
@@ -152,6 +161,7 @@ class Table:
                 self._remember(stored.seat, stored.client_id,
                                ack_frame(stored.client_id, stored.seq, self.state.version))
         self.seq = len(actions)
+        self.reactions.track(self.state)
 
     # -- play -----------------------------------------------------------------------
     async def submit(self, seat: int, kind: str, payload: dict[str, Any],
@@ -240,6 +250,7 @@ class Table:
         if self.game.is_over(self.state):
             await self.finish()
         else:
+            self.reactions.after_move(self.state)
             self.automation.wake()
         return ack_frame(client_id or "", self.seq, self.state.version)
 
@@ -348,6 +359,7 @@ class Table:
             self.server.records.setdefault(self.game.id, []).extend(
                 self.entry.round_records(self.state))
         self.announce()
+        self.reactions.at_end(outcome.winners)
         log.info("table finished", extra={"table": self.id, "result": result})
         self.server.retire_later(self.id)
 

@@ -110,7 +110,9 @@ def sweep(
         help="An option and the values to try, comma-separated: stacking=true,false. "
              "Repeat for more options; every combination is played.")] = None,
     bots: Annotated[list[str] | None, typer.Option(
-        help="A line-up, comma-separated (repeated to fill the seats); repeat --bots to "
+        "--bots", "--bot",
+        help="A line-up, comma-separated (repeated to fill the seats): levels, bots or "
+             "your own agents (module:Class, policy.npz, model.zip); repeat --bots to "
              "compare line-ups (default: the game's usual bot against random).")] = None,
     players: Annotated[str | None, typer.Option(
         help="Player counts, comma-separated: 3,4,5 (default: the fewest the game "

@@ -17,9 +17,12 @@ game's own), so a plug-in game's bots climb it the same way::
 ``--short`` plays every game at its entry's short options (Timo to 100 points instead of
 300), so a ladder with slow bots fits a small machine; ``--note`` says in the file how
 it was made. Each rating names the bot's level on the shared scale (Beginner to Expert),
-which the browser's leaderboard shows ("bots" tab). The browser reads the copy the
-package ships, ``web/data/ladder.json``: give ``--out`` twice to write both it and
-docs/figures/ladder.json (a test checks that they agree).
+which the browser's leaderboard shows ("bots" tab). ``--bot SPEC`` (repeatable) adds a
+researcher's own agent to the round robin (``module:Class``, ``policy.npz``,
+``model.zip``: ``twintable.bots.user``); ``--bots`` may name levels (``hard``) as well as
+bots. The browser reads the copy the package ships, ``web/data/ladder.json``: give
+``--out`` twice to write both it and docs/figures/ladder.json (a test checks that they
+agree).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from twintable.bots.registry import bot_levels
+from twintable.bots.registry import bot_factory, bot_levels, resolve_bot
 from twintable.core.errors import TwinTableError
 from twintable.core.registry import GameRegistry
 from twintable.games import default_registry
@@ -59,29 +62,37 @@ class Ladder:
 
 def game_ladder(game: str, players: int, options: dict[str, Any] | None = None,
                 registry: GameRegistry | None = None, short: bool = False,
-                only: Sequence[str] | None = None) -> Ladder:
+                only: Sequence[str] | None = None, agents: Sequence[str] = ()) -> Ladder:
     """The ladder of ``game`` at ``players`` seats, named ``<game>-<players>p``: every bot
     its entry can seat here, by name (former names left out), the random bot first, or
-    those of them named in ``only``; ``short``: the entry's short options under
-    ``options``."""
+    those of them named in ``only`` (names or levels), then each of the user's ``agents``
+    (``twintable.bots.user``: loaded now, so a bad one fails before any game);
+    ``short``: the entry's short options under ``options``."""
     entry = (registry or default_registry()).entry(game)
     options = {**(entry.short_options if short else {}), **(options or {})}
     entry.rules.check_players(players, options)
+    wanted = None if only is None else {resolve_bot(entry, name) or name for name in only}
     levels = {level.name: level.level for level in bot_levels(entry)
-              if only is None or level.name in only}
-    if len(levels) < 2:
+              if wanted is None or level.name in wanted}
+    bots = list(levels)
+    for agent in agents:
+        bot_factory(entry, agent)
+        bots.append(agent.strip())
+    if len(bots) < 2:
         raise ValueError(f"{game} has no bot to pair with the random bot here")
-    return Ladder(f"{game}-{players}p", game, options, players, tuple(levels), levels)
+    return Ladder(f"{game}-{players}p", game, options, players, tuple(bots), levels)
 
 
 def parse_ladder(spec: str, registry: GameRegistry | None = None,
-                 short: bool = False, only: Sequence[str] | None = None) -> Ladder:
+                 short: bool = False, only: Sequence[str] | None = None,
+                 agents: Sequence[str] = ()) -> Ladder:
     """``GAME:PLAYERS`` (``twins:4``) -> its :func:`game_ladder`."""
     game, _, players = spec.partition(":")
     if not players.isdigit():
         raise ValueError(f"a ladder is GAME:PLAYERS (a game id and a table size), "
                          f"not {spec!r}")
-    return game_ladder(game, int(players), registry=registry, short=short, only=only)
+    return game_ladder(game, int(players), registry=registry, short=short, only=only,
+                       agents=agents)
 
 
 def lineups(ladder: Ladder) -> list[tuple[str, ...]]:
@@ -147,14 +158,19 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--short", action="store_true",
                         help="play each game at its short options (Timo to 100 points)")
-    parser.add_argument("--bots", help="only these bots, comma-separated (default: all)")
+    parser.add_argument("--bots", help="only these bots or levels, comma-separated "
+                        "(default: all)")
+    parser.add_argument("--bot", action="append", default=[], metavar="SPEC",
+                        help="add your own agent: module:Class, policy.npz or model.zip "
+                             "(may be given again)")
     parser.add_argument("--note", help="how the ladder was made, kept in the file")
     parser.add_argument("--out", type=Path, action="append", default=[],
                         help="write the ladders here as JSON (may be given again)")
     args = parser.parse_args(argv)
     try:
         only = args.bots.split(",") if args.bots else None
-        chosen = [parse_ladder(spec, registry, args.short, only) for spec in args.ladders]
+        chosen = [parse_ladder(spec, registry, args.short, only, args.bot)
+                  for spec in args.ladders]
     except (ValueError, TwinTableError) as error:
         parser.error(str(error))
     report: dict[str, Any] = {"note": args.note} if args.note else {}

@@ -21,7 +21,7 @@ from itertools import islice
 from typing import Any
 
 from twintable.bots.base import Bot
-from twintable.bots.registry import bot_factories, seat_names
+from twintable.bots.registry import bot_factories, bot_factory, seat_names
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening
 from twintable.core.plugin import STEP_MS, GameEntry, PlanMove, default_plan
@@ -81,7 +81,7 @@ def make_bots(entry: GameEntry, names: Sequence[str]) -> list[Bot]:
     factories = bot_factories(entry)
     if all(name in factories for name in names):  # every game of a simulation
         return [factories[name]() for name in names]
-    return [factories[name]() for name in seat_names(entry, names)]
+    return [bot_factory(entry, name)() for name in seat_names(entry, names)]
 
 
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],

@@ -6,7 +6,7 @@
 // profile); each game's own client lives in games/<id>/web/ (README.md).
 import { errorText, games } from "./lib/api.js";
 import { el, page, status, translateStatic } from "./lib/dom.js";
-import { catalogueFolders, loadStyles } from "./lib/games.js";
+import { catalogueFolders } from "./lib/games.js";
 import { preferredLanguage, t, useLanguage } from "./lib/i18n.js";
 import { listenForGesture } from "./lib/sound.js";
 import { saveSetting, setting } from "./lib/store.js";
@@ -55,18 +55,29 @@ async function route() {
   }
 }
 
+// Chromium draws text whose font piece is still on its way as empty boxes and, for the
+// header, never drew it again ("트윈 테이블" stayed "□□ □□□"; neither a new font-family nor
+// the same text set again helped): the page's own words wait for the pieces they need, a
+// second at most, before they are written.
+async function fontsFor(text) {
+  if (!document.fonts?.load) return;
+  await Promise.race([document.fonts.load('1em "Twin Table Korean"', text).catch(() => {}),
+    new Promise((resolve) => { setTimeout(resolve, 1000); })]);
+}
+
 async function useLanguageEverywhere(code) {
   await useLanguage(code, await catalogueFolders().catch(() => []));
   saveSetting("lang", code);
   document.documentElement.lang = code;
+  await fontsFor([...document.querySelectorAll("[data-i18n]")].map((node) => t(node.dataset.i18n)).join(""));
   translateStatic();
   document.getElementById("language").value = code;
 }
 
 async function start() {
   listenForGesture();
-  await Promise.all([loadStyles().catch(() => {}), useLanguageEverywhere(preferredLanguage(setting("lang"),
-    navigator.languages || [navigator.language || "en"]))]);
+  // Each page loads the styles of the games it draws (lib/games.js loadStyles).
+  await useLanguageEverywhere(preferredLanguage(setting("lang"), navigator.languages || [navigator.language || "en"]));
   document.getElementById("language").addEventListener("change", async (event) => {
     await useLanguageEverywhere(event.target.value);
     route();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import combinations
 
 import pytest
 
@@ -19,6 +20,7 @@ from twintable.games.twinz.decks import (
     load_review,
     rejected_words,
 )
+from twintable.games.twinz.roots import family, same_root
 
 #: Words the issue found in the old decks; none may come back.
 KNOWN_BAD = (
@@ -152,3 +154,59 @@ def test_the_expert_deck_is_rich_in_two_sense_words() -> None:
     two = [w for w in words if kept[w].startswith(TWO_SENSES)]
     assert len(two) >= 150
     assert all(" / " in kept[w] for w in two)  # both senses are written down
+
+
+#: Issue 40: blue words a party would not know, and a few of their like.
+OBSCURE_40 = ("aune", "bât", "bru", "chanoine", "diacre", "missel", "nasse", "satyre", "once",
+              "nef", "dîme", "heaume", "glas", "jais", "mors", "orée")
+
+
+def test_the_obscure_words_of_issue_40_are_gone_and_rejected() -> None:
+    rejected = rejected_words()
+    on_cards = {fold(w) for name in DECKS for w in deck_words(name)}
+    for word in OBSCURE_40:
+        assert fold(word) not in on_cards, word
+        assert rejected[word].startswith("obscure"), word
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_every_deck_word_is_above_the_frequency_floor(name: str) -> None:
+    # Printed words included: the floor holds for every word a table can draw.
+    wordfreq = pytest.importorskip("wordfreq")
+    low = [word for word in deck_words(name) if wordfreq.zipf_frequency(word, "fr")
+           < MIN_ZIPF[name]]
+    assert not low, low
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_no_card_holds_two_words_of_one_family(name: str) -> None:
+    # RULES.md §4 root rule: on one card, a clue for one word would be the other's root.
+    for card in load_decks()[name]:
+        words = [word for pair in card.lines for word in pair]
+        clashes = [(a, b) for a, b in combinations(words, 2) if same_root(a, b)]
+        assert not clashes, (card.back, clashes)
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_each_family_keeps_one_word_in_a_deck(name: str) -> None:
+    # Issue 40: CHANT/CHANTER/CHANTEUR/CHANSON in one deck made rounds whose clues and
+    # guesses collide; each family now has one word a deck.
+    words = sorted(set(deck_words(name)))
+    # Two words the rule could join begin alike, hold one another or are in one family:
+    # only those pairs are asked (every pair would take a minute).
+    def maybe(a: str, b: str) -> bool:
+        x, y = fold(a), fold(b)
+        return (x[0] == y[0] or x in y or y in x or y in family(a) or x in family(b))
+
+    clashes = [(a, b) for a, b in combinations(words, 2) if maybe(a, b) and same_root(a, b)]
+    assert not clashes, clashes
+
+
+def test_each_replacement_takes_its_word_s_place_and_is_kept() -> None:
+    review = load_review()
+    for name in DECKS:
+        kept = kept_words(name)
+        on_cards = set(deck_words(name))
+        for old, entry in review["replaced"][name].items():
+            assert old not in on_cards and entry["by"] in on_cards, (old, entry)
+            assert kept.get(entry["by"]) and entry["was"], (old, entry)

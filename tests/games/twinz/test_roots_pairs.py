@@ -6,11 +6,22 @@ import json
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
 from twintable.games.twinz.decks import fold, load_decks
-from twintable.games.twinz.roots import MIN_STEM, family, plurals, same_root, spell, stem
+from twintable.games.twinz.roots import (
+    MIN_STEM,
+    REASONS,
+    _own_words,
+    family,
+    plurals,
+    refusal,
+    same_root,
+    spell,
+    stem,
+)
 
 
 @pytest.mark.parametrize(("clue", "mystery"), [
@@ -23,13 +34,10 @@ from twintable.games.twinz.roots import MIN_STEM, family, plurals, same_root, sp
     ("jardinier", "jardin"), ("Jardin", "JARDINIER"), ("jardinage", "jardin"),
     ("policier", "police"), ("maisonnette", "maison"), ("chaton", "chat"),
     ("aventurier", "aventure"), ("tablée", "table"), ("glaçon", "glace"),
-    ("boulangerie", "boulanger"), ("dentiste", "dent"), ("baignade", "baignoire"),
-    # learned roots, no shared beginning
-    ("manuel", "main"), ("aquatique", "eau"), ("équitation", "cheval"),
-    ("oculaire", "oeil"), ("marin", "mer"), ("solaire", "soleil"), ("lunaire", "lune"),
-    ("nocturne", "nuit"), ("paternel", "père"), ("chaleur", "chaud"),
-    ("famine", "faim"), ("faim", "famine"), ("capillaire", "cheveu"),
-    ("cardiaque", "coeur"), ("sanguin", "sang"), ("bovin", "vache"),
+    ("boulangerie", "boulanger"), ("dentiste", "dent"), ("baignade", "bain"),
+    # learned derivatives the word's beginning shows in, or its noun of action
+    ("manuel", "main"), ("solaire", "soleil"), ("lunaire", "lune"), ("chaleur", "chaud"),
+    ("famine", "faim"), ("faim", "famine"), ("sanguin", "sang"),
     # compounds built on the word
     ("porte-monnaie", "porte"), ("arc-en-ciel", "ciel"), ("aujourd'hui", "jour"),
     # outside Lexique: equal Snowball stems of five letters or more
@@ -66,9 +74,12 @@ def test_clues_sharing_the_root_count(clue: str, mystery: str) -> None:
     ("tapis", "table"), ("écume", "eau"), ("poisson", "sirène"), ("bière", "mousse"),
     # a short stem is not enough for a word outside Lexique
     ("abbées", "abbé"),
-    # looked up as typed, accents kept: different words
-    ("mûre", "mur"), ("mûres", "mur"), ("péché", "pêche"), ("péchés", "pêche"),
-    ("pécheur", "pêche"), ("forêt", "foret"), ("tâche", "tache"), ("sûr", "sur"),
+    # looked up as typed, accents kept: different words (that do not fold alike)
+    ("mûre", "mur"), ("mûres", "mur"), ("péchés", "pêche"), ("pécheur", "pêche"),
+    # Latin cousins and words related by meaning only (RULES.md §4, turn 4)
+    ("aquatique", "eau"), ("équitation", "cheval"), ("oculaire", "oeil"), ("marin", "mer"),
+    ("nocturne", "nuit"), ("paternel", "père"), ("capillaire", "cheveu"),
+    ("cardiaque", "coeur"), ("bovin", "vache"),
     # historical links a speaker no longer feels
     ("lunette", "lune"), ("meunier", "moulin"),
 ])
@@ -95,9 +106,13 @@ def test_every_lexique_form_of_every_deck_word_is_the_deck_word() -> None:
     from twintable.games.twinz.decks import _lexique_rows, default_lexique
 
     words = {spell(word): word for word in _deck_words()}
+    own = _own_words()
     checked = 0
     for row in _lexique_rows(default_lexique()):
         if spell(row[2]) in words and " " not in row[0]:
+            if fold(row[0]) in own.get(fold(row[2]), ()):
+                assert not same_root(row[0], words[spell(row[2])]), (row[0], row[2])
+                continue
             assert same_root(row[0], words[spell(row[2])]), (row[0], row[2])
             checked += 1
     assert checked > 2 * len(words)
@@ -116,10 +131,12 @@ def _accent_review() -> dict[str, list[list[str]]]:
     return review
 
 
-def test_distinct_accent_pairs_are_never_merged() -> None:
+def test_distinct_accent_pairs_are_one_word_as_clue_and_mystery() -> None:
+    # RULES.md §4, turn 4: a clue equal to the mystery word once accents are folded is the
+    # mystery word, whatever else it means (FORET for FORÊT); their families stay apart.
     for first, second in _accent_review()["distinct"]:
-        assert not same_root(first, second), (first, second)
-        assert not same_root(second, first), (first, second)
+        assert refusal(first, second) == "same_word", (first, second)
+        assert refusal(second, first) == "same_word", (first, second)
 
 
 def test_spellings_of_one_word_and_slips_fold_together() -> None:
@@ -201,3 +218,41 @@ def test_the_check_needs_no_optional_package() -> None:
             "assert same_root('jardinier', 'jardin') and same_root('manuel', 'main')\n"
             "assert not same_root('barbe', 'bar')\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def _root_pairs() -> list[tuple[str, str, str, str]]:
+    table = Path(__file__).with_name("data") / "root_pairs.tsv"
+    rows = [line.split("\t") for line in table.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    assert rows[0] == ["clue", "mystery", "verdict", "kind"]
+    return [(clue, mystery, verdict, kind) for clue, mystery, verdict, kind in rows[1:]]
+
+
+def test_the_root_pair_table_covers_every_kind_both_ways() -> None:
+    pairs = _root_pairs()
+    assert len(pairs) >= 150
+    kinds = {kind.split(" (")[0] for *_, kind in pairs}
+    assert {"accents folded", "ligature folded", "inflection", "derivation", "learned",
+            "compound", "latin cousin", "homograph", "shares letters"} <= kinds
+    asked = {(clue.casefold(), mystery) for clue, mystery, *_ in pairs}
+    both_ways = sum((mystery, clue.casefold()) in asked for clue, mystery, *_ in pairs)
+    assert both_ways >= 60
+
+
+@pytest.mark.parametrize(("clue", "mystery", "verdict", "kind"), _root_pairs())
+def test_the_root_rule_on_the_pair_table(clue: str, mystery: str, verdict: str,
+                                         kind: str) -> None:
+    why = refusal(clue, mystery)
+    assert (why is not None) == (verdict == "refused"), (clue, mystery, kind, why)
+    assert why is None or why in REASONS
+    if kind.startswith(("accents", "ligature")):
+        assert why == "same_word"
+
+
+@pytest.mark.parametrize(("clue", "mystery", "reason"), [
+    ("FORET", "forêt", "same_word"), ("chevaux", "cheval", "inflection"),
+    ("bonjour", "jour", "contains"), ("arc-en-ciel", "ciel", "contains"),
+    ("nageoire", "nager", "family"), ("natation", "nager", "family"),
+])
+def test_a_refusal_says_why(clue: str, mystery: str, reason: str) -> None:
+    assert refusal(clue, mystery) == reason

@@ -352,3 +352,60 @@ def test_a_contest_still_open_when_the_round_ends_ends_with_it() -> None:
     for viewer in (None, 0, 1, 2, 3, 4):
         view = GAME.view(state, viewer)
         assert view.contest is None and view.votes == 0
+
+
+def _without_accents(word: str) -> str:
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", word.replace("œ", "oe"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def test_the_mystery_word_with_its_accents_folded_is_the_mystery_word() -> None:
+    # RULES.md §4, turn 4: FORET for FORÊT, DE for DÉ, COEUR for CŒUR: -1, the duo stops.
+    state = new()
+    word = GAME.mystery(state)
+    events = clues(state, "ciel", _without_accents(word).upper())
+    revealed = next(e for e in events if e.kind == "clues_revealed").data
+    assert revealed["penalties"]["1"] == ["mystery_root"]
+    assert revealed["refused"] == {"1": {"clue": _without_accents(word).upper(),
+                                         "reason": "same_word", "word": word}}
+    assert next(e for e in events if e.kind == "round_over").data["reason"] == "mystery_word"
+
+
+def test_a_refused_clue_says_which_and_why_and_the_recap_stays_until_the_next_card() -> None:
+    state = new(result_pause_ms=3000)
+    word = GAME.mystery(state)
+    events = clues(state, "ciel", word + "s")
+    revealed = next(e for e in events if e.kind == "clues_revealed").data
+    assert revealed["refused"]["1"] == {"clue": word + "s", "reason": "inflection",
+                                        "word": word}
+    for viewer in (None, 0, 2):
+        recap = GAME.view(state, viewer).to_json()["recap"]
+        assert recap["word"] == word and recap["result"] == "mystery_word"
+        assert recap["attempts"] == [{"attempt": 1, "clues": [[0, "ciel"], [1, word + "s"]],
+                                      "penalties": {"0": [], "1": ["mystery_root"]},
+                                      "refused": revealed["refused"], "guesses": []}]
+    tick(state, 1010 + 3000)
+    assert GAME.view(state, 4).recap is not None  # still on the board while nobody draws
+    act(state, 5000, state.duo[0], "draw")
+    assert GAME.view(state, 4).recap is None
+
+
+def test_the_recap_lists_every_guess_with_its_guesser_over_both_attempts() -> None:
+    state = new()
+    clues(state, "bateau", "ciel")
+    act(state, 2000, 3, "guess", word="mer")
+    act(state, 2100, 2, "guess", word="port")
+    act(state, 2200, 4, "guess", word="voile")
+    clues(state, "vent", "nuage", t=3000)
+    word = GAME.mystery(state)
+    act(state, 4000, 4, "guess", word="orage")
+    act(state, 4100, 2, "guess", word=word)
+    tick(state, 4400)
+    recap = GAME.view(state, 0).recap
+    assert recap is not None and recap["winners"] == [2] and recap["result"] == "found"
+    assert [a["guesses"] for a in recap["attempts"]] == [
+        [[3, "mer"], [2, "port"], [4, "voile"]], [[4, "orage"], [2, word]]]
+    assert [a["clues"] for a in recap["attempts"]] == [[[0, "bateau"], [1, "ciel"]],
+                                                        [[0, "vent"], [1, "nuage"]]]

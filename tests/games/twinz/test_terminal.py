@@ -248,3 +248,26 @@ def test_the_person_waits_out_the_result_pause_in_their_language() -> None:
     assert "la carte suivante arrive dans un instant" in text
     assert "le résultat de la manche est encore affiché : un instant" in text
     assert "À votre duo : appuyez sur Entrée pour prendre la carte" in text
+
+
+def test_the_shell_speaks_french_when_the_player_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 40: "Player 0 (you)", "Bot 1 (Easy)", "seed 11, 4 players" were English.
+    monkeypatch.setenv("TWINTABLE_LANG", "fr")
+    assert terminal_module.shell_line("you", seat=0) == "Joueur 0 (vous)"
+    assert terminal_module.shell_line("bot", seat=1, level="easy") == "Robot 1 (Facile)"
+    assert terminal_module.shell_line("header", game="Twinz", seed=11, n=4) == (
+        "Twinz — graine 11, 4 joueurs.")
+    assert terminal_module.shell_line("final", scores="Joueur 0 (vous) 7").startswith(
+        "Scores finaux")
+
+
+def test_a_refused_clue_is_named_with_its_reason_in_french(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TWINTABLE_LANG", "fr")
+    state = guessing_round()
+    event = Event("clues_revealed", {
+        "clues": {"0": "ciel", "1": "nageoire"}, "attempt": 1,
+        "penalties": {"0": [], "1": ["mystery_root"]},
+        "refused": {"1": {"clue": "nageoire", "reason": "family", "word": "nager"}}})
+    line = describe_event(GAME.view(state, None), event, NAMES, 0)
+    assert "NAGEOIRE est de la famille de NAGER" in line

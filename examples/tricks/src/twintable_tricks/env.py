@@ -15,6 +15,10 @@ Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone
 the game ends; ``reward="score"`` gives each seat the points it scored at the end of
 each hand, divided by the points a hand gives out.
 
+Episode cap: ``max_steps`` (default ``"auto"``: 50 hands' worth of plays, ``50 × players ×
+hand_size`` steps; None: no cap) truncates a game that would not end. The last ``info``
+of every agent holds ``winner``, ``winners``, ``score`` and ``scores``.
+
 Needs Twin Table's ``[rl]`` extra (PettingZoo, Gymnasium, NumPy).
 """
 
@@ -24,17 +28,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from twintable.core.types import Action
 from twintable.envs import IllegalActionError
 from twintable.envs.aec import (
+    AUTO,
     Seeds,
     TableEnv,
     check_render_mode,
     check_reward,
+    episode_cap,
     masked_index,
     win_rewards,
 )
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 
 from twintable_tricks.cards import DECK_SIZE
@@ -45,6 +51,8 @@ from twintable_tricks.views import TricksView
 MAX_SEATS = 4
 N_ACTIONS = DECK_SIZE
 REWARDS = ("win", "score")
+#: The default episode cap, in hands' worth of plays.
+HANDS_CAP = 50
 
 OBSERVATION = Layout([
     Field("hand", DECK_SIZE, 1, "1 for each card id in my hand"),
@@ -100,6 +108,23 @@ def index_of(action: Action) -> int:
     return int(action.payload["card"])
 
 
+def observe_view(view: TricksView) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone (a policy seated as a bot)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    for action in view.legal:
+        mask[index_of(action)] = 1
+    return {"observation": encode(view), "action_mask": mask}
+
+
+def view_action(view: TricksView, index: int) -> Action:
+    """The card ``index`` names for the view's seat; IllegalActionError when the view
+    does not allow it."""
+    for action in view.legal:
+        if index_of(action) == index:
+            return action
+    raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+
+
 class raw_env(TableEnv):
     """Twin Tricks, the seat on turn acting."""
 
@@ -108,7 +133,8 @@ class raw_env(TableEnv):
                                           "is_parallelizable": False}
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None, reward: str = "win"):
+                 render_mode: str | None = None, reward: str = "win",
+                 max_steps: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         check_reward(reward, REWARDS)
         self.game = TricksGame()
@@ -119,6 +145,7 @@ class raw_env(TableEnv):
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._state: TricksState = self.game.new_state(self.options, players, 0)
         self._seeds = Seeds()
+        self.max_steps = episode_cap(max_steps, HANDS_CAP * players * self.options["hand_size"])
 
     def action_of(self, index: int, agent: str | None = None) -> Action:
         return action_of(int(index), self.seat(agent or self.agent_selection))
@@ -162,6 +189,12 @@ class raw_env(TableEnv):
             rewards = win_rewards(self.possible_agents, outcome.winners)
         return rewards
 
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The outcome, or at a truncation the points so far and no winner."""
+        if self.game.is_over(self._state):
+            return super().standing()
+        return list(self._state.scores), []
+
     def describe(self) -> str:
         view = self.game.view(self._state, None)
         lines = [f"Twin Tricks hand {view.hand_no}, seat_{view.turn} to play"]
@@ -172,8 +205,10 @@ class raw_env(TableEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "action_of", "encode", "env", "index_of", "raw_env"]
+__all__ = ["N_ACTIONS", "OBSERVATION", "action_of", "encode", "env", "index_of",
+           "observe_view", "raw_env", "view_action"]

@@ -47,7 +47,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from twintable.core.types import Action
-from twintable.envs.aec import TableEnv, check_render_mode
+from twintable.envs.aec import AUTO, TableEnv, check_render_mode, episode_cap
 from twintable.envs.errors import IllegalActionError
 from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.games.timo.cards import COLOUR_NAMES, load_deck
@@ -63,12 +63,19 @@ metadata: dict[str, Any] = {"name": "timo_v0", "render_modes": render_modes,
                             "is_parallelizable": False}
 
 
+#: The default episode cap: this many AEC steps per point of the target (12,000 steps at
+#: 300 points; random play's longest game of 20 at two seats took 1,776).
+STEPS_PER_POINT = 40
+
+
 def env(players: int = 2, options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None, native: bool | None = None) -> AECEnv:
+        render_mode: str | None = None, native: bool | None = None,
+        max_steps: int | str | None = AUTO) -> AECEnv:
     """The AEC environment, wrapped only in PettingZoo's order checks (a
     :class:`~pettingzoo.utils.wrappers.OrderEnforcingWrapper` whose hot reads are direct:
     ``twintable.envs.fast_wrapper``)."""
-    return FastOrderEnforcingWrapper(raw_env(players, options, render_mode, native))
+    return FastOrderEnforcingWrapper(raw_env(players, options, render_mode, native,
+                                             max_steps))
 
 
 def race_order(players: int, turn: int, exposed: int, direction: int) -> list[int]:
@@ -80,13 +87,35 @@ def race_order(players: int, turn: int, exposed: int, direction: int) -> list[in
     return [*asked, exposed] if exposed != turn else asked
 
 
+def observe_view(view: Any) -> dict[str, npt.NDArray[Any]]:
+    """A seat's observation from its view alone, as ``observe`` gives it (a policy seated
+    as a bot: ``twintable.bots.user``): a seat not on turn is asked to react (catch, call
+    TIMO! late, or wait)."""
+    observation = np.zeros(codec.observation_size(view.players), np.float32)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    codec.encode(view, view.viewer != view.turn, observation, mask)
+    return {"observation": observation, "action_mask": mask}
+
+
+def view_action(view: Any, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat (None: wait); ValueError when the
+    view does not allow it."""
+    if index == WAIT:
+        return None
+    action = codec.indexed_legal(view).get(int(index))
+    if action is None:
+        raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+    return action
+
+
 class raw_env(TableEnv):
     """Timo's Twist, one seat acting at a time; see the module docstring."""
 
     metadata = metadata
 
     def __init__(self, players: int = 2, options: Mapping[str, Any] | None = None,
-                 render_mode: str | None = None, native: bool | None = None):
+                 render_mode: str | None = None, native: bool | None = None,
+                 max_steps: int | str | None = AUTO):
         check_render_mode(metadata, render_mode)
         if native and not NATIVE:
             raise RuntimeError("the C engine of Timo's Twist was not built")
@@ -98,6 +127,7 @@ class raw_env(TableEnv):
         self.layout = codec.layout(players, load_deck(self.options["deck"]),
                                    self.options["target"])
         super().__init__(players, render_mode, self.layout.box(), N_ACTIONS)
+        self.max_steps = episode_cap(max_steps, STEPS_PER_POINT * self.options["target"])
         self._seeds = np.random.default_rng()
         self._state: Any = None
         self._asked: list[int] = []
@@ -188,6 +218,7 @@ class raw_env(TableEnv):
             self._rewarded = False
         if state.over:
             self.terminations = dict.fromkeys(self.agents, True)
+            self._final_infos()
         else:
             asked = self._asked
             self.agent_selection = self.possible_agents[asked[0] if asked else state.turn]

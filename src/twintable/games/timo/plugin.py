@@ -86,6 +86,13 @@ def plan_move(bot: Any, view: Any, rng: random.Random, now: int) -> Plan | None:
     return None
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.timo.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TimoGame(), package="twintable.games.timo",
@@ -105,8 +112,9 @@ def entry() -> GameEntry:
         env_names={"timo_v0": "twintable.games.timo.env",
                    "timo_vector": "twintable.games.timo.research.vector",
                    "timo_selfplay": "twintable.games.timo.research.selfplay",
-                   "sb3": "twintable.games.timo.research.sb3",
+                   "timo_sb3": "twintable.games.timo.research.sb3",
                    "training": "twintable.games.timo.research.training"},
         openspiel="twintable.games.timo.research.openspiel",
         trainer="twintable.games.timo.research.trainer:train_timo",
-        short_options={"target": 100}, lobby_order=10)
+        short_options={"target": 100}, lobby_order=10,
+        tutorial=tutorial)

@@ -64,8 +64,14 @@ field               size  meaning
 
 Rewards: ``reward="score"`` (default) gives each agent the change in its side's score
 after every step (a set taken +1, a set stolen or lost −1; time-attack points);
-``reward="win"`` gives +1 to each winner and −1 to the others at the end. ``max_ticks``
-truncates an episode (default: none; every mode ends by itself).
+``reward="win"`` gives +1 to each winner and −1 to the others at the end.
+
+Episode cap: ``max_ticks`` truncates an episode (default ``"auto"``: 15 virtual minutes,
+or in coop and time attack each round's ``duration_s`` plus a minute to start it, where
+that is longer; None: no cap). A seat that never flips its pile or never starts a round
+would otherwise stall the game for ever. The last ``info`` of every agent holds
+``winner``, ``winners``, ``score`` and ``scores`` (each seat's side's score; at a
+truncation the scores so far, and no winner).
 """
 
 from __future__ import annotations
@@ -75,18 +81,21 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
 from twintable.envs.aec import (
+    AUTO,
     Seeds,
     TableEnv,
     agent_names,
     check_render_mode,
     check_reward,
+    episode_cap,
+    standing,
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twinit.deck import CARDS, PICTURES
@@ -122,6 +131,10 @@ TOUCH_BASE = 3
 TURN_BASE = TOUCH_BASE + len(PLACES)
 N_ACTIONS = TURN_BASE + CARDS
 MODES = (COMPETITIVE, TEAM, COOP, TIME_ATTACK)
+#: The default episode cap (``max_ticks="auto"``) in virtual time: 15 minutes, or each
+#: timed round's length plus a minute to start it where that is longer.
+CAP_MS = 15 * 60_000
+START_ALLOWANCE_MS = 60_000
 PHASES = (READY, PLAY, OVER)
 REWARDS = ("score", "win")
 _R = len(PLACES)
@@ -179,12 +192,14 @@ def encode(table: PublicTable, seat: int, recent_touches: tuple[int, ...],
     where = OBSERVATION.slices
     options = table.options
     side = table.side_of[seat]
-    pictures = out[where["picture"]]
-    copies = out[where["copies"]]
-    for place, picture in table.visible:
-        index = _place(place)
-        pictures[index] = picture + 1
-        copies[index] = len(table.groups[picture]) - 1
+    visible = table.visible
+    if visible:
+        # One fancy assignment per field, not two numpy writes per place.
+        places = [_place(place) for place, _ in visible]
+        groups = table.groups
+        out[places] = [picture + 1 for _, picture in visible]
+        out[[_COPIES + index for index in places]] = [len(groups[picture]) - 1
+                                                      for _, picture in visible]
     hold = options["hold_ms"]
     for owner, place, lift_ms in table.hands:
         index = _place(place)
@@ -232,6 +247,38 @@ def encode(table: PublicTable, seat: int, recent_touches: tuple[int, ...],
     return out
 
 
+def observe_view(view: Any) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone, at the view's clock (a policy seated as
+    a bot: ``twintable.bots.user``); wait is always allowed until the end."""
+    table, seat = view.public, view.viewer
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    if table.phase != OVER:
+        mask[WAIT] = 1
+        for action in legal_moves(table, seat, view.recent_touches):
+            mask[index_of(action)] = 1
+    return {"observation": encode(table, seat, view.recent_touches, table.now_ms),
+            "action_mask": mask}
+
+
+def view_now(view: Any) -> int:
+    """The moment a view shows (a policy seated as a bot plans from it)."""
+    return int(view.public.now_ms)
+
+
+def view_action(view: Any, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat now (None: wait);
+    IllegalActionError when the view does not allow it."""
+    if index == WAIT:
+        return None
+    for action in legal_moves(view.public, view.viewer, view.recent_touches):
+        if index_of(action) == index:
+            return action
+    raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+
+
+_COPIES = OBSERVATION.slices["copies"].start
+
+
 def _place(place: str) -> int:
     try:
         return PLACE_INDEX[place]
@@ -244,7 +291,7 @@ class TwinItTable:
     """What both forms share: one engine state, the virtual clock, masks and rewards."""
 
     def __init__(self, players: int, options: Mapping[str, Any] | None, dt: int,
-                 reward: str, max_ticks: int | None):
+                 reward: str, max_ticks: int | str | None):
         check_reward(reward, REWARDS)
         if dt <= 0:
             raise ValueError("dt must be a positive number of milliseconds")
@@ -254,16 +301,27 @@ class TwinItTable:
         self.players = players
         self.dt = int(dt)
         self.reward = reward
-        self.max_ticks = max_ticks
         self.agents = agent_names(players)
         self.state: TwinItState = self.game.new_state(self.options, players, 0)
+        self.max_ticks = episode_cap(max_ticks, self.default_cap(), "max_ticks")
         self.now = 0
         self.tick = 0
         self._seeds = Seeds()
         # Legal moves by seat, for one (episode, state version, time): a step asks twice.
         self._episode = 0
         self._legal_key: tuple[int, int, int] = (-1, -1, -1)
+        self._tables_key: tuple[int, int, int] = (-1, -1, -1)
+        self._tables: dict[int, tuple[PublicTable, tuple[int, ...]]] = {}
         self._legal_moves: dict[int, dict[int, Action]] = {}
+
+    def default_cap(self) -> int:
+        """Ticks in :data:`CAP_MS`, or in every timed round and its start if longer."""
+        resolved = self.state.options
+        cap_ms = CAP_MS
+        if resolved["mode"] in (COOP, TIME_ATTACK):
+            rounds = resolved.get("rounds", 1) if resolved["mode"] == TIME_ATTACK else 1
+            cap_ms = max(cap_ms, rounds * (resolved["duration_s"] * 1000 + START_ALLOWANCE_MS))
+        return -(-cap_ms // self.dt)
 
     def reset(self, seed: int | None) -> None:
         self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
@@ -277,13 +335,24 @@ class TwinItTable:
         return [(first + step) % self.players for step in range(self.players)]
 
     def _table(self, seat: int) -> tuple[PublicTable, tuple[int, ...]]:
-        view = self.game.view(self.state, seat)
-        # The view's clock is the last change; the rate limit is judged at the tick's time.
-        return view.public._replace(now_ms=max(self.now, view.public.now_ms)), \
-            view.recent_touches
+        """The seat's table at the tick's time and its recent touches (built once per
+        state version and tick: a step observes and checks against the same table)."""
+        key = (self._episode, self.state.version, self.now)
+        if key != self._tables_key:
+            self._tables_key, self._tables = key, {}
+        found = self._tables.get(seat)
+        if found is None:
+            view = self.game.view(self.state, seat)
+            # The view's clock is the last change; the rate limit is judged at the tick's
+            # time.
+            found = (view.public._replace(now_ms=max(self.now, view.public.now_ms)),
+                     view.recent_touches)
+            self._tables[seat] = found
+        return found
 
     def legal(self, seat: int) -> dict[int, Action]:
-        """The seat's legal moves now by action index, stamped with the tick's time."""
+        """The seat's legal moves now by action index (``checked`` stamps the one played
+        with the tick's time)."""
         key = (self._episode, self.state.version, self.now)
         if key != self._legal_key:
             self._legal_key, self._legal_moves = key, {}
@@ -293,7 +362,7 @@ class TwinItTable:
                 moves = {}
             else:
                 table, touches = self._table(seat)
-                moves = {index_of(action): action.at(self.now)
+                moves = {index_of(action): action
                          for action in legal_moves(table, seat, touches)}
             self._legal_moves[seat] = moves
         return moves
@@ -322,7 +391,7 @@ class TwinItTable:
         move = self.legal(seat).get(number)
         if move is None:
             raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
-        return move
+        return move.at(self.now)
 
     action_at = checked
 
@@ -367,6 +436,13 @@ class TwinItTable:
         else:
             per_side = [len(groups) for groups in state.sets]
         return [per_side[state.side_of[seat]] for seat in range(self.players)]
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The final scores and winners, or at a truncation each seat's side's score so
+        far and no winner."""
+        if self.over:
+            return standing(self.game, self.state)
+        return self.scores(), []
 
     def rewards(self, before: list[int]) -> dict[str, float]:
         if self.reward == "score":
@@ -417,7 +493,7 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | None = None):
+                 max_ticks: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         self.table = TwinItTable(players, options, dt, reward, max_ticks)
         self.game = self.table.game
@@ -433,6 +509,14 @@ class raw_env(TableEnv):
     def now_ms(self) -> int:
         """The virtual clock: the time every action of this tick is stamped with."""
         return self.table.now
+
+    @property
+    def max_ticks(self) -> int | None:
+        """The episode cap in ticks (the module docstring)."""
+        return self.table.max_ticks
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        return self.table.standing()
 
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         """The engine action an index means now for ``agent`` (None: wait)."""
@@ -482,7 +566,7 @@ class parallel_env(TableParallelEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | None = None):
+                 max_ticks: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         super().__init__(TwinItTable(players, options, dt, reward, max_ticks), render_mode,
                          OBSERVATION.box(), N_ACTIONS)
@@ -493,9 +577,22 @@ class parallel_env(TableParallelEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "PLACES", "WAIT", "encode", "env", "index_of",
-           "parallel_env", "raw_env"]
+__all__ = [
+    "N_ACTIONS",
+    "OBSERVATION",
+    "PLACES",
+    "WAIT",
+    "encode",
+    "env",
+    "index_of",
+    "observe_view",
+    "parallel_env",
+    "raw_env",
+    "view_action",
+    "view_now",
+]

@@ -54,6 +54,13 @@ def rematch_options(options: Mapping[str, Any], outcome: Outcome) -> dict[str, A
     return chained
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.twinit.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinItGame(), package="twintable.games.twinit",
@@ -65,4 +72,5 @@ def entry() -> GameEntry:
         load_chooser="twintable.games.twinit.load:choose",
         # Random moves rarely find twins: the kit's random games stop at the first set.
         short_options={"sets_to_win": 1, "duration_s": 10, "rounds": 2},
-        lobby_order=30)
+        lobby_order=30,
+        tutorial=tutorial)

@@ -16,14 +16,14 @@ field               size  meaning
 ``my_pick``         60    1 for the two cards I committed this round, if I have
 ``revealed``        360   per relative seat (6 × 60 cards): round / 4 for each card that
                           seat showed this hand (0.25 round 1 … 1.0 round 4)
-``chips``           6     per relative seat: chips / (12 × players)
-``bank``            1     bank / (12 × players)
+``chips``           6     per relative seat: chips / (``starting_chips`` × players)
+``bank``            1     bank / (``starting_chips`` × players)
 ``present``         6     1 for the slots that hold a seat
 ``out``             6     1 for a bankrupt seat
 ``sitting_out``     6     1 for a seat that sits out round 4
 ``committed``       6     1 for a seat that has picked this round (never what)
 ``bought``          6     cards bought this hand / 2
-``hand_sizes``      6     cards in hand / 10
+``hand_sizes``      6     cards in hand / (``deal`` + 2)
 ``dealer``          6     one-hot relative seat of the dealer
 ``buyer``           6     one-hot relative seat that buys now (all 0 when nobody)
 ``phase``           3     one-hot: buy, pick, over
@@ -38,8 +38,15 @@ does not act this step), 1–3 buy 0, 1 or 2 cards, 4–1773 pick the two cards 
 ``a < b``, numbered in the order of ``itertools.combinations(range(60), 2)``.
 
 Rewards: ``reward="win"`` (default) gives +1 to each winner and −1 to everyone else when
-the game ends; ``reward="score"`` gives each seat its change in chips / 12 after every
-step. The game ends when the engine says so (a bankruptcy's hand, or ``max_hands``).
+the game ends; ``reward="score"`` gives each seat its change in chips /
+``starting_chips`` after every step. The game ends when the engine says so (a bankruptcy's hand, or
+``max_hands``).
+
+Episode cap: ``max_steps`` (default ``"auto"``: 5 × players × ``max_hands`` AEC steps, or
+with no ``max_hands`` 20 × ``starting_chips`` hands' worth, 240 hands at 12 chips; the
+parallel form counts its own steps against the same number) truncates a game that would
+not end. The last ``info`` of every agent holds ``winner``, ``winners``, ``score`` and
+``scores`` (chips; at a truncation the chips so far, and no winner).
 """
 
 from __future__ import annotations
@@ -50,23 +57,31 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from twintable.core.types import Action
 from twintable.envs.aec import (
+    AUTO,
     Seeds,
     TableEnv,
     agent_names,
     check_render_mode,
     check_reward,
+    episode_cap,
     masked_index,
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
 from twintable.games.twins.cards import DECK_SIZE
-from twintable.games.twins.rules import BUY_KIND, PICK_KIND, START_CHIPS, TwinsGame
+from twintable.games.twins.rules import (
+    BUY_KIND,
+    MOST_BOUGHT,
+    PICK_KIND,
+    ROUNDS,
+    TwinsGame,
+)
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
 from twintable.games.twins.views import TwinsView
 
@@ -85,14 +100,14 @@ OBSERVATION = Layout([
     Field("my_pick", DECK_SIZE, 1, "1 for the two cards I committed this round"),
     Field("revealed", MAX_SEATS * DECK_SIZE, 1,
           "per relative seat × card: round / 4 when that seat showed the card this hand"),
-    Field("chips", MAX_SEATS, 1, "chips / (12 × players), per relative seat"),
-    Field("bank", 1, 1, "bank / (12 × players)"),
+    Field("chips", MAX_SEATS, 1, "chips / (starting_chips × players), per relative seat"),
+    Field("bank", 1, 1, "bank / (starting_chips × players)"),
     Field("present", MAX_SEATS, 1, "1 for slots that hold a seat"),
     Field("out", MAX_SEATS, 1, "1 for a bankrupt seat"),
     Field("sitting_out", MAX_SEATS, 1, "1 for a seat sitting out round 4"),
     Field("committed", MAX_SEATS, 1, "1 for a seat that has picked this round"),
     Field("bought", MAX_SEATS, 1, "cards bought this hand / 2"),
-    Field("hand_sizes", MAX_SEATS, 1, "cards in hand / 10"),
+    Field("hand_sizes", MAX_SEATS, 1, "cards in hand / (deal + 2)"),
     Field("dealer", MAX_SEATS, 1, "one-hot relative seat of the dealer"),
     Field("buyer", MAX_SEATS, 1, "one-hot relative seat buying now"),
     Field("phase", 3, 1, "one-hot buy, pick, over"),
@@ -126,44 +141,83 @@ def action_of(index: int, seat: int) -> Action | None:
     raise IllegalActionError(f"action index {index} is outside 0–{N_ACTIONS - 1}")
 
 
+_AT = {name: where.start for name, where in OBSERVATION.slices.items()}
+HAND, MY_PICK, REVEALED = _AT["hand"], _AT["my_pick"], _AT["revealed"]
+CHIPS, BANK, PRESENT, OUT = _AT["chips"], _AT["bank"], _AT["present"], _AT["out"]
+SITTING_OUT, COMMITTED, BOUGHT = _AT["sitting_out"], _AT["committed"], _AT["bought"]
+HAND_SIZES, DEALER, BUYER, PHASE = _AT["hand_sizes"], _AT["dealer"], _AT["buyer"], _AT["phase"]
+ROUND, PLAYERS, HAND_NO, LAST_HAND = _AT["round"], _AT["players"], _AT["hand_no"], \
+    _AT["last_hand"]
+
+
 def encode(view: TwinsView) -> np.ndarray:
-    """One seat's view as the observation vector (the layout above)."""
-    out = OBSERVATION.zeros()
-    where = OBSERVATION.slices
+    """One seat's view as the observation vector (the layout above).
+
+    Written index by index into one zeroed array (no per-field slicing): an environment
+    step encodes once, and this is most of its cost."""
+    out = np.zeros(OBSERVATION.size, dtype=np.float32)
     me, players = view.viewer, view.players
     assert me is not None, "observations are for seats, not spectators"
-
-    def rel(seat: int) -> int:
-        return (seat - me) % players
-
-    hand = out[where["hand"]]
-    hand[list(view.hand)] = 1.0
+    # slot[seat]: the seat's relative slot (0: me, k: k places to my left).
+    slot = [(seat - me) % players for seat in range(players)]
+    if view.hand:
+        out[[HAND + card for card in view.hand]] = 1.0
     if view.my_pick is not None:
-        out[where["my_pick"]][list(view.my_pick)] = 1.0
-    revealed = out[where["revealed"]].reshape(MAX_SEATS, DECK_SIZE)
+        first, second = view.my_pick
+        out[MY_PICK + first] = out[MY_PICK + second] = 1.0
     for round_no, seat, first, second in view.played:
-        revealed[rel(seat), [first, second]] = round_no / 4
-    total = START_CHIPS * players
+        base = REVEALED + slot[seat] * DECK_SIZE
+        out[base + first] = out[base + second] = round_no / 4
+    # Chips only change hands: every seat's and the bank's share of what the table began
+    # with stays in [0, 1] whatever ``starting_chips`` is.
+    options = view.options
+    total = options["starting_chips"] * players
+    most_cards = options["deal"] + MOST_BOUGHT
+    chips, outs, sitting, committed = view.chips, view.out, view.sitting_out, view.committed
+    bought, sizes = view.bought, view.hand_sizes
     for seat in range(players):
-        slot = where["chips"].start + rel(seat)
-        out[slot] = view.chips[seat] / total
-        out[where["present"].start + rel(seat)] = 1.0
-        out[where["out"].start + rel(seat)] = float(view.out[seat])
-        out[where["sitting_out"].start + rel(seat)] = float(view.sitting_out[seat])
-        out[where["committed"].start + rel(seat)] = float(view.committed[seat])
-        out[where["bought"].start + rel(seat)] = view.bought[seat] / 2
-        out[where["hand_sizes"].start + rel(seat)] = min(view.hand_sizes[seat], 10) / 10
-    out[where["bank"].start] = view.bank / total
-    out[where["dealer"].start + rel(view.dealer)] = 1.0
+        at = slot[seat]
+        out[CHIPS + at] = chips[seat] / total
+        out[PRESENT + at] = 1.0
+        if outs[seat]:
+            out[OUT + at] = 1.0
+        if sitting[seat]:
+            out[SITTING_OUT + at] = 1.0
+        if committed[seat]:
+            out[COMMITTED + at] = 1.0
+        out[BOUGHT + at] = bought[seat] / 2
+        out[HAND_SIZES + at] = min(sizes[seat] / most_cards, 1.0)
+    out[BANK] = view.bank / total
+    out[DEALER + slot[view.dealer]] = 1.0
     if view.buyer >= 0:
-        out[where["buyer"].start + rel(view.buyer)] = 1.0
-    out[where["phase"].start + _PHASES[view.phase]] = 1.0
-    out[where["round"].start + view.round_no] = 1.0
-    out[where["players"].start + players - 3] = 1.0
-    out[where["hand_no"].start] = min(view.hand_no, HAND_SCALE) / HAND_SCALE
-    max_hands = view.options.get("max_hands")
-    out[where["last_hand"].start] = float(any(view.out) or view.hand_no == max_hands)
+        out[BUYER + slot[view.buyer]] = 1.0
+    out[PHASE + _PHASES[view.phase]] = 1.0
+    out[ROUND + view.round_no] = 1.0
+    out[PLAYERS + players - 3] = 1.0
+    out[HAND_NO] = min(view.hand_no, HAND_SCALE) / HAND_SCALE
+    if any(outs) or view.hand_no == options.get("max_hands"):
+        out[LAST_HAND] = 1.0
     return out
+
+
+def observe_view(view: TwinsView) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone, as the AEC form's ``observe`` gives it
+    (a policy seated as a bot: ``twintable.bots.user``)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    for action in view.legal:
+        mask[index_of(action)] = 1
+    return {"observation": encode(view), "action_mask": mask}
+
+
+def view_action(view: TwinsView, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat (None: wait); IllegalActionError when
+    the view does not allow it."""
+    if index == WAIT:
+        return None
+    action = action_of(int(index), view.viewer if view.viewer is not None else -1)
+    if action is None or all(index_of(legal) != index for legal in view.legal):
+        raise IllegalActionError(f"action {index} is not legal for seat {view.viewer} now")
+    return action
 
 
 class TwinsTable:
@@ -178,10 +232,20 @@ class TwinsTable:
         self.reward = reward
         self.agents = agent_names(players)
         self.state: TwinsState = self.game.new_state(self.options, players, 0)
+        self.start_chips = int(self.state.options["starting_chips"])
         self._seeds = Seeds()
+        self._mask_key: tuple[int, int, bool] | None = None
+        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+
+    def default_cap(self) -> int:
+        """AEC steps in ``max_hands`` hands (or 20 × ``starting_chips`` hands): a buy and
+        four picks per seat a hand."""
+        hands = self.state.options["max_hands"] or 20 * self.start_chips
+        return (1 + ROUNDS) * self.players * hands
 
     def reset(self, seed: int | None) -> None:
         self.state = self.game.new_state(self.options, self.players, self._seeds.next(seed))
+        self._mask_key = None
 
     @property
     def over(self) -> bool:
@@ -190,14 +254,23 @@ class TwinsTable:
     #: Every game ends by itself (a bankruptcy, or ``max_hands``).
     truncated = False
 
-    def mask(self, seat: int, waiting_allowed: bool) -> np.ndarray:
+    def mask(self, seat: int, waiting_allowed: bool, copy: bool = True) -> np.ndarray:
+        """The seat's legal moves now (kept until the state changes: a step reads the
+        mask to observe and again to check the move; ``copy=False`` for a read only)."""
+        state = self.state
+        key = (state.version, seat, waiting_allowed)
+        if key == self._mask_key:
+            return self._mask.copy() if copy else self._mask
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        legal = self.game.legal_actions(self.state, seat)
-        for action in legal:
-            mask[index_of(action)] = 1
-        if waiting_allowed and not legal:
+        legal = self.game.legal_actions(state, seat)
+        if legal:
+            pairs: dict[Any, int] = _PAIR_INDEX
+            mask[[pairs.get(action.payload.get("cards")) or index_of(action)
+                  for action in legal]] = 1
+        elif waiting_allowed:
             mask[WAIT] = 1
-        return mask
+        self._mask_key, self._mask = key, mask
+        return mask.copy() if copy else mask
 
     def observe(self, seat: int, waiting_allowed: bool) -> dict[str, np.ndarray]:
         return {"observation": encode(self.game.view(self.state, seat)),
@@ -208,7 +281,8 @@ class TwinsTable:
 
     def checked(self, seat: int, index: Any, waiting_allowed: bool) -> Action | None:
         """The engine action for a masked-legal index, or IllegalActionError."""
-        number = masked_index(index, self.mask(seat, waiting_allowed), self.agents[seat])
+        number = masked_index(index, self.mask(seat, waiting_allowed, copy=False),
+                              self.agents[seat])
         return action_of(number, seat)
 
     def action_at(self, seat: int, index: Any) -> Action | None:
@@ -223,7 +297,7 @@ class TwinsTable:
     def rewards(self, chips_before: list[int]) -> dict[str, float]:
         state = self.state
         if self.reward == "score":
-            return {agent: (state.chips[seat] - chips_before[seat]) / START_CHIPS
+            return {agent: (state.chips[seat] - chips_before[seat]) / self.start_chips
                     for seat, agent in enumerate(self.agents)}
         outcome = self.game.outcome(state)
         if outcome is None:
@@ -266,11 +340,13 @@ class raw_env(TableEnv):
                 "is_parallelizable": True}
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None, reward: str = "win"):
+                 render_mode: str | None = None, reward: str = "win",
+                 max_steps: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         self.table = TwinsTable(players, options, reward)
         self.game = self.table.game
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
+        self.max_steps = episode_cap(max_steps, self.table.default_cap())
 
     @property
     def _state(self) -> TwinsState:
@@ -317,16 +393,19 @@ class parallel_env(TableParallelEnv):
     metadata: ClassVar[dict[str, Any]] = {"name": "twins_v0", "render_modes": ["ansi", "human"]}
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
-                 render_mode: str | None = None, reward: str = "win"):
+                 render_mode: str | None = None, reward: str = "win",
+                 max_steps: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
-        super().__init__(TwinsTable(players, options, reward), render_mode,
-                         OBSERVATION.box(), N_ACTIONS)
+        table = TwinsTable(players, options, reward)
+        super().__init__(table, render_mode, OBSERVATION.box(), N_ACTIONS,
+                         episode_cap(max_steps, table.default_cap()))
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
 __all__ = ["N_ACTIONS", "OBSERVATION", "WAIT", "action_of", "encode", "env", "index_of",
-           "parallel_env", "raw_env"]
+           "observe_view", "parallel_env", "raw_env", "view_action"]

@@ -23,6 +23,13 @@ def _strong() -> Any:
     return StrongTwinsBot()
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.twins.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinsGame(), package="twintable.games.twins",
@@ -33,4 +40,5 @@ def entry() -> GameEntry:
         env="twintable.games.twins.env", gym_id="twintable/Twins-v0",
         env_names={"twins_v0": "twintable.games.twins.env"},
         openspiel="twintable.games.twins.research.openspiel",
-        short_options={"max_hands": 3}, lobby_order=20)
+        short_options={"max_hands": 3}, lobby_order=20,
+        tutorial=tutorial)

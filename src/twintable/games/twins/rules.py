@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -100,6 +101,13 @@ def pay_from_bank(bank: int, tiers: Iterable[list[int]], amount: int) -> tuple[d
     return payments, bank
 
 
+@cache
+def _pick_table(max_players: int) -> list[list[list[Action | None]]]:
+    return [[[Action(seat, PICK_KIND, MappingProxyType({"cards": (a, b)})) if a < b else None
+              for b in range(DECK_SIZE)] for a in range(DECK_SIZE)]
+            for seat in range(max_players)]
+
+
 class TwinsGame(Game[TwinsState]):
     id = "twins"
     name = "Twins"
@@ -117,11 +125,9 @@ class TwinsGame(Game[TwinsState]):
     def __init__(self) -> None:
         self._handlers: dict[str, Callable[[TwinsState, Action], list[Event]]] = {
             BUY_KIND: self._buy, PICK_KIND: self._pick}
-        # Every pick action, built once: legal-move generation is the simulation's hot path.
-        self._pick_table = [
-            [[Action(seat, PICK_KIND, MappingProxyType({"cards": (a, b)})) if a < b else None
-              for b in range(DECK_SIZE)] for a in range(DECK_SIZE)]
-            for seat in range(self.max_players)]
+        # Every pick action, built once per process (actions are immutable, so every game
+        # shares them): legal-move generation is the simulation's hot path.
+        self._pick_table = _pick_table(self.max_players)
         self._buy_cache: dict[tuple[int, int], Action] = {}
 
     # -- set-up ---------------------------------------------------------------------

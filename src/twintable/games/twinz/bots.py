@@ -80,7 +80,7 @@ from twintable.games.twinz.levels import (
     Pace,
     difficulty,
 )
-from twintable.games.twinz.roots import same_root
+from twintable.games.twinz.roots import refusal, same_root
 from twintable.games.twinz.views import TwinzView
 from twintable.games.twinz.words import WordSpace, load_space
 
@@ -433,7 +433,7 @@ class WordBot:
             if not learned[key] and (row is None
                                      or space.zipf[row] < self.knowledge.clue_zipf):
                 continue  # a clue people would not know (or not a plain headword)
-            if same_root(word, mystery):
+            if refusal(word, mystery) is not None:
                 continue
             legal.append(word)
             if len(legal) >= self.knowledge.depth:

@@ -241,12 +241,20 @@ def deck_words(lexique: Path, review: dict[str, Any] | None = None) -> dict[str,
 
 def build_decks(lexique: Path, review: dict[str, Any] | None = None) -> dict[str, Any]:
     """Lay the reviewed words out on 54 cards a deck; the same inputs give the same decks."""
+    review = review or load_review()
     words = deck_words(lexique, review)
     decks: dict[str, Any] = {"credit": CREDIT}
     needed = CARDS_PER_DECK - 1
     for deck in DECKS:
         back, printed = PRINTED[deck]
-        kept = words[deck]
+        # A replaced word (issue 40) holds its place in the layout, with the reason it had
+        # been kept, and hands it to the word that replaces it: no other card changes.
+        replaced = {old: entry["by"] for old, entry in review.get("replaced", {})
+                    .get(deck, {}).items()}
+        kept = {word: reason for word, reason in words[deck].items()
+                if word not in replaced.values()}
+        kept |= {old: entry["was"] for old, entry in review.get("replaced", {})
+                 .get(deck, {}).items()}
         zipf = {word: _zipf(word) for word in kept}
         # Shorter words first so that lines grow longer; then two-sense words (expert) and
         # the most frequent words.
@@ -269,7 +277,8 @@ def build_decks(lexique: Path, review: dict[str, Any] | None = None) -> dict[str
         cards = [Card(back, printed)]
         for index in range(needed):
             cards.append(Card(backs[index], tuple(
-                (by_line[line][2 * index], by_line[line][2 * index + 1])
+                (replaced.get(by_line[line][2 * index], by_line[line][2 * index]),
+                 replaced.get(by_line[line][2 * index + 1], by_line[line][2 * index + 1]))
                 for line in range(1, LINES + 1))))
         decks[deck] = [card.to_json() for card in cards]
     return decks

@@ -21,17 +21,21 @@ with nothing to do gets no turn; a tick in which nobody may act passes by itself
 still ties, as at a table. Between rounds the engine's result pause (``result_pause_ms``)
 is a timer like the others: nobody may take the card before it fires. The engine has no
 timer for taking the card (``draw``) itself, so a duo that only waits would stall the
-game: ``max_ticks`` (default 100,000, about 2.8 virtual hours; a game whose every timer
-runs out lasts under 30 minutes) truncates it.
+game: ``max_ticks`` (default ``"auto"``: one virtual hour, 36,000 ticks at the default
+``dt``; a game whose every timer runs out lasts under 30 minutes; None: no cap)
+truncates it.
 
-Vocabulary (``VOCABULARY``, 9,477 words for v1): every word of both decks
-(``data/decks.json``) and every word of the association lexicon
-(``data/associations_yellow.json``, ``data/associations_blue.json``: what French players
-say for each deck word), one entry per folded form (case and accents folded, as the rules
-compare words; the spelling kept is the deck's, else the alphabetically first), sorted
-by folded form. Every mystery word is in it. The vocabulary is part of the version:
-``tests/games/twinz/test_env.py`` pins its size and fingerprint, and a change to those data
-files that changes it needs a ``twinz_v2``. Word bots may say words outside it: an index
+Vocabulary (``VOCABULARY``, 9,477 words for v1, shipped frozen in
+``data/twinz_v1_vocabulary.txt``): what :func:`build_vocabulary` made of the data as v1
+shipped it, every word of both decks (``data/decks.json``) and every word of the
+association lexicon (``data/associations_yellow.json``, ``data/associations_blue.json``:
+what French players say for each deck word), one entry per folded form (case and accents
+folded, as the rules compare words; the spelling kept is the deck's, else the
+alphabetically first), sorted by folded form. Every mystery word is in it: a deck review
+since v1 (issue 40) chose its new words inside it, and a test holds every card word to it.
+The vocabulary is part of the version: ``tests/games/twinz/test_env.py`` pins its size and
+fingerprint; a new vocabulary (:func:`build_vocabulary` on today's data) needs a
+``twinz_v2``. Word bots may say words outside it: an index
 cannot name them (``index_of`` raises :class:`UnknownWordError`), but
 ``raw_env.step_action`` plays any engine action of the seat on turn, so a wrapper can seat
 those bots unchanged; the observation then shows such a word as ``UNKNOWN_WORD``.
@@ -84,9 +88,11 @@ field               size  meaning
 Rewards: ``reward="score"`` (default) gives every seat the change in its score (points +
 2 per card, the final score's formula) after every step, so an episode's rewards add up
 to the final score less the 3 starting points; ``reward="win"`` gives +1 to each winner
-and −1 to everyone else at the end. When the game ends each agent's info holds
-``{"score", "winner"}``. ``reset(seed=s)`` plays the engine's game of seed ``s`` (as
-``twintable sim --seed s`` does); a reset without a seed draws the next game's seed from
+and −1 to everyone else at the end. When the game ends, or ``max_ticks`` truncates it,
+each agent's info holds ``winner`` (this seat won), ``winners``, ``score`` and ``scores``
+(the outcome's totals; at a truncation the totals so far, and no winner).
+``reset(seed=s)`` plays the engine's game of seed ``s`` (as ``twintable sim --seed s``
+does); a reset without a seed draws the next game's seed from
 the last seeded generator.
 """
 
@@ -95,24 +101,26 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from twintable.core.errors import RuleError
 from twintable.core.types import SYSTEM_SEAT, TICK, Action
 from twintable.envs.aec import (
+    AUTO,
     TableEnv,
     check_render_mode,
     check_reward,
+    episode_cap,
     masked_index,
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
+from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.games.twinz.decks import DECKS, fold, load_decks
 from twintable.games.twinz.rules import (
@@ -137,7 +145,8 @@ MAX_USED = 4 * max(PILE_SIZE.values())
 WAIT, DRAW_INDEX, CONTEST_FIRST, CONTEST_SECOND, VOTE_UPHOLD, VOTE_DISMISS = range(6)
 WORD_BASE = 6
 REWARDS = ("score", "win")
-DEFAULT_MAX_TICKS = 100_000
+#: The default episode cap (``max_ticks="auto"``) in virtual time: one hour.
+CAP_MS = 60 * 60_000
 
 
 class UnknownWordError(ValueError):
@@ -154,7 +163,8 @@ def _association_words(deck: str) -> Iterable[str]:
 
 @cache
 def build_vocabulary() -> tuple[str, ...]:
-    """The v1 vocabulary: deck words and association words, one per folded form."""
+    """A vocabulary from the data as it is now: deck words and association words, one per
+    folded form (v1's, frozen in ``data/twinz_v1_vocabulary.txt``, was built so)."""
     deck_words = {word for name in DECKS for card in load_decks()[name]
                   for pair in card.lines for word in pair}
     spellings: dict[str, str] = {}
@@ -170,7 +180,13 @@ def build_vocabulary() -> tuple[str, ...]:
     return tuple(spellings[key] for key in sorted(spellings))
 
 
-VOCABULARY = build_vocabulary()
+def _frozen_vocabulary() -> tuple[str, ...]:
+    text = resources.files("twintable.games.twinz").joinpath(
+        "data/twinz_v1_vocabulary.txt").read_text(encoding="utf-8")
+    return tuple(line for line in text.splitlines() if line)
+
+
+VOCABULARY = _frozen_vocabulary()
 #: Folded form -> vocabulary index (words are compared folded, as the rules compare them).
 WORD_INDEX = {fold(word): index for index, word in enumerate(VOCABULARY)}
 N_ACTIONS = WORD_BASE + len(VOCABULARY)
@@ -210,6 +226,12 @@ def word_code(word: str | None) -> float:
     """A word as the observation holds it: index + 1, 0 for none, UNKNOWN_WORD outside."""
     if word is None:
         return 0.0
+    return _word_code(word)
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_code(word: str) -> float:
+    # Folding (accents, case) is most of an observation's cost: a game repeats its words.
     index = WORD_INDEX.get(fold(word))
     return float(UNKNOWN_WORD if index is None else index + 1)
 
@@ -281,6 +303,44 @@ def legal_moves(view: TwinzView) -> tuple[list[int], bool]:
     return sorted(indices), words
 
 
+def observe_view(view: TwinzView) -> dict[str, np.ndarray]:
+    """A seat's observation from its view alone, at the view's clock (a policy seated as
+    a bot: ``twintable.bots.user``); wait is always allowed until the end."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    if view.phase != OVER:
+        mask[WAIT] = 1
+        indices, words = legal_moves(view)
+        mask[indices] = 1
+        if words:
+            mask[WORD_BASE:] = 1
+    return {"observation": encode(view, view.now_ms), "action_mask": mask}
+
+
+def view_now(view: Any) -> int:
+    """The moment a view shows (a policy seated as a bot plans from it)."""
+    return int(view.now_ms)
+
+
+def view_action(view: TwinzView, index: int) -> Action | None:
+    """The move ``index`` names for the view's seat now (None: wait);
+    IllegalActionError when the view does not allow it."""
+    if index == WAIT:
+        return None
+    seat = view.viewer
+    assert seat is not None, "spectators do not act"
+    indices, words = legal_moves(view)
+    if index in indices:
+        if index == DRAW_INDEX:
+            return Action(seat, DRAW_KIND, {})
+        if index in (CONTEST_FIRST, CONTEST_SECOND):
+            return Action(seat, CONTEST, {"member": view.duo[index - CONTEST_FIRST]})
+        return Action(seat, VOTE, {"uphold": index == VOTE_UPHOLD})
+    if words and WORD_BASE <= index < N_ACTIONS:
+        kind = CLUE if view.phase == CLUES else GUESS
+        return Action(seat, kind, {"word": VOCABULARY[index - WORD_BASE]})
+    raise IllegalActionError(f"action {index} is not legal for seat {seat} now")
+
+
 class raw_env(TableEnv):
     """Twinz in ticks: each seat that may act gets a turn a tick, in a rotating order."""
 
@@ -291,7 +351,7 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | None = DEFAULT_MAX_TICKS):
+                 max_ticks: int | str | None = AUTO):
         check_render_mode(self.metadata, render_mode)
         check_reward(reward, REWARDS)
         if dt <= 0:
@@ -302,12 +362,14 @@ class raw_env(TableEnv):
         self.players = players
         self.dt = int(dt)
         self.reward = reward
-        self.max_ticks = max_ticks
+        self.max_ticks = episode_cap(max_ticks, -(-CAP_MS // self.dt), "max_ticks")
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._seeds = random.Random()
         self._state: TwinzState = self.game.new_state(self.options, players, 0)
         self.now_ms = 0
         """The virtual clock: the time every move of this tick is stamped with."""
+        self._views_key: tuple[int, int, int] = (-1, -1, -1)
+        self._views: dict[int, TwinzView] = {}
         self.tick = 0
         self._turns: list[int] = []
         self._turn = 0
@@ -357,11 +419,22 @@ class raw_env(TableEnv):
         raise ValueError(f"Twinz has no action index for {action.kind!r}")
 
     # -- seeing ----------------------------------------------------------------------------
+    def _view(self, seat: int) -> TwinzView:
+        """The seat's view, built once per state version and tick (a step observes, masks
+        and checks against the same one)."""
+        key = (id(self._state), self._state.version, self.now_ms)
+        if key != self._views_key:
+            self._views_key, self._views = key, {}
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(self._state, seat)
+        return view
+
     def _mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         if not self.game.is_over(self._state):
             mask[WAIT] = 1
-            indices, words = legal_moves(self.game.view(self._state, seat))
+            indices, words = legal_moves(self._view(seat))
             mask[indices] = 1
             if words:
                 mask[WORD_BASE:] = 1
@@ -369,7 +442,7 @@ class raw_env(TableEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat(agent)
-        return {"observation": encode(self.game.view(self._state, seat), self.now_ms),
+        return {"observation": encode(self._view(seat), self.now_ms),
                 "action_mask": self._mask(seat)}
 
     # -- playing ---------------------------------------------------------------------------
@@ -382,6 +455,7 @@ class raw_env(TableEnv):
         else:
             game_seed = self._seeds.randrange(2**31)
         self._state = self.game.new_state(self.options, self.players, game_seed)
+        self._views_key = (-1, -1, -1)
         self.now_ms = 0
         self.tick = 0
         self._start_tick()
@@ -419,16 +493,16 @@ class raw_env(TableEnv):
         over = self.game.is_over(self._state)
         truncated = (not over and self.max_ticks is not None
                      and self.tick >= self.max_ticks)
-        infos = None
-        if over:
-            outcome = self.game.outcome(self._state)
-            assert outcome is not None
-            infos = {name: {"score": outcome.scores[self.seat(name)],
-                            "winner": self.seat(name) in outcome.winners}
-                     for name in self.agents}
         self._settle(agent, self._rewards(before, over),
                      self.agents[0] if over or truncated else self._selected(self.agents),
-                     over=over, truncated=truncated, infos=infos)
+                     over=over, truncated=truncated)
+
+    def standing(self) -> tuple[list[int] | None, list[int]]:
+        """The outcome's totals and winners, or at a truncation the totals so far (points
+        + 2 per card won, as the outcome counts) and no winner."""
+        if self.game.is_over(self._state):
+            return super().standing()
+        return self._scores(), []
 
     def _selected(self, agents: list[str]) -> str:
         if not self._turns:
@@ -491,9 +565,24 @@ class raw_env(TableEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment, wrapped only in PettingZoo's order checks."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The AEC environment, wrapped only in PettingZoo's order checks (an
+    ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
+    return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "UNKNOWN_WORD", "VOCABULARY", "WAIT", "WORD_BASE",
-           "UnknownWordError", "encode", "env", "legal_moves", "raw_env"]
+__all__ = [
+    "N_ACTIONS",
+    "OBSERVATION",
+    "UNKNOWN_WORD",
+    "VOCABULARY",
+    "WAIT",
+    "WORD_BASE",
+    "UnknownWordError",
+    "encode",
+    "env",
+    "legal_moves",
+    "observe_view",
+    "raw_env",
+    "view_action",
+    "view_now",
+]

@@ -30,7 +30,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from twintable.games.twinz.decks import fold, load_decks
-from twintable.games.twinz.roots import same_root
+from twintable.games.twinz.roots import refusal
 
 if TYPE_CHECKING:
     # The bots need numpy and the vectors (the [words] extra); the pairs do not.
@@ -149,7 +149,7 @@ def self_play(bot: WordBot, deck: str, count: int, seed: int,
         first = bot.give_clue(word, set(), 0, random.Random(seed * 100_003 + 2 * index))
         second = bot.give_clue(word, set(), 1, random.Random(seed * 100_003 + 2 * index + 1))
         same = fold(first) == fold(second)
-        root = same_root(first, word) or same_root(second, word)
+        root = refusal(first, word) is not None or refusal(second, word) is not None
         identical += same
         rooted += root
         penalised += same or root

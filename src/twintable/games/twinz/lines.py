@@ -16,6 +16,18 @@ from collections.abc import Mapping
 LANGUAGES = ("en", "fr", "ko", "nl")
 
 _EN = {
+    "refused.same_word": "{clue} is {word} (accents and case aside)",
+    "refused.inflection": "{clue} is a form of {word}",
+    "refused.contains": "{word} is inside {clue}",
+    "refused.family": "{clue} is of the family of {word}",
+    "shell.you": "Player {seat} (you)", "shell.bot": "Bot {seat} ({level})",
+    "shell.header#one": "{game} — seed {seed}, {n} player.",
+    "shell.header#other": "{game} — seed {seed}, {n} players.",
+    "shell.final": "Final scores: {scores}", "shell.left": "game left before the end",
+    "shell.saved_so_far": "Replay of the game so far saved to {path}",
+    "shell.saved": "Replay saved to {path}",
+    "level.beginner": "Beginner", "level.easy": "Easy", "level.medium": "Medium",
+    "level.hard": "Hard", "level.expert": "Expert",
     "intro": "Get the others to find your mystery word with one clue word, given at the same "
              "time as your partner's; guess the others' words before the bots do. While "
              "people guess, 'contest 1' or 'contest 2' disputes a clue (no real word, the "
@@ -74,6 +86,18 @@ _EN = {
 }
 
 _FR = {
+    "refused.same_word": "{clue}, c'est {word} (accents et majuscules mis à part)",
+    "refused.inflection": "{clue} est une forme de {word}",
+    "refused.contains": "{clue} contient {word}",
+    "refused.family": "{clue} est de la famille de {word}",
+    "shell.you": "Joueur {seat} (vous)", "shell.bot": "Robot {seat} ({level})",
+    "shell.header#one": "{game} — graine {seed}, {n} joueur.",
+    "shell.header#other": "{game} — graine {seed}, {n} joueurs.",
+    "shell.final": "Scores finaux : {scores}", "shell.left": "partie quittée avant la fin",
+    "shell.saved_so_far": "Rejeu de la partie jusqu'ici enregistré dans {path}",
+    "shell.saved": "Rejeu enregistré dans {path}",
+    "level.beginner": "Débutant", "level.easy": "Facile", "level.medium": "Moyen",
+    "level.hard": "Difficile", "level.expert": "Expert",
     "intro": "Faites trouver votre mot mystère aux autres avec un seul mot d'indice, donné en "
              "même temps que celui de votre partenaire ; devinez les mots des autres avant "
              "les robots. Pendant que les autres devinent, « conteste 1 » ou « conteste 2 » "
@@ -134,6 +158,18 @@ _FR = {
 }
 
 _KO = {
+    "refused.same_word": "{clue}는 악센트와 대소문자를 빼면 {word}입니다",
+    "refused.inflection": "{clue}는 {word}의 활용형입니다",
+    "refused.contains": "{clue} 안에 {word}가 들어 있습니다",
+    "refused.family": "{clue}는 {word}와 같은 어족입니다",
+    "shell.you": "플레이어 {seat} (나)", "shell.bot": "봇 {seat} ({level})",
+    "shell.header#one": "{game} — 시드 {seed}, 플레이어 {n}명.",
+    "shell.header#other": "{game} — 시드 {seed}, 플레이어 {n}명.",
+    "shell.final": "최종 점수: {scores}", "shell.left": "끝나기 전에 게임을 나갔습니다",
+    "shell.saved_so_far": "지금까지의 리플레이를 {path}에 저장했습니다",
+    "shell.saved": "리플레이를 {path}에 저장했습니다",
+    "level.beginner": "입문", "level.easy": "쉬움", "level.medium": "보통",
+    "level.hard": "어려움", "level.expert": "전문가",
     "intro": "짝과 동시에 힌트 한 단어를 내서 다른 사람들이 비밀 단어를 맞히게 하세요. 다른 "
              "사람의 단어는 봇보다 먼저 맞히세요. 추측하는 동안 '이의 1'이나 '이의 2'로 힌트에 "
              "이의를 제기하고(실제 단어가 아님, 비밀 단어의 어근…), '투표 예'나 '투표 아니오'로 "
@@ -189,6 +225,18 @@ _KO = {
 }
 
 _NL = {
+    "refused.same_word": "{clue} is {word} (accenten en hoofdletters terzijde)",
+    "refused.inflection": "{clue} is een vorm van {word}",
+    "refused.contains": "{word} zit in {clue}",
+    "refused.family": "{clue} hoort bij de woordfamilie van {word}",
+    "shell.you": "Speler {seat} (jij)", "shell.bot": "Bot {seat} ({level})",
+    "shell.header#one": "{game} — seed {seed}, {n} speler.",
+    "shell.header#other": "{game} — seed {seed}, {n} spelers.",
+    "shell.final": "Eindstand: {scores}", "shell.left": "spel verlaten voor het einde",
+    "shell.saved_so_far": "Herhaling van het spel tot nu opgeslagen in {path}",
+    "shell.saved": "Herhaling opgeslagen in {path}",
+    "level.beginner": "Beginner", "level.easy": "Makkelijk", "level.medium": "Gemiddeld",
+    "level.hard": "Moeilijk", "level.expert": "Expert",
     "intro": "Laat de anderen je geheime woord raden met één hintwoord, tegelijk met dat van "
              "je partner gegeven; raad de woorden van de anderen voor de bots. Terwijl er "
              "geraden wordt, betwist 'betwist 1' of 'betwist 2' een hint (geen echt woord, de "

@@ -43,6 +43,13 @@ def round_records(state: TwinzState) -> list[dict[str, Any]]:
     return list(state.history)
 
 
+def tutorial() -> Any:
+    """The guided first game (``tutorial.py``), loaded when a shell asks for it."""
+    from twintable.games.twinz.tutorial import tutorial as guided
+
+    return guided()
+
+
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinzGame(), package="twintable.games.twinz",
@@ -58,4 +65,5 @@ def entry() -> GameEntry:
         short_options={"countdown_s": 1, "guess_timeout_s": 5}, lobby_order=40,
         # Random letters as clues and guesses read as a broken game (issue 25): the
         # random bot is no level here, only a name for tests and simulations.
-        random_is_a_level=False)
+        random_is_a_level=False,
+        tutorial=tutorial)

@@ -256,45 +256,111 @@ def _inflected(clue: str, mystery: str) -> bool:
     return typed is None or bool({_key(head) for head in typed} & _heads(mystery))
 
 
-def _shares(clue: str, mystery: str, reviewed: bool) -> bool:
-    """True when ``clue`` shares the root of ``mystery`` (both as :func:`spell` writes)."""
-    if clue == mystery or _inflected(clue, mystery):
+#: Why a clue is refused (RULES.md §4, root rule), as the recap names it: the mystery word
+#: once accents and ligatures are folded, a form of it, a compound holding it, a word of
+#: its family by derivation.
+REASONS = ("same_word", "inflection", "contains", "family")
+
+
+@cache
+def _own_words() -> dict[str, frozenset[str]]:
+    """Reviewed: per deck verb, the spellings of its forms that are headwords of their own
+    and read as those (LIT is a bed, not *il lit*); under ``*``, such spellings that look
+    like a participle yet are read as a noun whatever the mystery word (CHEMINÉE)."""
+    return {fold(word): frozenset(fold(own) for own in owns)
+            for word, owns in _read("family_review.json").get("own_words", {}).items()}
+
+
+def _participle(clue: str, verb: str) -> bool:
+    """Whether ``clue`` (as typed) reads as a participle of ``verb``: a participle is the
+    verb's own form for a player even where a dictionary lists it as a word (PEINT, VUE)."""
+    if clue.endswith(("ant", "é", "ée", "és", "ées")):
         return True
+    if verb.endswith("ir") and clue.endswith(("i", "ie", "is", "ies")):
+        return True
+    return verb.endswith(("re", "oir")) and clue.endswith(("u", "ue", "us", "ues"))
+
+
+def _own_reading(clue: str) -> frozenset[str] | None:
+    """When ``clue`` is a headword of its own that is also a form of other words (SOURIS,
+    TASSE, MOUCHE), what it is read as against a family: itself, unless it reads as a
+    participle of one of those words (then None: every reading counts)."""
+    key = fold(clue)
+    lemmas = _lexicon().get(key, frozenset())
+    if key not in lemmas or len(lemmas) < 2:
+        return None
+    if key in _own_words().get("*", frozenset()):
+        return frozenset({_key(clue)})
+    if any(_participle(clue, other) for other in lemmas - {key}):
+        return None
+    return frozenset({_key(clue)})
+
+
+def _why(clue: str, mystery: str, reviewed: bool) -> str | None:
+    """Why ``clue`` is on the mystery word's root (both as :func:`spell` writes), or None."""
+    if clue == mystery or fold(clue) == fold(mystery):
+        return "same_word"
+    if _inflected(clue, mystery):
+        return "inflection"
     parts = [part for part in _PARTS.split(clue) if len(part) >= 2]
-    if len(parts) > 1 and any(_shares(part, mystery, reviewed) for part in parts):
-        return True
+    if len(parts) > 1 and any(_why(part, mystery, reviewed) for part in parts):
+        return "contains"
     readings = _readings(clue)
-    related = _related(mystery)
-    if readings & related:
-        return True
+    heads = _heads(mystery)
+    own = fold(clue) in _own_words().get(fold(mystery), frozenset())
+    if readings & heads and not own:
+        return "inflection"
+    related = _related(mystery) - heads
+    read_as = _own_reading(clue) or readings
+    if own:
+        read_as = frozenset({_key(clue)})
+    if read_as & related:
+        return "contains" if fold(mystery) in fold(clue) else "family"
     # Between two words off the cards, either one's family may hold the other.
-    if not reviewed and any(_heads(mystery) & _family_keys(reading, clue)
-                            for reading in readings):
-        return True
+    if not reviewed and not own and any(heads & _family_keys(reading, clue)
+                                        for reading in read_as):
+        return "family"
     if fold(clue) not in _lexicon():
         root = stem(clue)
-        return len(root) >= MIN_STEM and any(stem(word) == root for word in related)
-    return False
+        if len(root) >= MIN_STEM and any(stem(word) == root for word in related | heads):
+            return "family"
+    return None
+
+
+def refusal(clue: str, mystery: str) -> str | None:
+    """Why the root rule refuses ``clue`` for ``mystery`` (one of :data:`REASONS`), or None
+    when the clue may be given (RULES.md §4: the root rule, turn 4).
+
+    The one check the engine, the bots and the terminal use. A clue is refused when it is
+    the mystery word once case, accents and ligatures are folded (FORET for FORÊT), an
+    inflected form of it (CHEVAUX), a compound holding it (BONJOUR for JOUR) or a word of
+    its family by derivation as a dictionary shows it, learned pairs included (NAGEOIRE
+    and NATATION for NAGER); words that merely share letters or a Latin ancestor are not
+    (CAVALIER for CHEVAL, AQUARIUM for EAU, LIT for LIRE, MARÉE for MER).
+    """
+    a, b = spell(clue), spell(mystery)
+    if not a or not b:
+        return None
+    return _why(a, b, reviewed=fold(b) in _deck_words())
 
 
 def same_root(first: str, second: str) -> bool:
     """True when ``first`` and ``second`` count as the same word or root (RULES.md §4).
 
     The mystery word is always a deck word: when exactly one of the two is a deck word it
-    is read as the mystery word and the other as the clue; otherwise both ways are tried.
+    is read as the mystery word and the other as the clue (:func:`refusal`); otherwise both
+    ways are tried.
     """
     a, b = spell(first), spell(second)
     if not a or not b:
         return False
-    if a == b:
-        return True
     deck = _deck_words()
     if fold(b) in deck and fold(a) not in deck:
-        return _shares(a, b, reviewed=True)
+        return _why(a, b, reviewed=True) is not None
     if fold(a) in deck and fold(b) not in deck:
-        return _shares(b, a, reviewed=True)
+        return _why(b, a, reviewed=True) is not None
     both = fold(a) in deck
-    return _shares(a, b, both) or _shares(b, a, both)
+    return _why(a, b, both) is not None or _why(b, a, both) is not None
 
 
 # -- building -------------------------------------------------------------------------------
@@ -465,6 +531,7 @@ def build_families(lexique: Path, space: WordSpace,
                    if fold(member) not in removed}
         members |= set(review["added"].get(written, ()))
         members |= set(review["learned"].get(written, {}).get("words", ()))
+        members |= set(review.get("compounds", {}).get(written, ()))
         deck[_key(spell(word))] = {fold(member) for member in members} - {fold(word)}
     # Between two deck words a link goes both ways, and a removal too.
     unrelated = {(fold(word), fold(member)) for word, members in review["removed"].items()
@@ -484,9 +551,21 @@ def build_families(lexique: Path, space: WordSpace,
     ranked = sorted((w for w in lemmas if _plain(w) and _key(spell(w)) not in deck),
                     key=lambda w: (-lemmas[w], w))
     spot_removed = review["spot_check"]["removed"]
-    for word in ranked[:FREQUENT_LEMMAS]:
+    # A word the review read that is on no card (MAGE, DENT) keeps what the review says of
+    # it: the bots compare such words too.
+    reviewed = {word for part in ("added", "learned", "compounds", "removed")
+                for word in review.get(part, {})}
+    chosen = ranked[:FREQUENT_LEMMAS]
+    chosen += sorted(word for word in reviewed - set(chosen)
+                     if word in lemmas and _key(spell(word)) not in deck)
+    for word in chosen:
         removed = set(spot_removed.get(fold(word), ()))
+        removed |= {fold(member) for member in review["removed"].get(word, ())}
         members = {fold(member) for member in _family(word, strict)} - removed - {fold(word)}
+        members |= {fold(member) for member in review["added"].get(word, ())}
+        members |= {fold(member) for member in review["learned"].get(word, {}).get("words", ())}
+        members |= {fold(member) for member in review.get("compounds", {}).get(word, ())}
+        members -= {fold(word)}
         if members:
             frequent[_key(spell(word))] = sorted(members)
     return {"about": "Word families for the same-root check (RULES.md §4); built by "

@@ -33,7 +33,7 @@ from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.twinz.decks import DECKS, Card, fold, load_decks
-from twintable.games.twinz.roots import same_root
+from twintable.games.twinz.roots import refusal
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
 from twintable.games.twinz.views import TwinzView
 
@@ -132,6 +132,7 @@ class TwinzGame(Game[TwinzState]):
         state.orientation = state.rng.randrange(2)
         state.line = self.deck(state)[state.pile[-1]].back
         state.attempt = 1
+        state.attempts = []
         state.phase = DRAW  # the countdown starts when the duo has the card in hand
         state.clues, state.revealed, state.guessed, state.right = {}, {}, {}, []
         state.hidden, state.dismissed = [], []
@@ -148,6 +149,7 @@ class TwinzGame(Game[TwinzState]):
         if state.pause_until is not None:
             raise RuleError("draw.too_soon", "the last round's result is still on show",
                             {"until_ms": state.pause_until})
+        state.recap = None  # the next card is dealt: the last round leaves the board
         return self._open_clues(state, action.t_ms)
 
     def _open_clues(self, state: TwinzState, t: int) -> list[Event]:
@@ -251,6 +253,8 @@ class TwinzGame(Game[TwinzState]):
         mystery = self.mystery(state)
         late_after = state.countdown_ends + state.options["grace_ms"]
         penalties: dict[int, list[str]] = {seat: [] for seat in state.duo}
+        # RULES.md §4: the board says which clue the root rule refused and why.
+        refused: dict[str, dict[str, str]] = {}
         words: dict[int, str | None] = {}
         for seat in state.duo:
             given = state.clues.get(seat)
@@ -263,8 +267,10 @@ class TwinzGame(Game[TwinzState]):
                 penalties[seat].append("late")
             if fold(word) in state.used:
                 penalties[seat].append("reused")
-            if same_root(word, mystery):
+            why = refusal(word, mystery)
+            if why is not None:
                 penalties[seat].append("mystery_root")
+                refused[str(seat)] = {"clue": word, "reason": why, "word": mystery}
         first, second = state.duo
         same = (words[first] is not None and words[second] is not None
                 and fold(words[first] or "") == fold(words[second] or ""))
@@ -277,9 +283,13 @@ class TwinzGame(Game[TwinzState]):
             if clue is not None and fold(clue) not in state.used:
                 state.used.append(fold(clue))
         state.revealed = words
+        state.attempts.append({"attempt": state.attempt,
+                               "clues": [[seat, words[seat]] for seat in state.duo],
+                               "penalties": {str(s): list(p) for s, p in penalties.items()},
+                               "refused": refused, "guesses": []})
         events = [Event("clues_revealed", {"clues": {str(s): w for s, w in words.items()},
                                            "penalties": {str(s): p for s, p in penalties.items()},
-                                           "attempt": state.attempt})]
+                                           "refused": refused, "attempt": state.attempt})]
         if any("mystery_root" in p for p in penalties.values()):
             return events + self._end_round(state, t, "mystery_word", [])
         state.phase = GUESSES
@@ -302,6 +312,9 @@ class TwinzGame(Game[TwinzState]):
             raise RuleError("guess.already", "one guess per attempt")
         word = check_word(action.payload.get("word"), "guess")
         state.guessed[seat] = word
+        if state.attempts:
+            last = state.attempts[-1]
+            state.attempts[-1] = {**last, "guesses": [*last["guesses"], [seat, word]]}
         right = self._matches(state, word)
         if right:
             state.right.append(seat)
@@ -397,6 +410,8 @@ class TwinzGame(Game[TwinzState]):
         assert member is not None
         if yes * 2 > voters:
             self._lose(state, member, 1)
+            if state.attempts:
+                state.attempts[-1] = {**state.attempts[-1], "contested": member}
             return [Event("contest_upheld", {"member": member}),
                     *self._end_round(state, t, "contest", [])]
         if no * 2 >= voters:
@@ -414,6 +429,9 @@ class TwinzGame(Game[TwinzState]):
                               "guesses": dict(state.guessed), "winners": winners,
                               "result": why})
         state.tally[why] = state.tally.get(why, 0) + 1
+        state.recap = {"round": state.round_no, "word": mystery, "duo": list(state.duo),
+                       "result": why, "winners": list(winners),
+                       "attempts": list(state.attempts)}
         events = [Event("round_over", {"word": mystery, "reason": why, "winners": winners,
                                        "points": list(state.points),
                                        "cards": list(state.cards_won)})]
@@ -448,7 +466,7 @@ class TwinzGame(Game[TwinzState]):
                           for seat, word in sorted(state.guessed.items())),
             hidden=tuple(sorted(hidden)), used=tuple(state.used),
             points=tuple(state.points), cards=tuple(state.cards_won),
-            contest=state.contest, votes=len(state.votes), legal=legal)
+            contest=state.contest, votes=len(state.votes), recap=state.recap, legal=legal)
 
     def determinize(self, state: TwinzState, viewer: int | None,
                     rng: random.Random) -> TwinzState:

@@ -21,6 +21,7 @@ class TwinzState:
 
     __slots__ = (
         "attempt",
+        "attempts",
         "card",
         "cards_won",
         "clock",
@@ -43,6 +44,7 @@ class TwinzState:
         "pile",
         "players",
         "points",
+        "recap",
         "revealed",
         "right",
         "rng",
@@ -93,6 +95,12 @@ class TwinzState:
         self.dismissed: list[int] = []  # duo members whose clue a vote let stand
         self.tally: dict[str, int] = {}
         self.history: list[dict[str, Any]] = []  # finished rounds, for learning bots
+        # This round's attempts so far, each a record replaced (never changed in place:
+        # clones share it) as guesses come in: clues, penalties, refusals, guesses in order.
+        self.attempts: list[dict[str, Any]] = []
+        # The last round's recap (RULES.md §4): on the board from the round's end until
+        # the duo takes the next card.
+        self.recap: dict[str, Any] | None = None
 
     def clone(self) -> TwinzState:
         return clone_slots(self)

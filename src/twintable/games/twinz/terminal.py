@@ -43,6 +43,16 @@ from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 _COST = {"same_clue": 2}
 
 
+def shell_line(key: str, **values: object) -> str:
+    """The terminal shell's own sentences (who sits where, the seed, the final scores) in
+    the player's language, so a French game says no English (``level`` is a level id:
+    easy, hard...)."""
+    lang = language()
+    if "level" in values:
+        values["level"] = say(lang, f"level.{values['level']}")
+    return say(lang, f"shell.{key}", **values)
+
+
 def __getattr__(name: str) -> str:
     # INTRO is read when the game starts, in the language the environment asks for then.
     if name == "INTRO":
@@ -102,6 +112,10 @@ def describe_event(view: TwinzView, event: Event, names: list[str],
                     n=sum(_COST.get(reason, 1) for reason in reasons),
                     reasons=", ".join(say(lang, f"penalty.{reason}") for reason in reasons))
                 for s, reasons in data["penalties"].items() if reasons]
+        # RULES.md §4: which clue the root rule refused, and why.
+        lost += [say(lang, f"refused.{why['reason']}", clue=str(why["clue"]).upper(),
+                     word=str(why["word"]).upper())
+                 for why in data.get("refused", {}).values()]
         return "; ".join([say(lang, "clues", clues="; ".join(shown)), *lost])
     if event.kind == "guessed":
         if data["word"] is None:

@@ -47,6 +47,10 @@ class TwinzView(NamedTuple):
     cards: tuple[int, ...]
     contest: int | None
     votes: int
+    recap: dict[str, Any] | None
+    """The last round, once over, until the next card is dealt: its word, duo, result and
+    winners, and each attempt's clues, penalties, refused clues (which clue, why, for
+    which word) and guesses in the order they came (RULES.md §4)."""
     legal: tuple[Action, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -63,6 +67,6 @@ class TwinzView(NamedTuple):
             "guesses": [{"seat": seat, "word": word, "hidden": seat in self.hidden}
                         for seat, word in self.guessed],
             "used": list(self.used), "points": list(self.points), "cards": list(self.cards),
-            "contest": self.contest, "votes": self.votes,
+            "contest": self.contest, "votes": self.votes, "recap": plain(self.recap),
             "legal": [action.to_json() for action in self.legal],
         }

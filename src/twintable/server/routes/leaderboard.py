@@ -40,16 +40,17 @@ async def leaderboard(
         rating = conservative(r.mu, r.sigma)
         rank = (ranked[-1].rank if ranked and ranked[-1].rating == rating
                 else len(ranked) + 1)
-        ranked.append(_row(r, rank))
+        ranked.append(leaderboard_row(r, rank))
     if player is not None and all(row.player_id != player for row in ranked):
         place = await store.leaderboard_place(game_id, player, RANKED_AFTER_GAMES,
                                               RANKED_AFTER_OPPONENTS)
         if place is not None:
-            ranked.append(_row(place[1], place[0]))
+            ranked.append(leaderboard_row(place[1], place[0]))
     return ranked
 
 
-def _row(rating: RatingRow, rank: int) -> LeaderboardRow:
+def leaderboard_row(rating: RatingRow, rank: int) -> LeaderboardRow:
+    """A rating as the leaderboard lists it, at place ``rank``."""
     return LeaderboardRow(player_id=rating.player_id, display_name=rating.display_name,
                           rating=conservative(rating.mu, rating.sigma), mu=rating.mu,
                           sigma=rating.sigma, games=rating.games, rank=rank,

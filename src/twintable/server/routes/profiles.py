@@ -7,8 +7,19 @@ from fastapi import APIRouter, Request
 from twintable.server.address_groups import client_group
 from twintable.server.errors import LobbyError
 from twintable.server.lobby import bearer
-from twintable.server.protocol import CreateProfile, Profile, RenameProfile
+from twintable.server.protocol import (
+    CreateProfile,
+    PlayerRating,
+    Profile,
+    RatingPoint,
+    RenameProfile,
+)
+from twintable.server.ratings import RANKED_AFTER_GAMES, RANKED_AFTER_OPPONENTS, conservative
 from twintable.server.routes import ERRORS, Authorization, LobbyDep
+from twintable.server.routes.leaderboard import leaderboard_row
+
+#: The most points of a rating's history a profile's page is sent.
+HISTORY_POINTS = 200
 
 router = APIRouter()
 
@@ -51,3 +62,26 @@ async def rename_profile(player_id: str, request: RenameProfile, lobby: LobbyDep
     await lobby.server.check_profile(player_id, bearer(authorization))
     await lobby.store.rename_profile(player_id, request.display_name)
     return Profile(player_id=player_id, display_name=request.display_name)
+
+
+@router.get("/api/profiles/{player_id}/ratings", responses=ERRORS)
+async def profile_ratings(player_id: str, lobby: LobbyDep) -> list[PlayerRating]:
+    """A profile's rating in each game it has one (public, as the leaderboard is), each
+    with its place and the latest points of its history."""
+    store = lobby.store
+    if await store.profile(player_id) is None:
+        raise LobbyError(404, "profile.unknown", "no such profile")
+    ratings: list[PlayerRating] = []
+    for row in await store.player_ratings(player_id):
+        if row.game not in lobby.registry:
+            continue  # a game no longer installed here
+        place = await store.leaderboard_place(row.game, player_id, RANKED_AFTER_GAMES,
+                                              RANKED_AFTER_OPPONENTS)
+        rank = place[0] if place else 0
+        history = await store.rating_history(row.game, player_id, HISTORY_POINTS)
+        ratings.append(PlayerRating(
+            **leaderboard_row(row, rank).model_dump(), game=row.game,
+            history=[RatingPoint(games=point.games, rating=conservative(point.mu, point.sigma),
+                                 mu=point.mu, sigma=point.sigma, table_id=point.table_id,
+                                 at_ms=point.at_ms) for point in history]))
+    return ratings

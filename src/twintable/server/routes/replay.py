@@ -14,8 +14,14 @@ from twintable.core.game import Game
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.server.address_groups import client_group
+from twintable.server.chat import line_of
 from twintable.server.errors import LobbyError
-from twintable.server.protocol import REPLAY_PAGE_DEFAULT, REPLAY_PAGE_MAX, ReplayPage
+from twintable.server.protocol import (
+    REPLAY_PAGE_DEFAULT,
+    REPLAY_PAGE_MAX,
+    ReplayChat,
+    ReplayPage,
+)
 from twintable.server.replay_cache import Encoded
 from twintable.server.routes import ERRORS, Authorization, LobbyDep, TableKey
 
@@ -113,3 +119,18 @@ async def replay_page(
 
     return answer(request, await lobby.replays.get(
         (table_id, "steps", start, count, every_seat), prepare, client_group(request)))
+
+
+@router.get("/api/tables/{table_id}/replay/chat", responses=ERRORS, response_model=ReplayChat)
+async def replay_chat(table_id: str, lobby: LobbyDep, key: TableKey = None,
+                      authorization: Authorization = None) -> ReplayChat:
+    """A finished game's talk, both channels, oldest first; each line's ``seq`` is the
+    replay step it was said at (the moves made by then). Opened, like the replay, only
+    once the game is over."""
+    await lobby.opened_table(table_id, key, authorization)
+    loaded = await lobby.store.load_table(table_id)
+    if loaded is None:
+        raise LobbyError(404, "table.unknown", "no such table")
+    if loaded[0].status != "finished":
+        raise LobbyError(409, "table.not_finished", "replays open when the game is over")
+    return ReplayChat(lines=[line_of(row) for row in await lobby.store.load_chat(table_id)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -96,6 +96,22 @@ class RatingOpponentRow(Base):
     games: Mapped[int] = mapped_column(Integer)
 
 
+class RatingHistoryRow(Base):
+    """A player's rating of one game right after one of its rated games: the ``games``-th
+    (so each rated game adds one row), when it ended and at which table, for the
+    player's rating history."""
+
+    __tablename__ = "rating_history"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    table_id: Mapped[str] = mapped_column(String(32))
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
 class ArchivedGameRow(Base):
     """A finished game whose moves left the live ``actions`` table for an archive file
     (``twintable archive``): the file, named relative to the server's archive folder,
@@ -108,3 +124,23 @@ class ArchivedGameRow(Base):
     archive: Mapped[str] = mapped_column(String(64))
     moves: Mapped[int] = mapped_column(Integer)
     archived_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class ChatLineRow(Base):
+    """One line of a table's talk (``server/chat.py``): a chat line or a quick reaction,
+    numbered per table; ``seq``: the moves made when it was said (its replay step)."""
+
+    __tablename__ = "chat_lines"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    author: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    text: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    emote: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    t_ms: Mapped[int] = mapped_column(BigInteger)

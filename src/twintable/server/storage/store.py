@@ -51,7 +51,9 @@ from twintable.server.stopping import cancel_within
 from twintable.server.storage.models import (
     ActionRow,
     ArchivedGameRow,
+    ChatLineRow,
     ProfileRow,
+    RatingHistoryRow,
     RatingOpponentRow,
     RatingRow,
     SeatRow,
@@ -235,14 +237,19 @@ class Store:
                      ratings: Sequence[RatingRow], fence: int | None = None,
                      met: Sequence[RatingOpponentRow] = ()) -> None:
         """Mark a game finished with its result and save its new ratings (and whom each
-        rated player met), in one transaction: either the game is over and rated, or
-        neither (recovery finishes it)."""
+        rated player met, and a point of each rating's history), in one transaction:
+        either the game is over and rated, or neither (recovery finishes it)."""
+        at_ms = int(time.time() * 1000)
         async with self.sessions.begin() as session:
             await _check_fence(session, table_id, fence)
             await session.execute(update(TableRow).where(TableRow.id == table_id)
                                   .values(status="finished", result=result))
             for row in (*ratings, *met):
                 await session.merge(row)
+            for rating in ratings:
+                await session.merge(RatingHistoryRow(
+                    game=rating.game, player_id=rating.player_id, games=rating.games,
+                    mu=rating.mu, sigma=rating.sigma, table_id=table_id, at_ms=at_ms))
 
     # -- ownership (several workers) --------------------------------------------------
     async def claim(self, table_id: str, fence: int) -> bool:
@@ -388,6 +395,20 @@ class Store:
         async with self.sessions() as session:
             return await session.get(ArchivedGameRow, table_id)
 
+    # -- the table's talk (server/chat.py) ------------------------------------------
+    async def append_chat_line(self, row: ChatLineRow, fence: int | None = None) -> None:
+        """Keep one chat line or reaction; returns once it is committed (FencedOut when
+        another worker runs the table now)."""
+        async with self.sessions.begin() as session:
+            await _check_fence(session, row.table_id, fence)
+            session.add(row)
+
+    async def load_chat(self, table_id: str) -> list[ChatLineRow]:
+        """A table's talk, oldest first."""
+        async with self.sessions() as session:
+            return list((await session.scalars(select(ChatLineRow).where(
+                ChatLineRow.table_id == table_id).order_by(ChatLineRow.n))).all())
+
     # -- profiles -------------------------------------------------------------------
     async def create_profile(self, row: ProfileRow) -> None:
         async with self.sessions.begin() as session:
@@ -423,6 +444,24 @@ class Store:
         for row in rows:
             met.setdefault(row.player_id, {})[row.opponent] = row.games
         return met
+
+    async def player_ratings(self, player_id: str) -> list[RatingRow]:
+        """A player's rating in every game they have one, by game."""
+        async with self.sessions() as session:
+            rows = await session.scalars(select(RatingRow).where(
+                RatingRow.player_id == player_id).order_by(RatingRow.game))
+            return list(rows.all())
+
+    async def rating_history(self, game: str, player_id: str,
+                             limit: int) -> list[RatingHistoryRow]:
+        """The latest ``limit`` points of a player's rating history in a game, oldest
+        first."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(RatingHistoryRow).where(RatingHistoryRow.game == game,
+                                               RatingHistoryRow.player_id == player_id)
+                .order_by(RatingHistoryRow.games.desc()).limit(limit))
+            return list(reversed(rows.all()))
 
     async def save_ratings(self, rows: Sequence[RatingRow]) -> None:
         async with self.sessions.begin() as session:

@@ -9,6 +9,7 @@ export const webOf = (game) => ({
   module: game.web?.module || `${folder(game)}index.js`,
   styles: game.web?.styles || null,
   i18n: game.web?.i18n || `${folder(game)}i18n/`,
+  pictures: game.web?.pictures || null,
 });
 
 const modules = {};
@@ -22,23 +23,46 @@ export async function client(gameId) {
   return modules[gameId];
 }
 
-// Every game's style sheets in the page (a game that lists none names its own in
+const pictureModules = {};
+// What the lobby and the rules pages draw of a game (`facts`, `picture`, `drawCard`): its
+// small pictures module where it has one, so those pages never load a board; else its
+// client.
+export async function pictures(gameId) {
+  if (!pictureModules[gameId]) {
+    const game = (await games()).find((g) => g.id === gameId);
+    const own = game && webOf(game).pictures;
+    pictureModules[gameId] = own ? import(own).then((module) => module.default) : client(gameId);
+  }
+  return pictureModules[gameId];
+}
+
+const styled = {};
+// The style sheets of the games named (every game where none is named: the lobby draws
+// each one's tile) in the page, each game's once (a game that lists none names its own in
 // `styles`, relative to its module), waited for so nothing is drawn unstyled.
-export async function loadStyles() {
-  const list = await games();
-  const sheets = await Promise.all(list.map(async (game) => {
-    const web = webOf(game);
-    if (web.styles) return web.styles;
-    const own = (await client(game.id).catch(() => ({}))).styles || [];
-    return own.map((file) => new URL(file, new URL(web.module, location.href)).pathname);
+export async function loadStyles(gameIds = null) {
+  const list = (await games()).filter((game) => gameIds === null || gameIds.includes(game.id));
+  await Promise.all(list.map((game) => {
+    styled[game.id] = styled[game.id] || sheetsOf(game).then((sheets) => Promise.all(sheets.map(linked)));
+    return styled[game.id];
   }));
-  await Promise.all(sheets.flat().map((href) => new Promise((resolve) => {
+}
+
+async function sheetsOf(game) {
+  const web = webOf(game);
+  if (web.styles) return web.styles;
+  const own = (await client(game.id).catch(() => ({}))).styles || [];
+  return own.map((file) => new URL(file, new URL(web.module, location.href)).pathname);
+}
+
+function linked(href) {
+  return new Promise((resolve) => {
     const link = document.createElement("link");
     link.rel = "stylesheet";
     link.href = href;
     link.onload = link.onerror = resolve;
     document.head.append(link);
-  })));
+  });
 }
 
 // The folders of every game's catalogues, for the language loader.

@@ -94,6 +94,13 @@ export class TableSocket {
     this.socket.send(JSON.stringify(message));
   }
 
+  // A message of the table's talk (chat, react, chat_setting); false while disconnected.
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
   // A new connection at once, the current one dropped quietly (the hello has changed:
   // a person who conceded goes on as a spectator).
   renew() {

@@ -3,11 +3,12 @@
 import { api, asPlayer, assets, errorText, games } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { loadStyles, pictures } from "../lib/games.js";
 import { botChoices, chooseBot, chosenBot, levelLabel } from "../lib/levels.js";
 import { displayName, saveToken, setDisplayName } from "../lib/store.js";
 import { seatName, tableName } from "../table/names.js";
 import { tableForm } from "./create.js";
+import { coachStyles, guidedLink, guidedOffer, guidedSeen } from "./guided.js";
 
 const PAGE = 8;
 const REFRESH_MS = 4000;
@@ -33,7 +34,10 @@ export function typicalMinutes(game) {
 export async function lobbyPage() {
   const list = await games();
   // A game whose client cannot load still gets its card (without a picture).
-  const clients = Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await client(g.id).catch(() => ({}))])));
+  // Each game's tile and facts from its small pictures module, never its board.
+  const [clients] = await Promise.all([
+    Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await pictures(g.id).catch(() => ({}))]))),
+    loadStyles().catch(() => {})]);
   const factsOf = (game) => clients[game.id].facts || {};
   const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
     oninput: (e) => setDisplayName(e.target.value.trim()) });
@@ -49,6 +53,16 @@ export async function lobbyPage() {
 
   async function playNow(game, button, bot) {
     playMessage.textContent = "";
+    // A game this browser never played here: a guided game first, or skip it.
+    const card = button.closest(".lb-game");
+    if (game.tutorial && !guidedSeen(game.id) && card) {
+      if (!card.querySelector("[data-guided-offer]")) {
+        await coachStyles();
+        card.querySelector(".lb-game-text").append(guidedOffer(game, { displayName: who, message: playMessage,
+          onSkip: () => playNow(game, button, bot) }));
+      }
+      return;
+    }
     button.disabled = true;
     const { players, seats } = playNowSeats(game, factsOf(game), bot);
     try {
@@ -90,7 +104,8 @@ export async function lobbyPage() {
             gameSelect.scrollIntoView({ block: "center" });
             gameSelect.focus();
           } }, t("lobby.set_up")),
-          el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")))));
+          el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")),
+          game.tutorial ? guidedLink(game, { displayName: who, message: playMessage }) : "")));
   }
 
   // Public tables only (the server never lists private ones), a page at a time.

@@ -2,9 +2,10 @@
 // and secret key) to another device. Opening such a link offers the profile it carries,
 // once the server has confirmed its key, and keeps the one it replaces reachable from
 // here; a link with a key the server does not know changes nothing.
-import { checkedProfile, identity } from "../lib/api.js";
+import { api, checkedProfile, identity } from "../lib/api.js";
+import { ratingChart } from "../lib/chart.js";
 import { copyField, el, page } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { language, t } from "../lib/i18n.js";
 import { previousProfile, profile, savePreviousProfile, saveProfile } from "../lib/store.js";
 
 export async function profilePage(code) {
@@ -28,7 +29,30 @@ export async function profilePage(code) {
       el("p", {}, el("small", {}, t("profile.secret_warning"))),
       previous && previous.split(".")[0] !== id ? el("p", {}, el("a", {
         id: "previous-profile", href: `#/profile/${encodeURIComponent(previous)}`,
-      }, t("profile.previous", { id: previous.split(".")[0] }))) : null));
+      }, t("profile.previous", { id: previous.split(".")[0] }))) : null),
+    el("section", { class: "panel", id: "profile-ratings", "aria-labelledby": "profile-ratings-title" },
+      el("h2", { id: "profile-ratings-title" }, t("profile.ratings_title")),
+      ratingsOf(await api("GET", `/api/profiles/${encodeURIComponent(id)}/ratings`))));
+}
+
+// Each game's rating: where it stands, how the last game moved it, and its history.
+function ratingsOf(ratings) {
+  if (!ratings.length) return el("p", { id: "profile-ratings-none" }, t("profile.ratings_none"));
+  const one = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const signed = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1,
+    signDisplay: "exceptZero" });
+  return ratings.map((rating) => {
+    const game = t(`game.${rating.game}`);
+    const values = rating.history.map((point) => point.rating);
+    const change = values.length > 1 ? values[values.length - 1] - values[values.length - 2] : null;
+    return el("article", { class: "rating-game", "data-game": rating.game },
+      el("h3", {}, el("a", { href: `#/leaderboard/${rating.game}` }, game)),
+      el("p", {}, t("profile.rating_now", { rating: one.format(rating.rating), n: rating.games }), " ",
+        rating.ranked ? t("profile.rating_rank", { rank: rating.rank }) : t("profile.rating_new"),
+        change === null ? null : ` ${t("profile.rating_change", { change: signed.format(change) })}`),
+      values.length > 1 ? ratingChart(values, { label: t("profile.rating_chart", { game, n: values.length }) })
+        : null);
+  });
 }
 
 // A profile link's profile, to take or leave; or why the link holds none.

@@ -6,8 +6,9 @@
 import { assets, errorText, tableGet } from "../lib/api.js";
 import { copyLine, el, page } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { client, loadStyles } from "../lib/games.js";
 import { inviteKey, saveKey, saveSetting, setting } from "../lib/store.js";
+import { replayChat } from "../table/chat.js";
 import { levelBadge, seatChip, seatName } from "../table/names.js";
 import { describeEvents, tools } from "../table/narration.js";
 import { replaySteps } from "./replay_steps.js";
@@ -25,8 +26,10 @@ export async function replayPage(tableArg, moveArg) {
     { onPage: (from, page) => { if (ready) landed(from, page); } });
   // The table, the game's client and assets, and the first page, all on their way at once.
   const table = tableGet(tableId);
-  const drawing = table.then((info) => Promise.all([client(info.game), assets(info.game)]));
-  const [info, opened, [game, gameAssets]] = await Promise.all([table, steps.open(moveArg), drawing]);
+  const drawing = table.then((info) => Promise.all([client(info.game), assets(info.game), loadStyles([info.game])]));
+  const said = tableGet(tableId, "/replay/chat").then((answer) => answer.lines, () => []);
+  const [info, opened, [game, gameAssets], lines] = await Promise.all([table, steps.open(moveArg), drawing, said]);
+  const talk = replayChat(tableId, lines, info);
   const shared = inviteKey(tableId) ? `${tableId}.${inviteKey(tableId)}` : tableId;
   const last = steps.last;
   const who = (seat) => seatChip(info.seats, seat, info.game);
@@ -131,6 +134,7 @@ export async function replayPage(tableArg, moveArg) {
     board.removeAttribute("aria-busy");
     hands.replaceChildren(...handsOf(step));
     drawLog();
+    talk.show(current);
     // The address names the move, to share it; replaceState fires no hashchange.
     history.replaceState(null, "", `#/replay/${tableId}/${current}`);
     share.value = `${location.origin}/#/replay/${shared}/${current}`;
@@ -177,7 +181,7 @@ export async function replayPage(tableArg, moveArg) {
     el("div", { class: "replay-shell" },
       el("div", { class: "replay-main" }, board, hands),
       el("section", { class: "replay-side panel", "aria-labelledby": "replay-log-title" },
-        el("h2", { id: "replay-log-title" }, t("replay.log")), log)),
+        talk.box, el("h2", { id: "replay-log-title" }, t("replay.log")), log)),
     el("p", { class: "row replay-links" },
       el("label", { class: "replay-share" }, t("replay.share"), " ", share),
       el("a", { href: `#/table/${tableId}` }, t("replay.results"))));

@@ -3,7 +3,7 @@
 import { api, games } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { loadStyles, pictures } from "../lib/games.js";
 
 export async function rulesPage(gameId) {
   const list = await games();
@@ -25,7 +25,7 @@ export async function rulesPage(gameId) {
   const known = new Set(list.map((g) => g.id));
   for (const spot of body.querySelectorAll(".rules-card[data-game]")) {
     if (!known.has(spot.dataset.game)) continue;
-    const game = await client(spot.dataset.game);
+    const [game] = await Promise.all([pictures(spot.dataset.game), loadStyles([spot.dataset.game])]);
     if (game.drawCard) spot.replaceChildren(game.drawCard(spot.dataset.card, { t, el }));
   }
 }

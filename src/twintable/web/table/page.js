@@ -4,16 +4,19 @@
 import { api, assets, games, tableGet, errorText } from "../lib/api.js";
 import { el, page, status } from "../lib/dom.js";
 import { t, tNodes } from "../lib/i18n.js";
-import { client } from "../lib/games.js";
+import { client, loadStyles } from "../lib/games.js";
 import { glow, phoneWidth, reducedMotion } from "../lib/motion.js";
 import { muteButton, play, SOUND_OF } from "../lib/sound.js";
 import { inviteKey, tokens } from "../lib/store.js";
 import { TableSocket } from "../net/socket.js";
+import { chatPanel } from "./chat.js";
 import { seatChip, seatName, tableName } from "./names.js";
 import { describeEvents, tools } from "./narration.js";
-import { resultNodes, summaryPanel } from "./results.js";
+import { fitResults, resultNodes, summaryPanel } from "./results.js";
 import { seatRing } from "./seats.js";
 import { waitingNodes } from "./waiting.js";
+import { coachFor } from "./coach.js";
+import { coachStyles } from "../pages/guided.js";
 
 // Events whose line also shows in the flash above the board.
 // The end of the game is not among them: the results say who won, above the table (it
@@ -41,8 +44,7 @@ const lineText = (item) => item?.dataset?.text ?? "";
 export async function tablePage(tableId) {
   let info = await tableGet(tableId);
   const gameInfo = (await games()).find((g) => g.id === info.game);
-  const game = await client(info.game);
-  const gameAssets = await assets(info.game);
+  const [game, gameAssets] = await Promise.all([client(info.game), assets(info.game), loadStyles([info.game])]);
   const unversioned = gameInfo?.unversioned_kinds || [];
   const mine = tokens()[tableId];
   const board = el("div", { id: "board" });
@@ -64,6 +66,7 @@ export async function tablePage(tableId) {
   const me = () => (mine && !conceded() ? mine.seat : null);
   const use = (extra = {}) => tools(s.info.game, who, { seats: s.info.seats, memory, ...extra });
   let socket = null;
+  let coach = null;  // the guided game's hints (table/coach.js), on a guided table
 
   const ctx = {
     t, el, local, assets: gameAssets,
@@ -92,6 +95,7 @@ export async function tablePage(tableId) {
     }
     performance.measure("tt:render", { start: started, end: drawn });
     performance.measure("tt:seats", { start: drawn, end: performance.now() });
+    coach?.place();
   }
 
   function drawWaiting() {
@@ -107,15 +111,18 @@ export async function tablePage(tableId) {
     summary.box.hidden = true;
     results.replaceChildren(...resultNodes(game, { ...s, memory, tableId, flash: ctx.flash,
       use: () => use({ view: s.view }), lastRound: summary.nodes }));
+    fitResults(results, matchMedia("(min-width: 701px)").matches);
     if (!s.celebrated) {
       s.celebrated = true;
       play("end");
-      // The results come into view by themselves, once, wherever the page was.
-      results.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+      // The results come into view by themselves, once, wherever the page was (no further
+      // than that: on a wide screen the seats below them stay in view too).
+      results.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
     }
   }
 
-  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); drawConcede(); }
+  function drawTable() { ring.draw(board); drawWaiting(); drawResults(); drawConcede(); chat.refresh(); }
+  const chat = chatPanel({ tableId, info: () => s.info, me, send: (message) => socket.send(message) });
 
   // Giving the game up: asked once more, then a stand-in plays the seat to the end and the
   // game counts as a loss (the server's concede); offered while the game is in play.
@@ -165,6 +172,7 @@ export async function tablePage(tableId) {
         flash.replaceChildren();
       } else if (FLASHED.has(event.kind)) {
         flash.replaceChildren(...[line].flat().map((part) => (part instanceof Node ? part.cloneNode(true) : part)));
+        fitFlash(flash);
         glow(flash);
         flashMoves = 0;
       }
@@ -212,6 +220,7 @@ export async function tablePage(tableId) {
   }
 
   function onFrame(frame) {
+    if (frame.type === "chat") { chat.onFrame(frame); return; }
     if (frame.type === "snapshot" || frame.type === "event") {
       const wasMine = ring.acting().includes(me());
       s.view = frame.view;
@@ -235,6 +244,7 @@ export async function tablePage(tableId) {
         remember(frame.view);
       }
       if (moved && frame.seat >= 0) s.lastActor = frame.seat;
+      if (moved) coach?.frame(frame);
       opening(s.view);
       if (frame.missed) return;  // the snapshot that follows draws the table as it is now
       drawBoard();
@@ -277,9 +287,20 @@ export async function tablePage(tableId) {
     else if (summary.box.parentNode !== main) main.insertBefore(summary.box, flash);
   };
   placeSummary();
+  // The chat: beside the table, above the log, on a wide screen; folded above the board on
+  // a phone (in the page's flow, so it never covers the board).
+  const placeChat = () => {
+    if (!phoneWidth().matches) { if (chat.box.parentNode !== side) side.insertBefore(chat.box, side.querySelector(":scope > h2")); }
+    else if (chat.box.parentNode !== main) main.insertBefore(chat.box, flash);
+  };
+  placeChat();
   page(`${t(`game.${info.game}`)} · ${tableName(info)}`, head, waiting,
     el("div", { class: `table-shell game-${info.game}` }, main, side));
   drawTable();
+  if (info.tutorial && gameInfo?.tutorial && me() !== null) {
+    await coachStyles();
+    coach = coachFor({ tableId, gameId: info.game, steps: gameInfo.tutorial.steps, me: me(), view: () => s.view });
+  }
   s.celebrated = info.status === "finished";  // a finished table opened later: no confetti, no fanfare
   socket.connect();
   const keys = (event) => { if (s.view && game.key) game.key(event, s.view, ctx); };
@@ -290,12 +311,20 @@ export async function tablePage(tableId) {
   }, 250);
   // Crossing the phone width moves the game's centre between the felt and the board, and
   // the round's summary between the log and the board.
-  const refold = () => { drawBoard(); ring.draw(board); placeSummary(); };
+  const refold = () => { drawBoard(); ring.draw(board); placeSummary(); placeChat(); };
   phoneWidth().addEventListener("change", refold);
   return () => {
     clearInterval(ticker);
     document.removeEventListener("keydown", keys);
     phoneWidth().removeEventListener("change", refold);
+    coach?.close();
     socket.close();
   };
+}
+
+// The banner is one line on a wide screen; a line too long for it (six seats' cards shown
+// at once) is set smaller on two lines rather than cut off with an ellipsis.
+function fitFlash(flash) {
+  flash.classList.remove("long");
+  if (flash.scrollWidth > flash.clientWidth + 1) flash.classList.add("long");
 }

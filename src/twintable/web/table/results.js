@@ -51,6 +51,7 @@ export function resultNodes(game, s) {
   const breakdown = (seat) => (game.breakdown ? game.breakdown(seat, scores[seat], { ...use, view, memory: s.memory })
     : use.points(scores[seat]));
   const mineRematch = info.rematch && tokens()[info.rematch];
+  const lastRound = s.lastRound();
   let again = "";
   if (mine) {
     again = el("button", { class: "primary", id: "play-again", onclick: async () => {
@@ -70,6 +71,7 @@ export function resultNodes(game, s) {
   }
   return [
     s.celebrated ? "" : confetti(),
+    el("div", { class: "results-main" },
     el("h2", {}, t("table.results")),
     el("p", { class: "headline" }, headline),
     own?.extra || "",
@@ -82,11 +84,33 @@ export function resultNodes(game, s) {
         el("td", {}, scores[seat]), el("td", {}, breakdown(seat)),
         el("td", { class: "winner-mark" }, winners.includes(seat) && !together ? ["★ ", el("span", {}, t("table.winner"))] : "")))),
     brokeTie ? el("p", { class: "note" }, t(tie.note)) : "",
-    // The last round or hand this page saw, with what it moved.
-    el("div", { class: "last-round" }, s.lastRound()),
     el("div", { class: "row" },
       again,
       el("a", { href: `#/replay/${tableId}`, id: "replay-link", class: "button" }, t("table.replay")),
-      el("a", { href: "#/" }, t("table.back"))),
+      el("a", { href: "#/" }, t("table.back")))),
+    // The last round or hand this page saw, with what it moved: beside the ranking where
+    // both fit, folded below it where they do not (fitResults).
+    lastRound.length ? el("details", { class: "last-round", open: true }, ...foldable(lastRound)) : "",
   ];
+}
+
+// A summary's nodes as a fold: its own heading ("Round 3", "Hand 2: chips won and paid")
+// names the fold, else a plain word does.
+function foldable(nodes) {
+  const [first, ...rest] = nodes;
+  if (first instanceof Element && /^H[1-6]$/.test(first.tagName)) {
+    return [el("summary", {}, el("span", { class: "last-round-title" }, ...first.childNodes)), ...rest];
+  }
+  return [el("summary", {}, t("table.last_round")), ...nodes];
+}
+
+// On a wide screen the last round sits beside the ranking; where it would wrap below and
+// push the table (your own seat and hand) off the screen, it starts folded instead.
+export function fitResults(panel, wide) {
+  const main = panel.querySelector(".results-main");
+  const round = panel.querySelector(".last-round");
+  if (wide && main && round && round.offsetTop > main.offsetTop + 4) {
+    round.open = false;
+    round.classList.add("folds");  // a fold to open and close again
+  }
 }

@@ -101,6 +101,8 @@ def test_a_policys_illegal_move_is_the_policys_fault() -> None:
 
 def test_unknown_opponents_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown opponent"):
-        TimoSelfPlayVectorEnv(2, 2, opponents="expert")
+        TimoSelfPlayVectorEnv(2, 2, opponents="grandmaster")
+    # A level reads as the bot it seats.
+    assert TimoSelfPlayVectorEnv(2, 2, opponents="Expert").opponents == ("search", "search")
     with pytest.raises(ValueError, match="one opponent per game"):
         TimoSelfPlayVectorEnv(2, 2, opponents=["random"])

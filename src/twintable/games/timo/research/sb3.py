@@ -161,7 +161,17 @@ class TimoSB3VecEnv(SB3VecEnvMethods, *_sb3_base()):  # type: ignore[misc]
 
 def timo_vec_env(num_envs: int, players: int = 2, **kwargs: Any) -> TimoSB3VecEnv:
     """A same-step :class:`TimoVectorEnv` (keywords: ``options``, ``learner``,
-    ``threads``, ``opponents``) for Stable-Baselines3."""
+    ``threads``, ``opponents``: the engine's bots or the levels that seat them, ``"easy"``
+    and ``"beginner"``) for Stable-Baselines3. Any other bot or level:
+    ``twintable.envs.sb3.vec_env("timo", ...)``."""
+    from twintable.bots.registry import resolve_bot
+    from twintable.games.timo.plugin import entry
+
+    opponents = kwargs.get("opponents")
+    if isinstance(opponents, str):
+        kwargs["opponents"] = resolve_bot(entry(), opponents) or opponents
+    elif opponents is not None:
+        kwargs["opponents"] = [resolve_bot(entry(), name) or name for name in opponents]
     vector = TimoVectorEnv(num_envs, players, autoreset_mode=AutoresetMode.SAME_STEP,
                            **kwargs)
     return TimoSB3VecEnv(vector)

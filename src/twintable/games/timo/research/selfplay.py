@@ -33,7 +33,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from twintable.bots.base import Bot
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import bot_factories, resolve_bot
 from twintable.envs.errors import OpponentMoveError
 from twintable.envs.opponents import turn_move
 from twintable.games.timo import env as timo_v0
@@ -86,6 +86,9 @@ class TimoSelfPlayVectorEnv(VectorEnv):
             chosen = list(opponents)
         if len(chosen) != self.num_envs:
             raise ValueError(f"give one opponent per game: {self.num_envs}, not {len(chosen)}")
+        # Levels (``"hard"``) read as the bots they seat.
+        chosen = [resolve_bot(timo_entry(), name) or name if isinstance(name, str) else name
+                  for name in chosen]
         known = {"greedy", *self._bot_names}
         unknown = sorted({name for name in chosen if isinstance(name, str)} - known)
         if unknown:

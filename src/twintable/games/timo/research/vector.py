@@ -118,7 +118,8 @@ class TimoVectorEnv(VectorEnv):
 
     def set_opponents(self, opponents: str | Sequence[str]) -> None:
         """Who plays the other seats, one name for every game or one per game
-        (``"greedy"`` or ``"random"``); it applies from the next move on."""
+        (``"greedy"`` or ``"random"``; ``timo_vec_env`` also reads the levels that seat
+        them, ``"easy"`` and ``"beginner"``); it applies from the next move on."""
         names = [opponents] * self.num_envs if isinstance(opponents, str) else list(opponents)
         if len(names) != self.num_envs:
             raise ValueError(f"give one opponent per game: {self.num_envs}, not {len(names)}")

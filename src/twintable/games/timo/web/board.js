@@ -2,23 +2,9 @@
 // direction of play; the hand as an overlapping fan with the legal cards raised; a colour
 // sheet over the table for black cards; TIMO! and catch buttons; what the others see of
 // each seat (a fan of card backs, the score, TIMO! or caught) through `renderTimo.seat`.
-const SYMBOLS = { blue: "♦", green: "♣", orange: "▲", pink: "♥", black: "★" };
-const COLOURS = ["blue", "green", "orange", "pink"];
-// What the centre of an action card shows instead of a word, so a face never depends on
-// the length of a word in the player's language (the word sits below, in small type).
-const GLYPHS = { stop: "⊘", twist: "⇄", "+2": "+2", "+4": "+4", colour: "" };
-const WORDS = new Set(["stop", "twist", "colour"]);
+import { cardFace, COLOURS, SYMBOLS } from "./pictures.js";
+
 const MOTION_MS = 380;
-
-function rankText(t, rank) {
-  const key = `timo.rank.${rank}`;
-  const text = t(key);
-  return text === key ? rank : text;
-}
-
-function cardLabel(t, card) {
-  return t("timo.card", { colour: t(`colour.${card.colour}`), rank: rankText(t, card.rank) });
-}
 
 // An animation that started on an earlier render carries on where it was: the board is
 // redrawn from every frame, so a new element resumes with a negative delay.
@@ -29,19 +15,6 @@ function motion(local, key, start) {
   const since = local.motions[key] === undefined ? Infinity : now - local.motions[key];
   if (since >= MOTION_MS) { delete local.motions[key]; return null; }
   return `animation-delay:${-Math.round(since)}ms`;
-}
-
-export function cardFace(ctx, card, attrs = {}, tag = "div") {
-  const { t, el } = ctx;
-  const label = cardLabel(t, card);
-  const word = WORDS.has(card.rank) ? rankText(t, card.rank) : "";
-  const glyph = card.rank in GLYPHS ? GLYPHS[card.rank] : card.rank;
-  const { class: extra = "", ...rest } = attrs;
-  return el(tag, { class: `card tm-card c-${card.colour} r-${card.rank.replace("+", "plus")}${word.length > 5 ? " long" : ""} ${extra}`.trim(),
-    role: tag === "button" ? null : "img", "aria-label": label, title: label, ...rest },
-  el("span", { class: "tm-idx", "aria-hidden": "true" }, el("span", {}, glyph || SYMBOLS[card.colour]), el("span", { class: "sym" }, SYMBOLS[card.colour])),
-  el("span", { class: `tm-mid${card.rank === "colour" ? " tm-wheel" : ""}`, "aria-hidden": "true" }, glyph),
-  word ? el("span", { class: "tm-word", "aria-hidden": "true" }, word) : "");
 }
 
 function cardBack(el, extra = "") {
@@ -276,10 +249,3 @@ renderTimo.seat = (view, seat, ctx) => {
     el("span", { class: "tm-score" }, t("timo.points", { n: view.scores[seat] ?? 0 })),
     flags);
 };
-
-// A card picture for the rules pages: `spec` is "colour/rank" ("blue/7", "pink/+2",
-// "black/+4", "black/colour"), drawn by the same code as at the table.
-export function drawCard(spec, ctx) {
-  const [colour, rank] = String(spec).split("/");
-  return cardFace(ctx, { colour, rank }, { class: "rules-card-face" }, "span");
-}

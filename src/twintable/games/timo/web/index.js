@@ -1,6 +1,7 @@
 // Timo's Twist in the browser: the game's side of the client interface (README.md in
 // twintable/web). The board itself is drawn in board.js.
-import { cardFace, drawCard, renderTimo } from "./board.js";
+import { renderTimo } from "./board.js";
+import pictures, { cardFace } from "./pictures.js";
 
 function cardText(t, card) {
   if (card.colour === "black") return t(card.rank === "+4" ? "event.timo.black_plus4" : "event.timo.black_colour");
@@ -85,10 +86,7 @@ function replayHand(view, ctx) {
 
 export default {
   styles: ["timo.css"],
-  facts: { players: 3 },
-  picture(box, ctx) {
-    box.replaceChildren(...["orange/7", "pink/+2", "black/+4"].map((spec) => ctx.el("span", { class: "lb-card" }, drawCard(spec, ctx))));
-  },
+  ...pictures,
   render: renderTimo,
   seat: renderTimo.seat,
   key: renderTimo.key,
@@ -99,5 +97,4 @@ export default {
   score,
   breakdown,
   replayHand,
-  drawCard,
 };

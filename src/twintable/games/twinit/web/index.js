@@ -1,6 +1,7 @@
 // Twin It in the browser: the game's side of the client interface (README.md in
 // twintable/web). The board itself is drawn in board.js.
 import { renderTwinIt } from "./board.js";
+import pictures from "./pictures.js";
 
 const ERRORS = ["different", "both_hands", "own_pile", "taboo"];
 const together = (view) => view?.mode === "coop";
@@ -62,11 +63,7 @@ function result(view, { scores }, { t, el, tNodes }) {
 
 export default {
   styles: ["twinit.css"],
-  facts: { players: 3 },
-  async picture(box, ctx) {
-    const { pictures } = await ctx.assets();
-    box.replaceChildren(...[5, 5, 17].map((n) => ctx.el("span", { class: "lb-disc", html: pictures[n % pictures.length] })));
-  },
+  ...pictures,
   render: renderTwinIt,
   seat: renderTwinIt.seat,
   key: renderTwinIt.key,

@@ -3,19 +3,10 @@
 // each seat won or paid in that round; the hand as a fan, the buy step, pick two and
 // commit. What everyone sees of a seat (chip stacks, hand size, a face-down pair once
 // chosen) comes from `renderTwins.seat`.
-const SYMBOLS = { red: "●", orange: "◆", yellow: "▲", green: "♣", blue: "■", purple: "★" };
+import { cardFace } from "./pictures.js";
+
 const ROUNDS = 4;
 const FLIP_MS = 700;
-
-export function cardFace(ctx, card, attrs = {}, tag = "div") {
-  const { t, el } = ctx;
-  const label = t("twins.card", { colour: t(`colour.${card.colour}`), value: card.value, ink: t(`twins.ink.${card.ink}`) });
-  const { class: extra = "", ...rest } = attrs;
-  return el(tag, { class: `card tw2-card c-${card.colour} ink-${card.ink} ${extra}`.trim(), role: tag === "button" ? null : "img", "aria-label": label, title: label, ...rest },
-    el("span", { class: "tw2-idx", "aria-hidden": "true" }, el("span", {}, card.value), el("span", { class: "sym" }, SYMBOLS[card.colour])),
-    el("span", { class: "val", "aria-hidden": "true" }, card.value),
-    el("span", { class: "sym tw2-big", "aria-hidden": "true" }, SYMBOLS[card.colour]));
-}
 
 function back(el, extra = "") {
   return el("span", { class: `tw2-back ${extra}`.trim(), "aria-hidden": "true" });
@@ -115,7 +106,9 @@ function reveals(view, ctx, hand, played) {
   local.seen = local.seen || {};
   return el("section", { class: "tw2-reveals", id: "reveals", "aria-label": t("twins.revealed") },
     el("h2", {}, hand === view.hand_no ? t("twins.revealed") : t("twins.last_hand", { n: hand })),
-    rounds.map((round) => {
+    // The newest round in full; the hand's earlier rounds folded (the log tells them too),
+    // so the sheet beside the hand needs no scrollbar of its own.
+    foldEarlier(ctx, rounds.map((round) => {
       const sets = played.filter((set) => set.round === round).sort((a, b) => b.rank - a.rank);
       const key = `${hand}:${round}`;
       // A round's pairs turn over together the first time this screen shows them.
@@ -134,7 +127,14 @@ function reveals(view, ctx, hand, played) {
             el("span", { class: "tw2-rank" }, t(`twins.set.${set.set}`), at ? ` · #${at}` : ""),
             moved ? move(ctx, set.seat, moved[set.seat]) : "");
         })));
-    }));
+    })));
+}
+
+function foldEarlier({ t, el }, rounds) {
+  const [newest, ...earlier] = rounds;
+  if (!earlier.length) return rounds;
+  return [newest, el("details", { class: "tw2-earlier" },
+    el("summary", {}, t("twins.earlier_rounds", { n: earlier.length })), earlier)];
 }
 
 // Chips that change hands travel: when a seat's chips go down and the bank's go up, a
@@ -275,14 +275,3 @@ renderTwins.seat = (view, seat, ctx) => {
       el("span", { class: "tw2-count" }, t("twins.cards_n", { n: size }))),
     state);
 };
-
-// A card picture for the rules pages: `spec` is "colour/value" ("red/7"), or
-// "colour/value/ink" to force the ink; by default the ink follows the deck's ruling
-// (white when value + colour position is even, red first).
-const INK_ORDER = ["red", "orange", "yellow", "green", "blue", "purple"];
-export function drawCard(spec, ctx) {
-  const [colour, text, given] = String(spec).split("/");
-  const value = Number(text);
-  const ink = given || ((value + INK_ORDER.indexOf(colour)) % 2 === 0 ? "white" : "black");
-  return cardFace(ctx, { colour, value, ink }, { class: "rules-card-face" }, "span");
-}

@@ -1,6 +1,7 @@
 // Twins in the browser: the game's side of the client interface (README.md in
 // twintable/web). The board itself is drawn in board.js.
-import { cardFace, drawCard, renderTwins } from "./board.js";
+import { renderTwins } from "./board.js";
+import pictures, { cardFace } from "./pictures.js";
 
 const STARTING_CHIPS = 12;  // every seat's chips at the start (RULES.md §2)
 const ROUNDS = [1, 2, 3, 4];
@@ -50,7 +51,10 @@ const score = {
     const tone = (v) => (v > 0 ? "gain" : v < 0 ? "loss" : "");
     return [el("h2", {}, t("table.hand_chips", { n: hand.hand })),
       el("table", { class: "grid chips-moved" },
-        el("tr", {}, el("th", {}, t("table.player")), ROUNDS.map((r) => el("th", {}, t("table.round_n", { n: r }))), el("th", {}, t("table.net"))),
+        // "Rounds" once over their numbers: a column per round fits the narrow side column.
+        el("tr", {}, el("th", { rowspan: 2 }, t("table.player")), el("th", { colspan: ROUNDS.length }, t("twins.rounds")),
+          el("th", { rowspan: 2 }, t("table.net"))),
+        el("tr", {}, ROUNDS.map((r) => el("th", { "aria-label": t("table.round_n", { n: r }) }, r))),
         seats.map((_, seat) => {
           const cells = ROUNDS.map((r) => hand.moves[`${r}:${seat}`] ?? 0);
           const net = cells.reduce((a, b) => a + b, 0);
@@ -86,10 +90,7 @@ function whoActs(view) {
 
 export default {
   styles: ["twins.css"],
-  facts: { players: 4 },
-  picture(box, ctx) {
-    box.replaceChildren(...["red/7", "blue/7", "green/3"].map((spec) => ctx.el("span", { class: "lb-card" }, drawCard(spec, ctx))));
-  },
+  ...pictures,
   render: renderTwins,
   seat: renderTwins.seat,
   whoActs,
@@ -98,5 +99,4 @@ export default {
   score,
   breakdown,
   replayHand,
-  drawCard,
 };

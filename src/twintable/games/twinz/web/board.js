@@ -133,11 +133,13 @@ function banner(view, ctx, role) {
   if (view.phase === "over") {
     title = t("twinz.banner.over");
     // How the last word went; the ranking itself is the results panel's.
-    if (ctx.local.tzLast) detail = roundLine(ctx.local.tzLast, ctx);
+    if (view.recap) detail = recapLine(view.recap, ctx);
+    else if (ctx.local.tzLast) detail = roundLine(ctx.local.tzLast, ctx);
   } else if (view.phase === "draw" && view.pause_until !== null && view.pause_until !== undefined) {
     // The last round's result stays on screen a moment before anyone takes the card.
     title = t("twinz.banner.pause");
-    if (ctx.local.tzLast) detail = roundLine(ctx.local.tzLast, ctx);
+    if (view.recap) detail = recapLine(view.recap, ctx);
+    else if (ctx.local.tzLast) detail = roundLine(ctx.local.tzLast, ctx);
   } else if (view.phase === "draw") {
     title = role.duo ? t("twinz.banner.draw_you", { partner }) : t("twinz.banner.draw_others", { a, b });
   } else if (view.phase === "clues") {
@@ -252,7 +254,53 @@ function roundLine(data, ctx) {
   const winners = (data.winners || []).map((seat) => ctx.names[seat] ?? "");
   if (data.reason === "found" && winners.length === 1) return t("twinz.last.found", { word, name: winners[0] });
   if (data.reason === "found") return t("twinz.last.shared", { word, names: list(winners) });
+  // A clue the root rule refused: say whose, which and why (RULES.md §4).
+  const refused = data.refused ? Object.entries(data.refused)[0] : null;
+  if (data.reason === "mystery_word" && refused) {
+    return t("twinz.last.refused", { word, name: ctx.names[Number(refused[0])] ?? "", why: refusedLine(refused[1], ctx) });
+  }
   return t(`twinz.last.${data.reason}`, { word });
+}
+
+function recapLine(recap, ctx) {
+  const last = recap.attempts[recap.attempts.length - 1];
+  return roundLine({ word: recap.word, reason: recap.result, winners: recap.winners, refused: last ? last.refused : null }, ctx);
+}
+
+function refusedLine(why, ctx) {
+  return ctx.t(`twinz.refused.${why.reason}`, { clue: String(why.clue).toUpperCase(), word: String(why.word).toUpperCase() });
+}
+
+// The round just played, from the view's recap: the word, each attempt's two clue cards
+// turned face up with their penalties and refusals, every guess with its guesser. It stays
+// until the next card is dealt (the view drops it then).
+function recapPanel(recap, ctx) {
+  const { t, el } = ctx;
+  const last = recap.attempts[recap.attempts.length - 1];
+  const line = recapLine(recap, ctx);
+  return el("section", { class: "tz-recap", id: "twinz-recap", "aria-label": t("twinz.recap.title", { word: recap.word.toUpperCase() }) },
+    el("h3", {}, t("twinz.recap.title", { word: "" }), el("strong", { class: "tz-recap-word" }, recap.word.toUpperCase())),
+    el("p", { class: "tz-recap-result" }, line),
+    recap.attempts.map((attempt) => el("div", { class: "tz-recap-attempt", "data-attempt": attempt.attempt },
+      recap.attempts.length > 1 ? el("h4", {}, t("twinz.recap.attempt", { n: attempt.attempt })) : "",
+      el("ul", { class: "tz-recap-clues", "aria-label": t("twinz.recap.clues") }, attempt.clues.map(([seat, word]) => {
+        const lost = (attempt.penalties[String(seat)] || []).filter((reason) => reason !== "mystery_root");
+        const refused = attempt.refused[String(seat)];
+        return el("li", { class: `tz-recap-clue${refused ? " tz-refused" : ""}`, "data-seat": seat },
+          el("span", { class: `tz-card tz-up tz-mini${word ? "" : " tz-none"}` }, word ? word.toUpperCase() : t("twinz.no_clue")),
+          el("span", { class: "tz-who" }, ctx.names[seat] ?? ""),
+          refused ? el("span", { class: "tz-penalty tz-why" }, refusedLine(refused, ctx)) : "",
+          lost.length ? el("span", { class: "tz-penalty" }, lost.map((reason) => t(`twinz.penalty.${reason}`)).join(", ")) : "");
+      })),
+      attempt.guesses.length
+        ? el("ul", { class: "tz-recap-guesses", "aria-label": t("twinz.recap.guesses") }, attempt.guesses.map(([seat, word]) => {
+          const right = recap.winners.includes(seat) && attempt === last;
+          return el("li", { class: right ? "tz-right" : "tz-wrong", "data-guess": seat },
+            el("span", { class: "tz-who" }, ctx.names[seat] ?? ""),
+            el("span", { class: "tz-guess-word" }, String(word).toUpperCase()),
+            el("span", { class: "tz-mark" }, right ? "✓" : "✗"));
+        }))
+        : el("p", { class: "tz-detail" }, t("twinz.recap.no_guess")))));
 }
 
 function list(names) {
@@ -282,8 +330,9 @@ export function renderTwinz(view, ctx) {
   root.append(banner(view, ctx, role));
   showClock(root, view, t);
   if (view.phase === "over") {
-    // The game is over: no clock, no boxes, nobody's move.
+    // The game is over: no clock, no boxes, nobody's move; the last round stays readable.
     local.tzBoxes = {};
+    if (view.recap) root.append(recapPanel(view.recap, ctx));
     return root;
   }
   if (view.mystery) {
@@ -300,6 +349,7 @@ export function renderTwinz(view, ctx) {
   const guessBox = role.canGuess ? wordBox(ctx, "guess", moment) : null;
   if (clueBox) { boxes.push(clueBox); root.append(el("div", { class: "tz-action" }, clueBox.row)); }
   if (view.phase === "clues" || view.phase === "guesses") root.append(clueCards(view, ctx));
+  else if (view.recap) root.append(recapPanel(view.recap, ctx));
   if (view.contest !== null && view.contest !== undefined) root.append(votePanel(view, ctx));
   if (guessBox) { boxes.push(guessBox); root.append(el("div", { class: "tz-action" }, guessBox.row)); }
   root.append(guessList(view, ctx));
@@ -349,13 +399,16 @@ renderTwinz.describe = (event, ctx) => {
     case "clues_revealed": {
       // The clue cards show each penalty under its card for this attempt.
       local.tzReveal = { key: `${local.tzRound}/${data.attempt}`, penalties: data.penalties || {} };
+      // A refused clue ends the round: its line says which clue and why (round_over).
+      local.tzRefused = data.refused || null;
       const said = Object.entries(data.clues).map(([seat, word]) => word
         ? t("event.twinz.said", { name: name(seat), word: word.toUpperCase() })
         : t("event.twinz.said_nothing", { name: name(seat) }));
       const lines = Object.entries(data.penalties)
         .filter(([, reasons]) => reasons.length)
         .map(([seat, reasons]) => t("twinz.penalised", { name: name(seat),
-          reasons: reasons.map((reason) => t(`twinz.penalty.${reason}`)).join(", ") }));
+          reasons: reasons.map((reason) => (reason === "mystery_root" && data.refused?.[seat]
+            ? refusedLine(data.refused[seat], ctx) : t(`twinz.penalty.${reason}`))).join(", ") }));
       return [t("event.twinz.clues_revealed"), ...said, ...lines].join(" ");
     }
     case "guessed":
@@ -375,8 +428,8 @@ renderTwinz.describe = (event, ctx) => {
     case "contest_dismissed":
       return t(`event.twinz.${event.kind}`, { member: name(data.member) });
     case "round_over":
-      local.tzLast = data;
-      return roundLine(data, ctx);
+      local.tzLast = data.reason === "mystery_word" ? { ...data, refused: local.tzRefused } : data;
+      return roundLine(local.tzLast, ctx);
     default:
       return null;
   }

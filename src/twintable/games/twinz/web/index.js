@@ -1,6 +1,7 @@
 // Twinz in the browser: the game's side of the client interface (README.md in
 // twintable/web). The board and the log's sentences are made in board.js.
 import { renderTwinz } from "./board.js";
+import pictures from "./pictures.js";
 
 function narrate(event, { ctx }) {
   const line = renderTwinz.describe(event, ctx);
@@ -33,28 +34,21 @@ function replayHand(view, { t, el }) {
   return el("span", { class: known.length ? "" : "replay-none" }, known.length ? known.join(" · ") : t("replay.no_word"));
 }
 
-// The lobby's picture: a word card, numbered lines of two words, the second upside down.
-function picture(box, { el }) {
-  const lines = [["chat", "lune"], ["plage", "neige"], ["orage", "sucre"]];
-  box.replaceChildren(el("span", { class: "lb-word lb-word-blue" }),
-    el("span", { class: "lb-word" }, lines.map(([word, other], index) => el("span", { class: "lb-word-line" },
-      el("small", {}, index + 1), el("strong", {}, word), el("span", { class: "lb-upside" }, other)))));
-}
-
 export default {
   styles: ["twinz.css"],
-  facts: { players: 4 },
-  picture,
+  ...pictures,
   render: renderTwinz,
   seat: renderTwinz.seat,
   tick: renderTwinz.tick,
   whoActs: renderTwinz.toAct,
   deadline,
   narrate,
-  // The round's result stands on the board's banner through the pause and at the end
-  // (board.js banner): not flashed above it too.
-  toldOnBoard: (event, view) => event.kind === "round_over"
-    && (view?.phase === "over" || (view?.phase === "draw" && view.pause_until != null)),
+  // The round's result stands on the board (its banner through the pause, its recap until
+  // the next card is dealt), and the revealed clues on their turned cards: neither is
+  // flashed above the board too (issue 40: on a phone the clues were announced twice).
+  toldOnBoard: (event, view) => (event.kind === "round_over"
+    && (view?.phase === "over" || (view?.phase === "draw" && (view.pause_until != null || view.recap != null))))
+    || (event.kind === "clues_revealed" && (Array.isArray(view?.clues) || view?.recap != null)),
   breakdown,
   ranking,
   replayHand,

@@ -1,0 +1,69 @@
+"""The table's chat in the browser (issue #39): a line typed and sent with Enter reaches
+the other person as text (markup in it is never markup), a quick reaction shows in the
+list and on the sender's seat, a mute hides a person's lines and survives a reload, and
+the host's switch turns chat off for everyone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import Tab
+from tests.web.play import create_table, join_as
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = '<img src=x onerror="window.hacked=1"><script>window.hacked=2</script> hi <b>Bo</b>'
+
+
+def test_two_people_chat_react_mute_and_the_host_turns_chat_off(tab: Tab,
+                                                                 second_tab: Tab) -> None:
+    ann, bo = tab.page, second_tab.page
+    table_id = create_table(tab, "timo", 2, {"target": "60"}, open_seats=(1,))
+    join_as(second_tab, table_id, "Bo")
+    ann.wait_for_selector("#start:not([disabled])")
+    ann.click("#start")
+    bo.wait_for_selector(".seat.me")
+    # Ann types at her desk; Enter sends.
+    ann.fill("#chat-input", HOSTILE)
+    ann.press("#chat-input", "Enter")
+    ann.wait_for_selector("#chat-lines li .chat-text")
+    assert ann.input_value("#chat-input") == ""
+    # On Bo's phone the chat is one folded line that counts what came.
+    assert bo.locator("#chat-toggle").is_visible()
+    assert not bo.locator("#chat-input").is_visible()
+    bo.wait_for_selector("#chat-unread:not([hidden])")
+    assert bo.locator("#chat-unread").inner_text() == "1 new"
+    bo.click("#chat-toggle")
+    bo.wait_for_selector("#chat-unread", state="hidden")
+    line = bo.locator("#chat-lines li").first
+    assert line.locator(".chat-name").inner_text() == "Ann"
+    assert line.locator(".chat-text").inner_text() == HOSTILE  # as typed, as text
+    assert bo.locator("#chat-lines img, #chat-lines script, #chat-lines b").count() == 0
+    assert bo.evaluate("() => window.hacked") is None
+    assert ann.evaluate("() => window.hacked") is None
+    # Bo reacts: the line, and a moment on his seat at Ann's table.
+    bo.click('.chat-react[data-emote="👏"]')
+    # (The seat shows it for 2.5 s: both are looked for in the same frame of the page.)
+    ann.wait_for_function("""() => document.querySelector(
+      '#chat-lines .chat-emote[aria-label="Well played"]')
+      && document.querySelector('.seat[data-seat="1"] .chat-bubble')""")
+    # Ann mutes Bo: his next line does not show for her, also after a reload.
+    ann.click('#chat-lines li[data-author="seat:1"] .chat-mute')
+    ann.wait_for_selector('#chat-lines li[data-author="seat:1"]', state="detached")
+    bo.fill("#chat-input", "still there?")
+    bo.press("#chat-input", "Enter")
+    bo.wait_for_selector("#chat-lines li:has-text('still there?')")
+    ann.reload()
+    ann.wait_for_selector("#chat-lines li .chat-text")
+    assert ann.locator('#chat-lines li[data-author="seat:1"]').count() == 0
+    assert "Bo" in ann.locator("#chat-muted").inner_text()
+    ann.click("#chat-muted .chat-unmute")
+    ann.wait_for_selector("#chat-lines li:has-text('still there?')")
+    # Only the host has the switch; off, nobody can chat.
+    assert bo.locator("label.chat-host").is_hidden()
+    ann.uncheck("#chat-switch")
+    bo.wait_for_selector("#chat-input[disabled]")
+    assert "turned chat off" in bo.locator("#chat-note").inner_text()
+    assert bo.locator('.chat-react[data-emote="👍"]').is_disabled()
+    ann.check("#chat-switch")
+    bo.wait_for_selector("#chat-input:not([disabled])")
