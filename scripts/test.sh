@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 # The fifth game, a plug-in package of its own (examples/tricks): installed the way a
 # designer's game would be, so the suite checks that a game outside the tree plays.
 .venv/bin/pip install -q -e examples/tricks
+# The sixth, a game with nothing hidden and no chance (examples/pebbles): the kit's proof.
+.venv/bin/pip install -q -e examples/pebbles
 # The suite starts a hundred-odd servers and workers: each reads the package compiled,
 # also on a machine with PYTHONDONTWRITEBYTECODE set, where every process compiled it
 # from source again (0.6 s a start here).
-.venv/bin/python -m compileall -q src examples/tricks/src >/dev/null
+.venv/bin/python -m compileall -q src examples/tricks/src examples/pebbles/src >/dev/null
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
     && [ "$(id -u)" -eq 0 ]; then

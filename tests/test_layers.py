@@ -1,5 +1,6 @@
-"""The layers import one way only (docs/architecture.md): core ← games ← bots, sim, envs ←
-server ← web; no modules import each other in a circle; and no shell names a game.
+"""The layers import one way only (docs/architecture.md): core ← bots ← games ← sim ←
+envs, games ← server, and the kit and the command line above them all; no modules import
+each other in a circle; and no shell names a game.
 
 Every import in ``src/twintable`` is read with ``ast``, including imports inside functions
 and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
@@ -28,6 +29,9 @@ FORBIDDEN: dict[str, set[str]] = {
     "envs": {"server", "web", "terminal", "cli"},
     # The load harness is a client: it speaks the protocol, never the server's code.
     "loadtest": {"server", "sim", "envs", "web", "terminal", "cli"},
+    # The game kit plays games and reads what a game ships (its rules pages through the
+    # server's page reader); the command line runs it, never the other way round.
+    "kit": {"envs", "web", "terminal", "cli", "loadtest"},
 }
 
 
@@ -211,7 +215,7 @@ def test_the_cycle_check_sees_a_lazy_circle(tmp_path: Path,
 
 
 #: Layers that run any game and name none: they find games through their entries.
-SHELLS = ("server", "sim", "envs", "terminal", "cli", "bots", "core", "loadtest")
+SHELLS = ("server", "sim", "envs", "terminal", "cli", "bots", "core", "loadtest", "kit")
 
 
 def docstrings(tree: ast.AST) -> set[int]:

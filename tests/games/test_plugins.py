@@ -1,13 +1,11 @@
 """Every game is found through the ``twintable.games`` entry points, the built-in ones
-too, and its entry names only things that exist (games/__init__.py, games/<id>/plugin.py)."""
+too (games/__init__.py, games/<id>/plugin.py); that what an entry names exists is the
+kit's ``entry`` check, run on every installed game (tests/kit)."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import subprocess
 import sys
-from importlib import resources
 from importlib.metadata import EntryPoint, entry_points
 
 import pytest
@@ -80,19 +78,3 @@ def test_every_bot_has_a_level_and_random_is_a_beginner(entry: GameEntry) -> Non
                                          for name in (bot.name, *bot.aliases)} | guides
     assert not guides & {bot.name for bot in levels}
     assert entry.default_bot in {bot.name for bot in entry.bots}
-
-
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda entry: entry.id)
-def test_what_an_entry_names_exists(entry: GameEntry) -> None:
-    package = resources.files(entry.package)
-    assert package.joinpath("rules", "en.md").is_file()
-    if entry.terminal is not None:
-        terminal = importlib.import_module(entry.terminal)
-        for name in ("Terminal", "INTRO", "render", "describe_action", "describe_event"):
-            assert hasattr(terminal, name), (entry.terminal, name)
-    if entry.commands is not None:
-        module, _, attr = entry.commands.partition(":")
-        assert getattr(importlib.import_module(module), attr).info.help
-    if entry.env is not None:
-        assert importlib.util.find_spec(entry.env) is not None
-    assert (entry.gym_id is None) or entry.env is not None

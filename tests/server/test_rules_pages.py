@@ -13,8 +13,9 @@ from tests.server.client import app_client
 from twintable.games import default_registry
 from twintable.server.rules_pages import LANGUAGES, SECTIONS, render, source
 
-GAMES = ("timo", "twins", "twinit", "twinz")
 REGISTRY = default_registry()
+#: Every installed game: built-in or a plug-in, its pages are read the same way.
+GAMES = REGISTRY.ids()
 #: Words that belong in a README or a commit, never on a page for players.
 DEVELOPER_WORDS = (".py", "engine", "readme", "commit")
 #: What the renderer may produce from Markdown; anything else came from the page source.

@@ -26,8 +26,8 @@ def modes(game: Game[Any]) -> list[str]:
         else [""]
 
 
-def test_the_four_games_are_measured() -> None:
-    assert {entry.id for entry in GAMES} == {"timo", "twinit", "twins", "twinz"}
+def test_every_game_twintable_ships_is_measured() -> None:
+    assert GAMES and all(entry.rules.table_minutes for entry in GAMES)
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=[entry.id for entry in GAMES])

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
+from twintable.games import game_ids
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +29,7 @@ def table_info(tab: Tab, table_id: str) -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("game", ["timo", "twins", "twinit", "twinz"])
+@pytest.mark.parametrize("game", game_ids())
 def test_play_now_starts_a_game_against_bots_in_one_click(tab: Tab, game: str) -> None:
     lobby(tab)
     tile = tab.page.locator(f'.lb-game[data-game="{game}"]')

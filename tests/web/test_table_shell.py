@@ -25,6 +25,7 @@ from tests.web.play import (
     timo_move,
     wait_in_view,
 )
+from twintable.games import game_ids
 
 pytestmark = pytest.mark.browser
 
@@ -377,7 +378,7 @@ def test_the_log_tells_each_line_once_keeps_no_old_banner_and_survives_a_reload(
     assert after[len(after) - len(before):][-10:] == before[-10:], (before, after)
 
 
-@pytest.mark.parametrize("game", ["timo", "twins", "twinit", "twinz"])
+@pytest.mark.parametrize("game", game_ids())
 def test_every_table_fits_one_wide_screen_at_the_start(tab: Tab, game: str) -> None:
     """Seats, the board and its actions in one 1280 x 800 screen, without scrolling."""
     tab.page.set_viewport_size({"width": 1280, "height": 800})

@@ -23,9 +23,11 @@ from typer.core import TyperGroup
 
 from twintable.bots.registry import level_bots, level_of, seat_names
 from twintable.cli.backup import archive, backup, restore
+from twintable.cli.check import check
 from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_file, variables_of
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
+from twintable.core.options import parse_option_pairs
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
 from twintable.games import default_registry
@@ -131,16 +133,10 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep:
-            raise _fail(f"options are key=value, got {pair!r}")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options
+    try:
+        return parse_option_pairs(pairs or [])
+    except ValueError as error:
+        raise _fail(str(error)) from None
 
 
 def _lineup(bots: str, players: int) -> list[str]:
@@ -780,6 +776,7 @@ for _entry in GAMES.entries():
         train_app.command(_entry.id)(getattr(import_module(_module), _attr))
 
 app.command()(loadtest)
+app.command()(check)
 for _command in (backup, restore, archive):
     app.command()(_command)
 app.add_typer(train_app, name="train")

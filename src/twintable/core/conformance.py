@@ -1,10 +1,14 @@
-"""Checks every game must pass, run by the test suite over all registered games.
+"""Checks every game must pass, run over every installed game (``twintable check``,
+``twintable.kit``).
 
 Modelled on PettingZoo's shipped API tests: random playouts end, seats that may act
 have legal actions, illegal actions are refused without a trace, the same seed and
-actions give the same states, replays survive JSON, and views leak nothing (a seat's view
-is unchanged when everything it cannot see is re-dealt; the views written together for
-a move's frames are each audience's own).
+actions give the same states, replays survive JSON, views leak nothing (a seat's view
+is unchanged when everything it cannot see is re-dealt, and the re-deal replaces the
+RNG; the views written together for a move's frames are each audience's own), what the
+game declares conserved never changes, and the seed matters exactly when the game
+declares chance. Which checks apply comes from the game's declared type
+(``core/gametype.py``). A failed check raises :class:`ConformanceError` naming it.
 """
 
 from __future__ import annotations
@@ -17,10 +21,32 @@ from typing import Any
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
+from twintable.core.gametype import Dynamics, Information
 from twintable.core.replay import Replay
+from twintable.core.rng import Rng
 from twintable.core.types import Action
 
 MAX_STEPS = 100_000
+
+#: The checks a random playout runs, by the name a failure reports.
+PLAYOUT = "playouts"
+LEGAL = "legal moves"
+REFUSALS = "refusals"
+VIEWS = "views hide"
+CONSERVATION = "conservation"
+SERIALIZATION = "serialization"
+REPLAY = "replay"
+SEED = "seed"
+TYPE = "type"
+
+
+class ConformanceError(AssertionError):
+    """A game failed the check named ``check`` (one of this module's check names)."""
+
+    def __init__(self, check: str, message: str):
+        super().__init__(f"{check}: {message}")
+        self.check = check
+        self.reason = message
 
 
 @dataclass(slots=True)
@@ -32,6 +58,9 @@ class Playout:
     illegal_probes: int = 0
     leak_probes: int = 0
     leak_probes_that_changed_hidden_state: int = 0
+    steps: int = 0
+    steps_with_one_seat: int = 0
+    most_seats_at_once: int = 0
 
 
 def random_playout(game: Game[Any], players: int, seed: int,
@@ -45,8 +74,15 @@ def random_playout(game: Game[Any], players: int, seed: int,
     """
     rng = random.Random(seed)
     state = game.new_state(options, players, seed)
+    if game.snapshot(game.new_state(options, players, seed)) != game.snapshot(state):
+        raise ConformanceError(REPLAY, f"two games set up from seed {seed} differ")
     replay = Replay(game.id, players, seed, dict(game.resolve_options(options)))
     playout = Playout(replay)
+    declared = getattr(game, "game_type", None)
+    conserved = game.conserved(state)
+    if declared is not None and set(conserved) != set(declared.conserves):
+        raise ConformanceError(CONSERVATION, f"conserved() reports {sorted(conserved)}, "
+                               f"the game type declares {sorted(declared.conserves)}")
     seen_legal: dict[tuple[Any, ...], Action] = {}
     now = 0
     for step in range(MAX_STEPS):
@@ -54,18 +90,22 @@ def random_playout(game: Game[Any], players: int, seed: int,
             playout.snapshots.append(game.snapshot(state))
         if game.is_over(state):
             _check_finished(game, state, players)
+            playout.steps = step
             return playout
         acting = sorted(game.to_act(state))
+        playout.steps_with_one_seat += len(acting) == 1
+        playout.most_seats_at_once = max(playout.most_seats_at_once, len(acting))
         legal: list[Action] = []
         for seat in acting:
             seat_legal = game.legal_actions(state, seat)
             if not seat_legal:
-                raise AssertionError(f"seat {seat} may act but has no legal action "
-                                     f"(step {step}, seed {seed})")
+                raise ConformanceError(LEGAL, f"seat {seat} may act but has no legal action "
+                                       f"(step {step}, seed {seed})")
             legal += seat_legal
         deadline = game.deadline(state)
         if not legal and deadline is None:
-            raise AssertionError(f"nobody can act and no deadline is set (step {step})")
+            raise ConformanceError(LEGAL, f"nobody can act and no deadline is set "
+                                   f"(step {step}, seed {seed})")
         if probe_every and step % probe_every == 0:
             playout.illegal_probes += _probe_illegal(game, state, legal, seen_legal, players)
             changed = _probe_leaks(game, state, players, rng)
@@ -82,28 +122,39 @@ def random_playout(game: Game[Any], players: int, seed: int,
             now = max(now, deadline)
             timeout = game.timeout_action(state, now)
             if timeout is None:
-                raise AssertionError("a deadline passed without a timeout action")
+                raise ConformanceError(LEGAL, "a deadline passed without a timeout action")
             action = timeout
         else:
             now = later
             action = rng.choice(legal).at(now)
         game.apply(state, action)
         replay.actions.append(action)
-    raise AssertionError(f"random playout did not end within {MAX_STEPS} steps (seed {seed})")
+        if conserved and game.conserved(state) != conserved:
+            raise ConformanceError(CONSERVATION, f"{action} changed what the game conserves "
+                                   f"({', '.join(sorted(conserved))}; seed {seed}, "
+                                   f"step {step})")
+    raise ConformanceError(PLAYOUT, f"random playout did not end within {MAX_STEPS} steps "
+                           f"(seed {seed})")
 
 
 def _check_finished(game: Game[Any], state: Any, players: int) -> None:
     outcome = game.outcome(state)
     if outcome is None or not outcome.winners:
-        raise AssertionError("a finished game must have an outcome with winners")
+        raise ConformanceError(PLAYOUT, "a finished game must have an outcome with winners")
     if len(outcome.scores) != players:
-        raise AssertionError("the outcome must score every seat")
+        raise ConformanceError(PLAYOUT, "the outcome must score every seat")
     if game.to_act(state):
-        raise AssertionError("nobody may act after the end")
+        raise ConformanceError(LEGAL, "nobody may act after the end")
     for seat in range(players):
         if game.legal_actions(state, seat):
-            raise AssertionError("no action may be legal after the end")
-    json.dumps(outcome.to_json())
+            raise ConformanceError(LEGAL, "no action may be legal after the end")
+    # Clients know a game has ended from its views alone (``over``, or its phase).
+    ended = game.view(state, None).to_json()
+    if ended.get("over") is not True and ended.get("phase") != "over":
+        raise ConformanceError(PLAYOUT, "a finished game's views do not say so (give them "
+                               "over: true)")
+    _as_json(outcome.to_json(), "the outcome")
+    _as_json(game.snapshot(state), "the snapshot")
 
 
 def _probe_illegal(game: Game[Any], state: Any, legal: list[Action],
@@ -119,11 +170,12 @@ def _probe_illegal(game: Game[Any], state: Any, legal: list[Action],
             game.apply(state, action)
         except RuleError as error:
             if not error.code or not error.message:
-                raise AssertionError(f"{action} refused without a code or message") from None
+                raise ConformanceError(REFUSALS, f"{action} refused without a code or "
+                                       "message") from None
         else:
-            raise AssertionError(f"illegal action {action} was accepted")
+            raise ConformanceError(REFUSALS, f"illegal action {action} was accepted")
         if game.snapshot(state) != before:
-            raise AssertionError(f"refused action {action} changed the state")
+            raise ConformanceError(REFUSALS, f"refused action {action} changed the state")
     return len(probes)
 
 
@@ -131,32 +183,136 @@ def _probe_leaks(game: Game[Any], state: Any, players: int, rng: random.Random) 
     changed = 0
     viewers = [*range(players), None]
     shared, own = game.views_json(state, viewers)
+    declared = getattr(game, "game_type", None)
+    chance = declared is None or declared.chance
     for viewer in viewers:
-        redealt = game.determinize(state, viewer, rng)
-        if game.snapshot(redealt) != game.snapshot(state):
+        before = game.snapshot(state)
+        try:
+            redealt = game.determinize(state, viewer, rng)
+        except NotImplementedError:
+            raise ConformanceError(VIEWS, "determinize is not implemented (a game with "
+                                   "hidden information must re-deal what a seat cannot "
+                                   "see)") from None
+        if game.snapshot(state) != before:
+            raise ConformanceError(VIEWS, "determinize changed the state it copied")
+        if game.snapshot(redealt) != before:
             changed += 1
+        kept, fresh = getattr(state, "rng", None), getattr(redealt, "rng", None)
+        if chance and isinstance(kept, Rng) and (
+                not isinstance(fresh, Rng) or fresh.to_json() == kept.to_json()):
+            raise ConformanceError(VIEWS, f"determinize for {viewer} kept the RNG: the "
+                                   "re-dealt copy would know the draws to come")
         mine = game.view(state, viewer).to_json()
-        json.dumps(mine)
+        _as_json(mine, f"the view of {viewer}")
         # The views written together (a move's frames) are each audience's own view.
         if shared.keys() & own[viewer].keys() or shared | own[viewer] != mine:
-            raise AssertionError(f"views_json does not give the view of {viewer}")
+            raise ConformanceError(VIEWS, f"views_json does not give the view of {viewer}")
         theirs = game.view(redealt, viewer).to_json()
         if mine != theirs:
-            raise AssertionError(f"the view of {viewer} depends on what it cannot see")
+            raise ConformanceError(VIEWS, f"the view of {viewer} depends on what it cannot "
+                                   "see")
     return changed
+
+
+def _as_json(data: Any, what: str) -> None:
+    """``data`` survives JSON unchanged (tuples read back as lists)."""
+    try:
+        text = json.dumps(data, sort_keys=True)
+    except (TypeError, ValueError) as error:
+        raise ConformanceError(SERIALIZATION, f"{what} is not JSON: {error}") from None
+    if json.dumps(json.loads(text), sort_keys=True) != text:
+        raise ConformanceError(SERIALIZATION, f"{what} changes through JSON")
 
 
 def check_replay(game: Game[Any], playout: Playout) -> None:
     """The recorded actions rebuild the same states, also after a JSON round-trip."""
     replay = Replay.loads(playout.replay.dumps())
     if replay.to_json() != playout.replay.to_json():
-        raise AssertionError("replay JSON round-trip changed the replay")
+        raise ConformanceError(SERIALIZATION, "replay JSON round-trip changed the replay")
     state = None
     for index, (_, _, state) in enumerate(replay.steps(game)):
         if playout.snapshots and game.snapshot(state) != playout.snapshots[index]:
-            raise AssertionError(f"replayed state {index} differs from the original")
+            raise ConformanceError(REPLAY, f"replayed state {index} differs from the "
+                                   "original")
     if not game.is_over(state):
-        raise AssertionError("the replayed game did not end")
+        raise ConformanceError(REPLAY, "the replayed game did not end")
 
 
-__all__ = ["Playout", "check_replay", "random_playout"]
+def check_hidden_state(game: Game[Any], playouts: list[Playout]) -> None:
+    """A game declaring hidden information re-deals something in its playouts (else the
+    leak check proved nothing); one declaring perfect information re-deals nothing a
+    seat could see (its views already passed)."""
+    declared = getattr(game, "game_type", None)
+    hidden = declared is None or declared.information is Information.HIDDEN
+    if hidden and not any(p.leak_probes_that_changed_hidden_state for p in playouts):
+        raise ConformanceError(VIEWS, "no re-deal changed any hidden state: declare "
+                               "perfect information, or re-deal what is hidden")
+
+
+def check_seed(game: Game[Any], playout: Playout, other_seeds: range = range(1, 7)) -> None:
+    """Chance exactly where declared: without chance, the recorded moves played from
+    another seed show every seat the same views; with chance, some seeds set up
+    different games (their snapshots differ beyond the seed and the RNG)."""
+    declared = getattr(game, "game_type", None)
+    if declared is None:
+        return
+    replay = playout.replay
+    viewers = [*range(replay.players), None]
+    if not declared.chance:
+        openings = {json.dumps([game.view(game.new_state(replay.options, replay.players, seed),
+                                          viewer).to_json() for viewer in viewers],
+                               sort_keys=True, default=str) for seed in other_seeds}
+        if len(openings) > 1:
+            raise ConformanceError(SEED, "declared without chance, but seeds set up games "
+                                   "that seats see differently")
+        first = game.new_state(replay.options, replay.players, replay.seed)
+        other = game.new_state(replay.options, replay.players, replay.seed + 1)
+        for index, action in enumerate([None, *replay.actions]):
+            if action is not None:
+                game.apply(first, action)
+                try:
+                    game.apply(other, action)
+                except RuleError as error:
+                    raise ConformanceError(SEED, f"declared without chance, but move "
+                                           f"{index} is refused under another seed: "
+                                           f"{error.code}") from None
+            for viewer in viewers:
+                if game.view(first, viewer).to_json() != game.view(other, viewer).to_json():
+                    raise ConformanceError(SEED, "declared without chance, but another "
+                                           f"seed shows {viewer} another game (move "
+                                           f"{index})")
+        return
+    # The seed itself and the RNG holding it are left out: what chance did with them counts.
+    openings = {json.dumps({key: value for key, value in game.snapshot(
+        game.new_state(replay.options, replay.players, seed)).items()
+        if key not in ("seed", "rng")}, sort_keys=True, default=str) for seed in other_seeds}
+    if len(openings) < 2:
+        raise ConformanceError(SEED, "declared with chance, but every seed sets up the same "
+                               "game")
+
+
+def check_type(game: Game[Any], playouts: list[Playout]) -> None:
+    """The declared type is there and agrees with play: simultaneous and real-time games
+    let several seats act at once somewhere (with two or more seats); a turn-based game
+    mostly lets one seat act at a time."""
+    declared = getattr(game, "game_type", None)
+    if declared is None:
+        raise ConformanceError(TYPE, "the rules declare no game_type (core/gametype.py)")
+    if game.realtime != (declared.dynamics is Dynamics.REAL_TIME):
+        raise ConformanceError(TYPE, "realtime disagrees with the declared dynamics")
+    several = [p for p in playouts if p.replay.players > 1]
+    if not several:
+        return
+    most = max(p.most_seats_at_once for p in several)
+    if declared.dynamics is not Dynamics.TURN_BASED and most < 2:
+        raise ConformanceError(TYPE, f"declared {declared.dynamics}, but no seats ever "
+                               "acted at once")
+    steps = sum(p.steps for p in several)
+    single = sum(p.steps_with_one_seat for p in several)
+    if declared.dynamics is Dynamics.TURN_BASED and steps and single * 2 < steps:
+        raise ConformanceError(TYPE, f"declared turn-based, but one seat acted alone in "
+                               f"only {single} of {steps} steps")
+
+
+__all__ = ["ConformanceError", "Playout", "check_hidden_state", "check_replay",
+           "check_seed", "check_type", "random_playout"]

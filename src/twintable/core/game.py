@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from twintable.core.errors import OptionError, RuleError
+from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import OptionSchema
 from twintable.core.payloads import ActionPayloads
+from twintable.core.rng import Rng
 from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
 
 
@@ -83,10 +85,10 @@ class Game(ABC, Generic[S]):
     min_players: int
     max_players: int
     options_schema: OptionSchema
-    realtime: bool = False
-    """True for a race on the clock (Twin It, Twinz): who moves first is whoever is
-    fastest, so a table and the simulator ask every bot *when* it would act
-    (``GameEntry.plan``) and play the earliest plan."""
+    game_type: ClassVar[GameType]
+    """What kind of game this is, as data (core/gametype.py): turns, simultaneous commits
+    or a race; hidden information or none; chance or none; what moves conserve. Every game
+    declares it; the conformance checks pick their checks from it."""
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {}
     """How long a game lasts, for the lobby: per mode ("" for a game without modes) the
     players seated and the median minutes, measured on the simulator's virtual clock with
@@ -101,6 +103,14 @@ class Game(ABC, Generic[S]):
     unversioned_kinds: ClassVar[frozenset[str]] = frozenset()
     """Kinds a client may send without the state version they were made against: moves
     that race by nature and name what they expect instead (a touch names its picture)."""
+
+    @property
+    def realtime(self) -> bool:
+        """True for a race on the clock (Twin It, Twinz): who moves first is whoever is
+        fastest, so a table and the simulator ask every bot *when* it would act
+        (``GameEntry.plan``) and play the earliest plan."""
+        declared = getattr(self, "game_type", None)
+        return declared is not None and declared.dynamics is Dynamics.REAL_TIME
 
     # -- set-up ---------------------------------------------------------------------
     def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -229,9 +239,27 @@ class Game(ABC, Generic[S]):
         """A copy of ``state`` with everything ``viewer`` cannot see re-dealt at random.
 
         The conformance suite uses it to check that views leak nothing: a seat's view of
-        a state and of its determinized copy must be equal.
+        a state and of its determinized copy must be equal. The copy's RNG is replaced
+        too (from ``rng``): the draws to come are hidden from every seat, and a search
+        that kept the real RNG would know the next card.
+
+        A game with perfect information has nothing to re-deal: by default its copy
+        differs only by that fresh RNG (a state keeping its chance as ``rng``, a
+        :class:`~twintable.core.rng.Rng`). A game with hidden information overrides it.
         """
-        raise NotImplementedError
+        declared = getattr(self, "game_type", None)
+        if declared is None or declared.information is not Information.PERFECT:
+            raise NotImplementedError
+        other = state.clone()
+        if isinstance(getattr(other, "rng", None), Rng):
+            other.rng = Rng(rng.getrandbits(64))
+        return cast(S, other)
+
+    def conserved(self, state: S) -> dict[str, Any]:
+        """What no move may change, per name the game type's ``conserves`` declares
+        (``{"cards": sorted card ids}``, ``{"chips": total}``): the conformance checks
+        compare it after every move. Empty for a game that declares nothing."""
+        return {}
 
     # -- the end --------------------------------------------------------------------
     @abstractmethod

@@ -6,6 +6,7 @@ house rule is a setting and never a fork of the code.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -146,3 +147,19 @@ class OptionSchema:
 
     def to_json(self) -> list[dict[str, Any]]:
         return [option.to_json() for option in self.options.values()]
+
+
+def parse_option_pairs(pairs: Iterable[str]) -> dict[str, Any]:
+    """Options written ``key=value`` on a command line (``--option target=80``): each value
+    read as JSON when it can be (numbers, true, lists), else as text. A pair without a key
+    or an ``=`` raises ValueError naming it; the game's schema checks the values later."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"options are key=value, got {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options

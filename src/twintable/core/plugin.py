@@ -59,8 +59,9 @@ An entry holds:
   mounted as ``twintable train <id>``, or None.
 - ``load_chooser``: ``module:attr`` of the load harness's move chooser, ``(view, rng) ->
   Move | None`` over the protocol's JSON view (``twintable.loadtest.clients.Chooser``),
-  or None: any legal move, at once. ``short_options``: options that keep a load test's
-  games short (a few minutes), so tables finish and new ones open.
+  or None: any legal move, at once. ``short_options``: options that keep a game short
+  (minutes with people, moments with random moves): the load harness's tables finish and
+  new ones open, and the kit's random games (``twintable check``) end quickly.
 - ``tutorial``: a factory of the game's guided first game (:class:`~twintable.core.tutorial.
   Tutorial`: its deal, its slow bot and the hints' steps), or None.
 

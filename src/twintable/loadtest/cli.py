@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from twintable.core.options import parse_option_pairs
 from twintable.games import default_registry
 
 if TYPE_CHECKING:
@@ -32,16 +33,10 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
     """``key=value`` pairs; a value is read as JSON when it can be (numbers, true, lists)."""
     from twintable.loadtest.harness import LoadTestError
 
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise LoadTestError(f"--option takes key=value, not {pair!r}")
-        try:
-            options[key] = json.loads(raw)
-        except ValueError:
-            options[key] = raw
-    return options
+    try:
+        return parse_option_pairs(pairs or [])
+    except ValueError as error:
+        raise LoadTestError(f"--option: {error}") from None
 
 
 def loadtest(

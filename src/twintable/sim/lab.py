@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from twintable.bots.registry import seat_names
 from twintable.core.errors import TwinTableError, in_words
+from twintable.core.options import parse_option_pairs
 from twintable.games import default_registry, game_ids
 from twintable.sim.drive import (
     GameLog,
@@ -305,15 +306,7 @@ def sweep(
     try:
         entry = default_registry().entry(game_id)
         game = entry.rules
-        base: dict[str, Any] = {}
-        for pair in option or []:
-            key, sep, raw = pair.partition("=")
-            if not sep:
-                raise ValueError(f"options are key=value, got {pair!r}")
-            try:
-                base[key] = json.loads(raw)
-            except json.JSONDecodeError:
-                base[key] = raw
+        base = parse_option_pairs(option or [])
         chosen = dict(base)
         base = with_deck(entry, deck, base)
         values = parse_grid(grid or [])

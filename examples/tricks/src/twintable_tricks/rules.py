@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
+from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -57,6 +58,8 @@ class TricksGame(Game[TricksState]):
     min_players = 2
     max_players = 4
     options_schema = OPTIONS
+    game_type = GameType(Dynamics.TURN_BASED, Information.HIDDEN, chance=True,
+                         conserves=("cards",))
     # The lobby's length: two players (what "Play now" seats), the median minutes measured
     # by ``twintable.sim.durations.typical_minutes`` with a person and the default bots.
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (2, 1.4)}
@@ -220,6 +223,13 @@ class TricksGame(Game[TricksState]):
 
     def stats(self, state: TricksState) -> dict[str, float]:
         return {"turns": state.turn_count, "hands": state.hand_no}
+
+    def conserved(self, state: TricksState) -> dict[str, Any]:
+        """Every card is in a hand, the stock, the trick on the table or a taken trick."""
+        taken = [card for _, plays in state.taken for _, card in plays]
+        on_table = [card for _, card in state.trick]
+        return {"cards": sorted([card for hand in state.hands for card in hand]
+                                + state.stock + taken + on_table)}
 
     def snapshot(self, state: TricksState) -> dict[str, Any]:
         def trick(entry: tuple[int, tuple[Play, ...]] | None) -> Any:

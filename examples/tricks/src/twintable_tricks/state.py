@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from twintable.core.rng import Rng
+from twintable.core.slots import clone_slots
 
 NOBODY = -1
 
@@ -48,23 +49,4 @@ class TricksState:
         self.over = False
 
     def clone(self) -> TricksState:
-        other = TricksState.__new__(TricksState)
-        other.options = self.options
-        other.players = self.players
-        other.seed = self.seed
-        other.rng = self.rng.clone()
-        other.version = self.version
-        other.hands = [hand[:] for hand in self.hands]
-        other.stock = self.stock[:]
-        other.trick = self.trick[:]
-        other.taken = self.taken[:]
-        other.last_trick = self.last_trick
-        other.tricks_won = self.tricks_won[:]
-        other.scores = self.scores[:]
-        other.dealer = self.dealer
-        other.leader = self.leader
-        other.turn = self.turn
-        other.hand_no = self.hand_no
-        other.turn_count = self.turn_count
-        other.over = self.over
-        return other
+        return clone_slots(self)

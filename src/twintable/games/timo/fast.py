@@ -188,3 +188,6 @@ class FastTimoGame(TimoGame):
 
     def snapshot(self, state: Any) -> dict[str, Any]:
         return self._reference.snapshot(self.to_reference(state))
+
+    def conserved(self, state: Any) -> dict[str, Any]:
+        return self._reference.conserved(self.to_reference(state))

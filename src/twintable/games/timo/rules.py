@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening, Outcome
+from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -86,6 +87,9 @@ class TimoGame(Game[TimoState]):
     min_players = 2
     max_players = 6
     options_schema = OPTIONS
+    # Turns, with a short race to call or catch TIMO! between two of them.
+    game_type = GameType(Dynamics.TURN_BASED, Information.HIDDEN, chance=True,
+                         conserves=("cards",))
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (3, 17.9)}
     payloads: ClassVar[ActionPayloads] = {
         PLAY: {"card": PayloadField("int"), "colour": PayloadField("str", required=False),
@@ -579,6 +583,11 @@ class TimoGame(Game[TimoState]):
 
     def running_scores(self, state: TimoState) -> tuple[int, ...]:
         return tuple(state.scores)
+
+    def conserved(self, state: TimoState) -> dict[str, Any]:
+        """Every card of the deck is in one place: a hand, the draw pile or the discard."""
+        return {"cards": sorted([card for hand in state.hands for card in hand]
+                                + state.draw_pile + state.discard)}
 
     def snapshot(self, state: TimoState) -> dict[str, Any]:
         return {

@@ -69,6 +69,8 @@ def entry() -> GameEntry:
         commands="twintable.games.twinit.commands:app",
         env="twintable.games.twinit.env", gym_id="twintable/TwinIt-v0",
         env_names={"twinit_v0": "twintable.games.twinit.env"},
-        load_chooser="twintable.games.twinit.load:choose", short_options={"sets_to_win": 3},
+        load_chooser="twintable.games.twinit.load:choose",
+        # Random moves rarely find twins: the kit's random games stop at the first set.
+        short_options={"sets_to_win": 1, "duration_s": 10, "rounds": 2},
         lobby_order=30,
         tutorial=tutorial)

@@ -20,7 +20,9 @@ from typing import Any, ClassVar
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
+from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.payloads import ActionPayloads, PayloadField
+from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.twinit.board import (
     flip_cards,
@@ -83,7 +85,8 @@ class TwinItGame(Game[TwinItState]):
     options_schema = OPTIONS
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {
         COMPETITIVE: (3, 1.6), TEAM: (4, 1.1), COOP: (3, 2.0), TIME_ATTACK: (3, 6.1)}
-    realtime = True
+    game_type = GameType(Dynamics.REAL_TIME, Information.HIDDEN, chance=True,
+                         conserves=("cards",))
     payloads: ClassVar[ActionPayloads] = {
         FLIP: {}, START: {},
         TOUCH: {"card": PayloadField("str", max_length=12),
@@ -525,6 +528,8 @@ class TwinItGame(Game[TwinItState]):
                 pile[:-1] = hidden[position:position + count]
                 position += count
         other.box = hidden[position:]
+        # What chance does next is hidden from everyone too.
+        other.rng = Rng(rng.getrandbits(64))
         return other
 
     def is_over(self, state: TwinItState) -> bool:
@@ -543,6 +548,14 @@ class TwinItGame(Game[TwinItState]):
 
     def stats(self, state: TwinItState) -> dict[str, float]:
         return game_stats(state)
+
+    def conserved(self, state: TwinItState) -> dict[str, Any]:
+        """Every card is in a pile, the centre, a set, a taboo row or the box."""
+        places = [card for pile in state.piles for card in pile]
+        places += [card for card in state.centre if card >= 0]
+        places += [card for side in state.sets for group in side for card in group]
+        places += [card for row in state.taboo for card in row]
+        return {"cards": sorted(places + state.box)}
 
     def snapshot(self, state: TwinItState) -> dict[str, Any]:
         return snapshot(state)

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening, Outcome
+from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
@@ -142,6 +143,9 @@ class TwinsGame(Game[TwinsState]):
     max_players = 6
     options_schema = OPTIONS
     round_name: ClassVar[str] = "hand"
+    # Buys go seat by seat, but the picks that decide a round are committed together.
+    game_type = GameType(Dynamics.SIMULTANEOUS, Information.HIDDEN, chance=True,
+                         conserves=("cards", "chips"))
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {"": (4, 9.0)}
     payloads: ClassVar[ActionPayloads] = {
         BUY_KIND: {"count": PayloadField("int")},
@@ -479,6 +483,14 @@ class TwinsGame(Game[TwinsState]):
 
     def running_scores(self, state: TwinsState) -> tuple[int, ...]:
         return tuple(state.chips)
+
+    def conserved(self, state: TwinsState) -> dict[str, Any]:
+        """Every card is in a hand, the draw pile or a played pair; chips only move
+        between the seats and the bank."""
+        played = [card for _, _, first, second in state.played for card in (first, second)]
+        return {"cards": sorted([card for hand in state.hands for card in hand]
+                                + state.draw_pile + played),
+                "chips": sum(state.chips) + state.bank}
 
     def snapshot(self, state: TwinsState) -> dict[str, Any]:
         return {

@@ -29,8 +29,10 @@ from pydantic import ValidationError
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game, Outcome
+from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
+from twintable.core.rng import Rng
 from twintable.core.types import Action, Event
 from twintable.games.twinz.decks import DECKS, Card, WordListFile, deck_cards, fold
 from twintable.games.twinz.roots import refusal
@@ -113,9 +115,9 @@ class TwinzGame(Game[TwinzState]):
         GUESS: {"word": PayloadField("str", max_length=64)},
         CONTEST: {"member": SEAT}, VOTE: {"uphold": PayloadField("bool")}}
     finite_actions = False
-    #: Bots plan *when* they act (a reaction time): the table and the simulator run the
+    #: Real time: bots plan *when* they act (a reaction time): the table and the simulator run the
     #: game as a race on the clock, as they do Twin It.
-    realtime = True
+    game_type = GameType(Dynamics.REAL_TIME, Information.HIDDEN, chance=True)
 
     def __init__(self) -> None:
         self.handlers: dict[str, Callable[[TwinzState, Action], list[Event]]] = {
@@ -519,6 +521,8 @@ class TwinzGame(Game[TwinzState]):
         for seat in other.hidden:
             if seat != viewer:
                 other.guessed[seat] = rng.choice(SAMPLE_WORDS)
+        # What chance does next is hidden from everyone too.
+        other.rng = Rng(rng.getrandbits(64))
         return other
 
     # -- the end --------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from twintable.core.rng import Rng
+from twintable.core.slots import clone_slots
 
 DRAW, CLUES, GUESSES, OVER = "draw", "clues", "guesses", "over"
 START_POINTS = 3
@@ -102,14 +103,7 @@ class TwinzState:
         self.recap: dict[str, Any] | None = None
 
     def clone(self) -> TwinzState:
-        other = TwinzState.__new__(TwinzState)
-        for name in TwinzState.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list | dict):
-                value = value.copy()
-            setattr(other, name, value)
-        other.rng = self.rng.clone()
-        return other
+        return clone_slots(self)
 
     def adopt(self, other: TwinzState) -> None:
         """Take over ``other``'s contents (a clone on which an action succeeded)."""
