@@ -68,6 +68,7 @@ from twintable.games.twinz.associations import (
     load_associations,
     match_keys,
 )
+from twintable.games.twinz.clue_words import reads_as_english
 from twintable.games.twinz.decks import fold, load_decks
 from twintable.games.twinz.levels import (
     CLUE_MARGIN_MS,
@@ -416,6 +417,8 @@ class WordBot:
         if lexicon is not None:
             pool += list(lexicon.said_for.get(target, ()))
         pool += [word for word, _ in learned.most_common()]
+        # People chose the words above; the nearest words below only the vectors did.
+        chosen = {fold(word) for word in pool}
         pool += [space.words[row] for row in space.nearest(scores, 6 * self.knowledge.depth)]
         # RULES.md §4: a person says the most obvious association first (the lexicon's
         # first entry), and the same clue costs both members 2 points. A bot cannot see
@@ -433,6 +436,8 @@ class WordBot:
             if not learned[key] and (row is None
                                      or space.zipf[row] < self.knowledge.clue_zipf):
                 continue  # a clue people would not know (or not a plain headword)
+            if not learned[key] and not self._sayable(word, target, key in chosen):
+                continue
             if same_root(word, mystery):
                 continue
             legal.append(word)
@@ -448,6 +453,20 @@ class WordBot:
                            word, ties[1]))
         ranked.sort(key=lambda item: -item[0])
         return ranked
+
+    def _sayable(self, word: str, target: int, chosen: bool) -> bool:
+        """Whether a clue candidate is one a French player would give and understand
+        (:mod:`.clue_words`): not English, and, unless people chose it (the lexicon),
+        known by a vector of its own that is not the mystery word's."""
+        space = self.space
+        assert space is not None
+        if reads_as_english(word):
+            return False
+        if chosen:
+            return True
+        row = space.row(word)
+        return (row is not None and space.rows[row] != space.rows[target]
+                and not self.borrowed[row])
 
     def obvious(self, mystery: str) -> tuple[str, ...]:
         """The clue people give first for ``mystery``: the lexicon's first entry (none for
