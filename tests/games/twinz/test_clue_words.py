@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,32 @@ def test_no_clue_the_review_found_nonsense_is_given_again(bots: dict[str, object
         for target, clue in nonsense:
             pair = bot.clue_pair(target, set())[:2]  # type: ignore[attr-defined]
             assert fold(clue) not in {fold(word) for word in pair}, (level, target, clue)
+
+
+# -- duo partners avoid each other's likely clue (issue 40) -----------------------------
+def _deck_sample(count: int) -> list[str]:
+    from twintable.games.twinz.evaluate import mystery_words
+
+    half = count // 2
+    return mystery_words("yellow", half, 40) + mystery_words("blue", count - half, 40)
+
+
+def test_bot_partners_of_any_two_levels_never_say_the_same_clue(
+        bots: dict[str, object]) -> None:
+    for index, word in enumerate(_deck_sample(16)):
+        for first, second in ((a, b) for a in bots for b in bots):
+            one = bots[first].give_clue(word, set(), 0, random.Random(index))  # type: ignore[attr-defined]
+            two = bots[second].give_clue(word, set(), 1, random.Random(index))  # type: ignore[attr-defined]
+            assert fold(one) != fold(two), (word, first, second, one)
+
+
+def test_a_bot_leaves_a_person_partner_the_obvious_clues(bots: dict[str, object]) -> None:
+    from twintable.games.twinz.associations import load_associations
+
+    said = load_associations()
+    for index, word in enumerate(_deck_sample(16)):
+        obvious = {fold(clue) for clue in said[word][:3]}
+        for bot in bots.values():
+            for member in (0, 1):
+                clue = bot.give_clue(word, set(), member, random.Random(index))  # type: ignore[attr-defined]
+                assert fold(clue) not in obvious, (word, clue)
