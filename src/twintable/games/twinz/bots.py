@@ -75,7 +75,7 @@ from twintable.games.twinz.associations import (
     load_associations,
     match_keys,
 )
-from twintable.games.twinz.clue_words import reads_as_english
+from twintable.games.twinz.clue_words import looks_alike, reads_as_english
 from twintable.games.twinz.decks import fold, load_decks
 from twintable.games.twinz.levels import (
     CLUE_MARGIN_MS,
@@ -131,6 +131,8 @@ DECK_WEIGHT = 0.03
 FALLBACK_CLUES = ("chose", "truc", "machin", "bidule")
 #: How many candidates the clue giver weighs in pairs.
 PAIR_POOL = 8
+#: What a clue found by the vectors alone costs against one people say (in log-rank).
+VECTOR_CLUE_COST = 1.0
 #: How many of a word's first associations a bot leaves to a person partner.
 OBVIOUS = 3
 #: How many clue pairs a bot remembers (its partner's guesses at them reuse them).
@@ -458,6 +460,12 @@ class WordBot:
         # People chose the words above; the nearest words below only the vectors did.
         chosen = {fold(word) for word in pool}
         pool += [space.words[row] for row in space.nearest(scores, 6 * self.knowledge.depth)]
+        # Last, what everyone says for it beyond what this level knows: a few words a
+        # person would give are better than a filler word (CHOSE).
+        rest = [word for word in lexicon_for(space).said_for.get(target, ())
+                if fold(word) not in chosen]
+        chosen |= {fold(word) for word in rest}
+        pool += rest
         # RULES.md §4: a person says an obvious association first (one of the lexicon's
         # first entries), and the same clue costs both members 2 points. A bot cannot see
         # whether its partner is a person, so it always leaves those words to its partner.
@@ -473,7 +481,7 @@ class WordBot:
             if not learned[key] and (row is None
                                      or space.zipf[row] < self.knowledge.clue_zipf):
                 continue  # a clue people would not know (or not a plain headword)
-            if not learned[key] and not self._sayable(word, target, key in chosen):
+            if not learned[key] and not self._sayable(word, mystery, key in chosen):
                 continue
             if same_root(word, mystery):
                 continue
@@ -486,24 +494,30 @@ class WordBot:
                 continue
             score = self.prior + ties[1]
             rank = int(np.count_nonzero(score > score[target]))
-            ranked.append((-float(np.log1p(rank)) + LEARNED_WEIGHT * 10 * learned[fold(word)],
-                           word, ties[1]))
+            # A word people say for it is worth a worse rank than one only vectors found
+            # (the vectors' neighbours hold most of the nonsense a reviewer found).
+            unsaid = VECTOR_CLUE_COST * (fold(word) not in chosen)
+            ranked.append((-float(np.log1p(rank)) + LEARNED_WEIGHT * 10 * learned[fold(word)]
+                           - unsaid, word, ties[1]))
         ranked.sort(key=lambda item: -item[0])
         return ranked
 
-    def _sayable(self, word: str, target: int, chosen: bool) -> bool:
+    def _sayable(self, word: str, mystery: str, chosen: bool) -> bool:
         """Whether a clue candidate is one a French player would give and understand
         (:mod:`.clue_words`): not English, and, unless people chose it (the lexicon),
-        known by a vector of its own that is not the mystery word's."""
+        found by vectors that are both words' own (neither borrowed: CIVIÈRE has
+        RIVIÈRE's row, and its vector neighbours are a river's), and not a word that
+        only looks like the mystery word (PORTANT for PORTE: a neighbour by spelling)."""
         space = self.space
         assert space is not None
         if reads_as_english(word):
             return False
         if chosen:
             return True
-        row = space.row(word)
-        return (row is not None and space.rows[row] != space.rows[target]
-                and not self.borrowed[row])
+        row, target = space.row(word), space.row(mystery)
+        if row is None or target is None or self.borrowed[row] or self.borrowed[target]:
+            return False
+        return not looks_alike(word, mystery)
 
     def obvious(self, mystery: str) -> tuple[str, ...]:
         """The clues people give first for ``mystery``: the lexicon's first

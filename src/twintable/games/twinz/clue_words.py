@@ -14,6 +14,9 @@ as a clue must also be a word a French player would give and understand:
   MÉNAGERIE's, REX CAFARD's, SINGER CHANTER's. So a clue never shares the mystery
   word's row, and a clue found by the vectors alone must own its row; a clue the
   association lexicon lists (or that rounds taught) was chosen by people, not by a row.
+- **Not a look-alike** when only the vectors found it: the vectors tie words that merely
+  begin alike (PORTANT, PORTEUR for PORTE), which says the word's spelling, not its
+  sense (a word of its family is refused by the root check anyway).
 - **Not rare**: the level's Zipf floor (:class:`.levels.Knowledge` ``clue_zipf``).
 
 Brands, proper names, abbreviations and the English words a reviewer met are out of the
@@ -31,6 +34,8 @@ from twintable.games.twinz.words import vocabulary_review
 ENGLISH_MARGIN = 0.5
 #: ... unless it is this common in French (FOUR, CASE, MINE, LOT are French first).
 FRENCH_ZIPF = 4.5
+#: Two words that begin with this many letters alike look alike to a player.
+ALIKE_PREFIX = 4
 
 
 @cache
@@ -50,3 +55,9 @@ def reads_as_english(word: str) -> bool:
         return False
     french = zipf_frequency(word, "fr")
     return french < FRENCH_ZIPF and zipf_frequency(word, "en") - french >= ENGLISH_MARGIN
+
+
+def looks_alike(word: str, other: str) -> bool:
+    """Whether two words begin with :data:`ALIKE_PREFIX` letters alike (folded)."""
+    first, second = fold(word), fold(other)
+    return len(first) >= ALIKE_PREFIX and first[:ALIKE_PREFIX] == second[:ALIKE_PREFIX]
