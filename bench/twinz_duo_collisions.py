@@ -49,6 +49,7 @@ def main() -> None:
 
     bots = bots_by_level()
     space = next(iter(bots.values())).space
+    assert space is not None  # bots_by_level raises without the word vectors
     said = load_associations()
     words = [word for deck in ("yellow", "blue")
              for word in mystery_words(deck, args.words, args.seed)]

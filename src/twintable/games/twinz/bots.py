@@ -33,14 +33,16 @@ of another level: each says its own half of its pair (member 0 the first, member
 second) unless a partner of any level is likely to say that word in the other seat (it
 works out every level's pair), and then a spare clue no partner is likely to say, from
 its own half of a fixed split of all words (:func:`_seat_of`). Over 300 deck words,
-bot duos of any two levels say the same clue in 0.4% of rounds (4.9% before), a bot
-and a scripted person giving common clues in 1.3% (bench/twinz_duo_collisions.py).
+bot duos of any two levels said the same clue in 0 of 2,700 rounds (132 before), a bot
+and a scripted person giving one of the three commonest clues in 0 of 1,800 (117
+before; bench/twinz_duo_collisions.py).
 
 Human pace (RULES.md §4): the bot is a timed bot, like Twin It's perception bots.
 ``plan(view, rng)`` says *when* it acts and what it does; the table runs it on the wall
 clock and the simulator on a virtual clock, so the same reaction times hold in both. A
-guess comes a reaction time after the clues appear, drawn from a log-normal distribution
-whose median is the level's (:data:`LEVELS`), longer for rarer words (:func:`difficulty`);
+guess comes the level's reading time after the clues appear (no guess sooner: issue 40),
+then a thinking time drawn from a log-normal distribution whose median is the level's
+(:data:`LEVELS`, ``Pace.guess_delay``), longer for rarer words (:func:`difficulty`);
 clues come the same way inside the countdown, never late. Every draw comes from the
 generator the bot is handed, once per decision (remembered between calls), so a seed
 gives the same times. ``act(view, rng)`` still answers at once, for drivers without a
