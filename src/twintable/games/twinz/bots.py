@@ -595,8 +595,9 @@ class WordBot:
                    and word not in chosen]
         own = chosen[min(member, len(chosen) - 1)]
         likely = self.partner_clues(mystery, folded)
-        if fold(own) not in likely[1 - member]:
-            return own
+        taught = self.clue_for.get(fold(mystery), Counter())
+        if fold(own) not in likely[1 - member] or taught[fold(own)]:
+            return own  # (people at this table found the word from a taught clue)
         spare = [word for word in chosen if fold(word) not in likely[0] | likely[1]
                  and _seat_of(word) == member and word not in FALLBACK_CLUES]
         # What people say for the word first (the lexicon, what rounds taught), then what
