@@ -41,13 +41,13 @@ class Pace:
 
 
 #: Bot levels. No bot guesses within 4 s of the clues appearing (its reading time), and
-#: the default level (``words``, that is ``sharp``, Medium) needs about 5.6 s for an
+#: the default level (``words``, that is ``sharp``, Medium) needs about 5.75 s for an
 #: everyday word, so a person who types the word in 6 s wins about half the races
 #: against Medium bots (bench/twinz_race.py measures it; test_fair_races.py bounds it).
 LEVELS = {
     "casual": Pace(read_ms=4000, guess_ms=3500, clue_ms=3400, draw_ms=1600, judge_ms=2500,
                    spread=0.45),
-    "sharp": Pace(read_ms=4000, guess_ms=1600, clue_ms=2800, draw_ms=1200, judge_ms=2000,
+    "sharp": Pace(read_ms=4000, guess_ms=1750, clue_ms=2800, draw_ms=1200, judge_ms=2000,
                   spread=0.5),
     "expert": Pace(read_ms=4200, guess_ms=1200, clue_ms=2200, draw_ms=900, judge_ms=1500,
                    spread=0.5),
