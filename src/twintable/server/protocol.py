@@ -193,8 +193,9 @@ class ChatSetting(Strict):
 ChatMessage = ChatSay | ChatReact | ChatSetting
 ClientMessage = Annotated[Hello | ActionMessage | Ping | ChatSay | ChatReact | ChatSetting,
                           Field(discriminator="type")]
-#: The type of every client message, for the first look at a frame.
-CLIENT_TYPES = frozenset(("hello", "action", "ping", "chat", "react", "chat_setting"))
+#: The type of every client message, for the first look at a frame. A tuple, not a set:
+#: a frame's "type" may be any JSON value, and a set cannot be asked about a dict.
+CLIENT_TYPES = ("hello", "action", "ping", "chat", "react", "chat_setting")
 client_message = TypeAdapter(ClientMessage)
 
 _ACTION_KEYS = frozenset(ActionMessage.model_fields)
