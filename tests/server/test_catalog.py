@@ -29,7 +29,7 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
     assert {"bot": "search", "level": "expert"} in timo["levels"]
     for game in games.values():
         assert [level["bot"] for level in game["levels"]] == [
-            bot for bot in game["bots"] if bot != "random" or game["id"] != "twinz"]
+            bot for bot in game["bots"] if bot != "random" or game["id"] not in ("twinz", "twinit")]
         assert game["rules_languages"] == list(LANGUAGES)
         for option in game["options"]:
             assert {"unit", "names_seats"} <= set(option)
@@ -44,8 +44,8 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
     # Twinz's random bot (random letters as clues) is seated by name only, at no level.
     assert "random" in twinz["bots"] and all(
         level["bot"] != "random" for level in twinz["levels"])
-    # Play now seats Twin It's slowest bot, which the lobby offers at the weakest level.
-    assert twinit["default_bot"] == "relaxed"
+    # Play now seats Twin It's Beginner; its former name still reads as that level.
+    assert twinit["default_bot"] == "beginner"
     assert {"bot": "relaxed", "level": "beginner"} in twinit["levels"]
 
 
