@@ -132,13 +132,16 @@ class BotLevel:
     ``level`` its place on :data:`LEVELS` (what people see), ``make`` builds one (a bot
     that learns from people takes ``records=``), ``aliases`` are former names still
     accepted, and ``available`` says whether it can run here (a bot that needs an
-    optional extra)."""
+    optional extra). A game offers people one bot a level; ``offered=False`` keeps a
+    bot for research and simulations, seated by its name only (``level`` then says where
+    it would stand)."""
 
     name: str
     level: str
     make: Callable[..., Any]
     aliases: tuple[str, ...] = ()
     available: Callable[[], bool] = _always
+    offered: bool = True
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:

@@ -65,7 +65,9 @@ def web_module(entry: GameEntry, version: str | None = None) -> WebModule | None
             else f"{STATIC_GAMES}/{entry.id}")
     return WebModule(module=f"{base}/index.js",
                      styles=[f"{base}/{css.name}" for css in sorted(folder.glob("*.css"))],
-                     i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None)
+                     i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None,
+                     ladder=f"{base}/ladder.json" if (folder / "ladder.json").is_file()
+                     else None)
 
 
 def rules_languages(entry: GameEntry) -> list[str]:

@@ -420,11 +420,15 @@ class BotLevelInfo(BaseModel):
 
 class WebModule(BaseModel):
     """Where a game's browser module lives: its ES module (the fixed client interface),
-    its style sheets and the folder of its strings (``<lang>.json``)."""
+    its style sheets, the folder of its strings (``<lang>.json``) and its bot ladder."""
 
     module: str
     styles: list[str]
     i18n: str | None = None
+    ladder: str | None = None
+    """The game's bot ladder (``web/ladder.json``: its bots rated against each other by
+    table size, ``twintable.sim.ladder``), shown in the leaderboard's bots tab; None when
+    the game ships none."""
 
 
 class GameInfo(BaseModel):
