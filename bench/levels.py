@@ -17,9 +17,10 @@ plays every level one against one; the target
 (issue 39) is a 1.5 s person winning about 80% against Beginner, 50% against Easy and
 25% against Medium.
 
-Usage::
+Each row is printed as soon as it is measured, then the whole table. Usage::
 
     nice -n 10 python bench/levels.py timo twins twinit twinz --games 400 --workers 2
+    nice -n 10 python bench/levels.py timo --upper expert --games 200
     nice -n 10 python bench/levels.py --person --games 300 --workers 2
 """
 
@@ -64,13 +65,17 @@ def upper_share(results: Sequence[Any], lineup: Sequence[str], upper: str, seed:
     return won
 
 
-def steps(game: str, games: int, seed: int, workers: int) -> list[tuple[str, ...]]:
-    """One row per pair of neighbouring levels of ``game``."""
+def steps(game: str, games: int, seed: int, workers: int,
+          uppers: Sequence[str] = ()) -> list[tuple[str, ...]]:
+    """One row per pair of neighbouring levels of ``game`` (those whose upper level is
+    one of ``uppers``, if given), each printed as soon as it is measured."""
     entry = default_registry().entry(game)
     levels = list(level_bots(entry).items())
     players = table_size(game)
     rows = []
     for (low_level, low_bot), (up_level, up_bot) in pairwise(levels):
+        if uppers and up_level not in uppers:
+            continue
         lineup = [(low_bot, up_bot)[seat % 2] for seat in range(players)]
         started = time.monotonic()
         results = [r for chunk in run_games(game, OPTIONS.get(game, {}), lineup, games, seed,
@@ -81,6 +86,7 @@ def steps(game: str, games: int, seed: int, workers: int) -> list[tuple[str, ...
                      str(games), f"{won / games:.1%}", f"{low:.1%}-{high:.1%}",
                      "yes" if low >= 0.5 and won / games >= STEP else "NO",
                      f"{time.monotonic() - started:.0f}"))
+        print("  ".join(rows[-1]), flush=True)
     return rows
 
 
@@ -132,6 +138,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per pair of levels")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--upper", default="",
+                        help="only the steps up to these levels, comma-separated (expert,hard)")
     parser.add_argument("--person", action="store_true",
                         help="Twin It: scripted people against every level instead")
     args = parser.parse_args()
@@ -142,8 +150,10 @@ def main() -> None:
     registry = default_registry()
     chosen = args.games_ids or [entry.id for entry in registry.entries()
                                 if len(level_bots(entry)) > 1]
+    uppers = [level for level in args.upper.split(",") if level]
     rows = [row for game in chosen for row in steps(game, args.games, args.seed,
-                                                    args.workers)]
+                                                    args.workers, uppers)]
+    print()
     show(("game", "seats", "lower", "upper", "games", "upper wins", "95% interval",
           ">=55%", "s"), rows)
 

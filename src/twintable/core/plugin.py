@@ -61,7 +61,9 @@ An entry holds:
 Bot levels: people see a level, never a bot's name. One scale for every game, by how a
 bot fares against people (docs/architecture.md, "Bot levels"): ``beginner`` (plays
 legal moves, little more), ``easy`` (a casual player), ``medium`` (a regular player: the
-usual default), ``hard`` (a strong player), ``expert`` (beats most people).
+usual default), ``hard`` (a strong player), ``expert`` (beats most people). A game
+offers one bot a level, in this order, and may leave levels out; each beats the level
+below in at least 55% of games (``bench/levels.py``).
 """
 
 from __future__ import annotations
