@@ -111,7 +111,7 @@ def test_bots_are_named_by_level_in_play_and_sim(tmp_path: Path) -> None:
 def test_games_lists_each_games_bot_levels() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
     assert "bot levels (--bots): beginner (random), easy (greedy), medium (heuristic), " \
-        "hard (learned), expert (search)" in result.output
+        "expert (search)" in result.output
 
 
 def test_sim_writes_a_report_and_a_figure(tmp_path: Path) -> None:

@@ -32,8 +32,8 @@ def _pyplot() -> Any:
 def _rates(axis: Any, labels: Sequence[str], rows: Sequence[Mapping[str, Any]], even: float,
            title: str, ylabel: str = "win rate (95% CI)") -> None:
     rates = [row["win_rate"] for row in rows]
-    below = [rate - row["ci95"][0] for rate, row in zip(rates, rows, strict=True)]
-    above = [row["ci95"][1] - rate for rate, row in zip(rates, rows, strict=True)]
+    below = [max(0.0, rate - row["ci95"][0]) for rate, row in zip(rates, rows, strict=True)]
+    above = [max(0.0, row["ci95"][1] - rate) for rate, row in zip(rates, rows, strict=True)]
     axis.bar(list(labels), rates, yerr=[below, above], capsize=6, color=_BLUE)
     axis.axhline(even, color=_GREY, linestyle="--", label=f"even chance ({even:.0%})")
     axis.set_ylim(0, 1)
@@ -186,8 +186,9 @@ def _cell_bars(axis: Any, labels: Sequence[str], series: Mapping[str, Sequence[A
             rate, low, high = value
             xs.append(position - 0.4 + width * (index + 0.5))
             heights.append(rate)
-            below.append(rate - low)
-            above.append(high - rate)
+            # An interval at 0% or 100% can miss the rate by a rounding error.
+            below.append(max(0.0, rate - low))
+            above.append(max(0.0, high - rate))
         axis.bar(xs, heights, width=width, yerr=[below, above], capsize=3, label=name)
     if even is not None:
         # Each cell's own even line: one team in two is not one player in four.
