@@ -66,12 +66,12 @@ def upper_share(results: Sequence[Any], lineup: Sequence[str], upper: str, seed:
 
 
 def steps(game: str, games: int, seed: int, workers: int,
-          uppers: Sequence[str] = ()) -> list[tuple[str, ...]]:
+          uppers: Sequence[str] = (), seats: int | None = None) -> list[tuple[str, ...]]:
     """One row per pair of neighbouring levels of ``game`` (those whose upper level is
     one of ``uppers``, if given), each printed as soon as it is measured."""
     entry = default_registry().entry(game)
     levels = list(level_bots(entry).items())
-    players = table_size(game)
+    players = seats or table_size(game)
     rows = []
     for (low_level, low_bot), (up_level, up_bot) in pairwise(levels):
         if uppers and up_level not in uppers:
@@ -138,6 +138,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per pair of levels")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seats", type=int, help="table size (default: 2 where allowed, else 4)")
     parser.add_argument("--upper", default="",
                         help="only the steps up to these levels, comma-separated (expert,hard)")
     parser.add_argument("--person", action="store_true",
@@ -152,7 +153,7 @@ def main() -> None:
                                 if len(level_bots(entry)) > 1]
     uppers = [level for level in args.upper.split(",") if level]
     rows = [row for game in chosen for row in steps(game, args.games, args.seed,
-                                                    args.workers, uppers)]
+                                                    args.workers, uppers, args.seats)]
     print()
     show(("game", "seats", "lower", "upper", "games", "upper wins", "95% interval",
           ">=55%", "s"), rows)
