@@ -88,9 +88,9 @@ def test_no_arguments_at_all_show_the_help() -> None:
 
 def test_bots_are_named_by_level_in_play_and_sim(tmp_path: Path) -> None:
     # The terminal shows each bot's level, never a bot's name.
-    result = runner.invoke(app, ["play", "timo", "--players", "3", "--bots", "hard,Medium",
+    result = runner.invoke(app, ["play", "timo", "--players", "3", "--bots", "expert,Medium",
                                  "--seed", "3", "--pace", "0"], input="1\n")
-    assert "Bot 1 (Hard)" in result.output and "Bot 2 (Medium)" in result.output
+    assert "Bot 1 (Expert)" in result.output and "Bot 2 (Medium)" in result.output
     assert "search" not in result.output and "heuristic" not in result.output
     # The report names each bot one way, its level beside it.
     report_path = tmp_path / "levels.json"
@@ -111,7 +111,7 @@ def test_bots_are_named_by_level_in_play_and_sim(tmp_path: Path) -> None:
 def test_games_lists_each_games_bot_levels() -> None:
     result = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
     assert "bot levels (--bots): beginner (random), easy (greedy), medium (heuristic), " \
-        "hard (learned), expert (search)" in result.output
+        "expert (search)" in result.output
 
 
 def test_sim_writes_a_report_and_a_figure(tmp_path: Path) -> None:

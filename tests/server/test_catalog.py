@@ -25,11 +25,15 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
         games = {g["id"]: g for g in client.get("/api/games").json()}
     timo, twinit, twinz = games["timo"], games["twinit"], games["twinz"]
     assert {"bot": "random", "level": "beginner"} in timo["levels"]
-    assert {"bot": "learned", "level": "hard"} in timo["levels"]
     assert {"bot": "search", "level": "expert"} in timo["levels"]
+    # Research bots are seated by name, at no level people are offered.
+    assert "learned" in timo["bots"] and all(
+        level["bot"] not in ("learned", "ismcts") for level in timo["levels"])
     for game in games.values():
+        kept_off = {"random"} if game["id"] in ("twinz", "twinit") else set()
+        kept_off |= {"learned", "ismcts"} if game["id"] == "timo" else set()
         assert [level["bot"] for level in game["levels"]] == [
-            bot for bot in game["bots"] if bot != "random" or game["id"] != "twinz"]
+            bot for bot in game["bots"] if bot not in kept_off]
         assert game["rules_languages"] == list(LANGUAGES)
         for option in game["options"]:
             assert {"unit", "names_seats"} <= set(option)
@@ -44,8 +48,8 @@ def test_games_carry_levels_units_seat_options_races_and_rematches(sqlite_url: s
     # Twinz's random bot (random letters as clues) is seated by name only, at no level.
     assert "random" in twinz["bots"] and all(
         level["bot"] != "random" for level in twinz["levels"])
-    # Play now seats Twin It's slowest bot, which the lobby offers at the weakest level.
-    assert twinit["default_bot"] == "relaxed"
+    # Play now seats Twin It's Beginner; its former name still reads as that level.
+    assert twinit["default_bot"] == "beginner"
     assert {"bot": "relaxed", "level": "beginner"} in twinit["levels"]
 
 
@@ -85,7 +89,7 @@ def test_a_games_browser_module_is_served_from_its_package(game_package: str) ->
     info = game_info(entry)
     assert info.web is not None and info.web.model_dump() == {
         "module": f"{base}/index.js", "styles": [f"{base}/cards.css", f"{base}/table.css"],
-        "i18n": f"{base}/i18n/", "pictures": None}
+        "i18n": f"{base}/i18n/", "pictures": None, "ladder": None}
     # A small pictures module, where the game has one, draws its lobby tile and rules cards.
     (Path(sys.modules[game_package].__file__).parent / "web" / "pictures.js").write_text(
         "export default {};\n")

@@ -115,7 +115,7 @@ def test_a_person_plays_twin_it_against_real_time_bots(sqlite_url: str,
     with app_client(sqlite_url, realtime_bot_pace=0.05) as client:
         joined = create_table(client, "twinit", players, options)
         table_id, token = joined["table"]["id"], joined["token"]
-        assert [s["bot"] for s in joined["table"]["seats"][1:]] == ["relaxed"] * 3
+        assert [s["bot"] for s in joined["table"]["seats"][1:]] == ["beginner"] * 3
         start(client, table_id, token)
         with client.websocket_connect(f"/ws/tables/{table_id}") as player, \
                 client.websocket_connect(f"/ws/tables/{table_id}") as spectator:

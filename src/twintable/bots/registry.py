@@ -26,8 +26,10 @@ def bot_levels(entry: GameEntry) -> tuple[BotLevel, ...]:
 
 def offered_bots(entry: GameEntry) -> tuple[BotLevel, ...]:
     """The bots people choose by level: :func:`bot_levels`, less the random bot where
-    the game does not offer it as a level (``GameEntry.random_is_a_level``)."""
-    return bot_levels(entry) if entry.random_is_a_level else entry.available_bots()
+    the game does not offer it as a level (``GameEntry.random_is_a_level``) and the bots
+    kept for research (``BotLevel.offered``)."""
+    bots = bot_levels(entry) if entry.random_is_a_level else entry.available_bots()
+    return tuple(bot for bot in bots if bot.offered)
 
 
 def bot_factories(entry: GameEntry) -> dict[str, Callable[..., Bot]]:

@@ -68,7 +68,9 @@ An entry holds:
 Bot levels: people see a level, never a bot's name. One scale for every game, by how a
 bot fares against people (docs/architecture.md, "Bot levels"): ``beginner`` (plays
 legal moves, little more), ``easy`` (a casual player), ``medium`` (a regular player: the
-usual default), ``hard`` (a strong player), ``expert`` (beats most people).
+usual default), ``hard`` (a strong player), ``expert`` (beats most people). A game
+offers one bot a level, in this order, and may leave levels out; each beats the level
+below in at least 55% of games (``bench/levels.py``).
 """
 
 from __future__ import annotations
@@ -144,13 +146,16 @@ class BotLevel:
     ``level`` its place on :data:`LEVELS` (what people see), ``make`` builds one (a bot
     that learns from people takes ``records=``), ``aliases`` are former names still
     accepted, and ``available`` says whether it can run here (a bot that needs an
-    optional extra)."""
+    optional extra). A game offers people one bot a level; ``offered=False`` keeps a
+    bot for research and simulations, seated by its name only (``level`` then says where
+    it would stand)."""
 
     name: str
     level: str
     make: Callable[..., Any]
     aliases: tuple[str, ...] = ()
     available: Callable[[], bool] = _always
+    offered: bool = True
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:

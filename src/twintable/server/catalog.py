@@ -66,7 +66,9 @@ def web_module(entry: GameEntry, version: str | None = None) -> WebModule | None
     return WebModule(module=f"{base}/index.js",
                      styles=[f"{base}/{css.name}" for css in sorted(folder.glob("*.css"))],
                      i18n=f"{base}/i18n/" if (folder / "i18n").is_dir() else None,
-                     pictures=f"{base}/pictures.js" if (folder / "pictures.js").is_file() else None)
+                     pictures=f"{base}/pictures.js" if (folder / "pictures.js").is_file() else None,
+                     ladder=f"{base}/ladder.json" if (folder / "ladder.json").is_file()
+                     else None)
 
 
 def rules_languages(entry: GameEntry) -> list[str]:

@@ -546,14 +546,19 @@ class BotLevelInfo(BaseModel):
 
 class WebModule(BaseModel):
     """Where a game's browser module lives: its ES module (the fixed client interface),
-    its style sheets and the folder of its strings (``<lang>.json``); ``pictures``: a
-    small module of what the lobby and the rules pages draw (``facts``, ``picture``,
-    ``drawCard``), so that they never load the board (None: they use ``module``)."""
+    its style sheets, the folder of its strings (``<lang>.json``) and its bot ladder;
+    ``pictures``: a small module of what the lobby and the rules pages draw (``facts``,
+    ``picture``, ``drawCard``), so that they never load the board (None: they use
+    ``module``)."""
 
     module: str
     styles: list[str]
     i18n: str | None = None
     pictures: str | None = None
+    ladder: str | None = None
+    """The game's bot ladder (``web/ladder.json``: its bots rated against each other by
+    table size, ``twintable.sim.ladder``), shown in the leaderboard's bots tab; None when
+    the game ships none."""
 
 
 class TutorialStepInfo(BaseModel):

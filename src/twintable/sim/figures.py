@@ -53,8 +53,8 @@ def _rates(axis: Any, labels: Sequence[str], rows: Sequence[Mapping[str, Any]],
     """Rates as dots with their intervals on an axis zoomed to them (bars would have to
     start at 0, and then hide a one-point effect)."""
     rates = [row["win_rate"] for row in rows]
-    below = [rate - row["ci95"][0] for rate, row in zip(rates, rows, strict=True)]
-    above = [row["ci95"][1] - rate for rate, row in zip(rates, rows, strict=True)]
+    below = [max(0.0, rate - row["ci95"][0]) for rate, row in zip(rates, rows, strict=True)]
+    above = [max(0.0, row["ci95"][1] - rate) for rate, row in zip(rates, rows, strict=True)]
     axis.errorbar(list(labels), rates, yerr=[below, above], fmt="o", capsize=6, color=_BLUE)
     if even is not None:
         axis.axhline(even, color=_GREY, linestyle="--", label=f"even chance ({even:.0%})")
@@ -243,8 +243,9 @@ def _cell_dots(axis: Any, labels: Sequence[str], series: Mapping[str, Sequence[A
             mean, low, high = value
             ys.append(place[cell] + offset)
             xs.append(mean)
-            below.append(mean - low)
-            above.append(high - mean)
+            # An interval at 0% or 100% can miss the rate by a rounding error.
+            below.append(max(0.0, mean - low))
+            above.append(max(0.0, high - mean))
             lows.append(low)
             highs.append(high)
         axis.errorbar(xs, ys, xerr=[below, above], fmt="o", capsize=3, label=name)

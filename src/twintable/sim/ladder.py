@@ -8,21 +8,22 @@ game then updates PlackettLuce ratings (the server's model), seats ranked by fin
 score, equal scores sharing a rank; a bot holding two seats is rated once, with the mean
 of its two seats' updates. Games are rated in a fixed order, so a run replays.
 
-Which ladders to climb is given as ``GAME:PLAYERS``; a ladder's bots are every bot the
-game's entry can seat here (``bots.registry.bot_levels``: the random bot, then the
-game's own), so a plug-in game's bots climb it the same way::
+Which ladders to climb is given as ``GAME:PLAYERS``; a ladder's bots are the ones the
+game offers people, one a level, weakest first (``bots.registry.level_bots``), so a
+plug-in game's bots climb it the same way and the ladder never rates a bot nobody can
+choose::
 
     python -m twintable.sim.ladder timo:2 timo:4 twins:4 --games 40 --out ladder.json
 
 ``--short`` plays every game at its entry's short options (Timo to 100 points instead of
 300), so a ladder with slow bots fits a small machine; ``--note`` says in the file how
 it was made. Each rating names the bot's level on the shared scale (Beginner to Expert),
-which the browser's leaderboard shows ("bots" tab). ``--bot SPEC`` (repeatable) adds a
-researcher's own agent to the round robin (``module:Class``, ``policy.npz``,
-``model.zip``: ``twintable.bots.user``); ``--bots`` may name levels (``hard``) as well as
-bots. The browser reads the copy the package ships, ``web/data/ladder.json``: give
-``--out`` twice to write both it and docs/figures/ladder.json (a test checks that they
-agree).
+which the browser's leaderboard shows ("bots" tab). Each game ships its own ladders in
+its ``web/ladder.json`` (``/api/games`` names the file); ``scripts/ladder.py`` climbs
+every game's and writes those files and docs/figures/ladder.json, which gathers them
+(a test checks that they agree). ``--bot SPEC`` (repeatable) adds a researcher's own
+agent to the round robin (``module:Class``, ``policy.npz``, ``model.zip``:
+``twintable.bots.user``); ``--bots`` may name levels (``hard``) as well as bots.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from twintable.bots.registry import bot_factory, bot_levels, resolve_bot
+from twintable.bots.registry import bot_factory, bot_levels, level_bots, resolve_bot
 from twintable.core.errors import TwinTableError
 from twintable.core.registry import GameRegistry
 from twintable.games import default_registry
@@ -63,23 +64,27 @@ class Ladder:
 def game_ladder(game: str, players: int, options: dict[str, Any] | None = None,
                 registry: GameRegistry | None = None, short: bool = False,
                 only: Sequence[str] | None = None, agents: Sequence[str] = ()) -> Ladder:
-    """The ladder of ``game`` at ``players`` seats, named ``<game>-<players>p``: every bot
-    its entry can seat here, by name (former names left out), the random bot first, or
-    those of them named in ``only`` (names or levels), then each of the user's ``agents``
-    (``twintable.bots.user``: loaded now, so a bad one fails before any game);
-    ``short``: the entry's short options under ``options``."""
+    """The ladder of ``game`` at ``players`` seats, named ``<game>-<players>p``: the bot
+    each level seats here (:func:`~twintable.bots.registry.level_bots`), weakest first,
+    or those of them named in ``only`` (names or levels; other bots the game can seat, by
+    name, are added), then each of the user's ``agents`` (``twintable.bots.user``: loaded
+    now, so a bad one fails before any game); ``short``: the entry's short options under
+    ``options``."""
     entry = (registry or default_registry()).entry(game)
     options = {**(entry.short_options if short else {}), **(options or {})}
     entry.rules.check_players(players, options)
-    wanted = None if only is None else {resolve_bot(entry, name) or name for name in only}
-    levels = {level.name: level.level for level in bot_levels(entry)
-              if wanted is None or level.name in wanted}
+    offered = {bot: level for level, bot in level_bots(entry).items()}
+    seatable = {level.name: level.level for level in bot_levels(entry)}
+    wanted = None if only is None else [resolve_bot(entry, name) or name for name in only]
+    levels = ({name: level for name, level in offered.items() if name in wanted}
+              | {name: seatable[name] for name in wanted if name in seatable}
+              if wanted is not None else offered)
     bots = list(levels)
     for agent in agents:
         bot_factory(entry, agent)
         bots.append(agent.strip())
     if len(bots) < 2:
-        raise ValueError(f"{game} has no bot to pair with the random bot here")
+        raise ValueError(f"{game} has fewer than two bots to rate here")
     return Ladder(f"{game}-{players}p", game, options, players, tuple(bots), levels)
 
 

@@ -15,12 +15,13 @@ from twintable.core.plugin import BotLevel, GameEntry
 from twintable.games.twinit.rules import TwinItGame
 from twintable.games.twinit.state import COMPETITIVE
 
-#: The perception bots by name (``games/twinit/bots.py: LEVELS``) and their level on the
-#: shared scale: "expert" scores in the French level table's Expert band. "relaxed", the
-#: bot "Play now" seats, is the slowest of the "beginner" level, so the lobby offers it
-#: there and the scale still reads weakest to strongest.
-LEVELS = {"relaxed": "beginner", "beginner": "beginner", "casual": "easy", "sharp": "medium",
+#: The perception bots by name (``games/twinit/bots.py: LEVELS``), one a level on the
+#: shared scale, weakest first; bench/levels.py measures each against the one below and
+#: against scripted people.
+LEVELS = {"beginner": "beginner", "casual": "easy", "sharp": "medium", "quick": "hard",
           "expert": "expert"}
+#: Former names still accepted: "relaxed" was the slowest beginner, once the default.
+ALIASES = {"beginner": ("relaxed",)}
 
 
 def _perception(name: str) -> Callable[[], Any]:
@@ -64,8 +65,9 @@ def tutorial() -> Any:
 def entry() -> GameEntry:
     return GameEntry(
         rules=TwinItGame(), package="twintable.games.twinit",
-        bots=tuple(BotLevel(name, level, _perception(name)) for name, level in LEVELS.items()),
-        default_bot="relaxed", assets=assets, rematch_options=rematch_options,
+        bots=tuple(BotLevel(name, level, _perception(name), aliases=ALIASES.get(name, ()))
+                   for name, level in LEVELS.items()),
+        default_bot="beginner", assets=assets, rematch_options=rematch_options,
         commands="twintable.games.twinit.commands:app",
         env="twintable.games.twinit.env", gym_id="twintable/TwinIt-v0",
         env_names={"twinit_v0": "twintable.games.twinit.env"},
@@ -73,4 +75,6 @@ def entry() -> GameEntry:
         # Random moves rarely find twins: the kit's random games stop at the first set.
         short_options={"sets_to_win": 1, "duration_s": 10, "rounds": 2},
         lobby_order=30,
-        tutorial=tutorial)
+        tutorial=tutorial,
+        # Random touches are errors, not a way to play: the random bot is no level here.
+        random_is_a_level=False)

@@ -1,4 +1,4 @@
-// Bot levels as people see them: one scale for every game (Easy, Medium, Hard, Expert),
+// Bot levels as people see them: one scale for every game (Beginner to Expert, one bot a level),
 // from what /api/games declares (`levels`: [{ bot, level }]). A game that declares none
 // shows its bots' own names, as the catalogue words them (`bot.<bot>`).
 import { knownGames } from "./api.js";

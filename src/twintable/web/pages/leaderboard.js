@@ -1,8 +1,8 @@
 // The leaderboard of one game: what the rating means, the best players, and this
 // browser's own row and rank (its profile id is public; the server finds the row even
 // outside the best ones). Its "bots" tab (#/leaderboard/<game>/bots) shows the bot
-// ladder the package ships (web/data/ladder.json, written by twintable.sim.ladder): the
-// game's bots rated from round-robin matches, by level and what each one is.
+// ladder the game ships (/api/games names it: `web.ladder`, written by scripts/ladder.py):
+// the game's bots rated from round-robin matches, by level and what each one is.
 import { api, games } from "../lib/api.js";
 import { el, page } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
@@ -40,8 +40,9 @@ function gamePills(list, chosen, suffix) {
 
 // The bot ladder of one game: a table per table size, best first.
 async function botsTab(list, chosen) {
-  const response = await fetch(new URL("../data/ladder.json", import.meta.url));
-  const report = response.ok ? await response.json() : {};
+  const address = list.find((g) => g.id === chosen)?.web?.ladder;
+  const response = address ? await fetch(address) : null;
+  const report = response?.ok ? await response.json() : {};
   const ladders = Object.values(report).filter((ladder) => ladder && ladder.game === chosen);
   const game = t(`game.${chosen}`);
   const one = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from tests.games.timo.native import require_native
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import bot_factories, level_bots
 from twintable.games import default_registry
 from twintable.games.timo.research import codec
 from twintable.games.timo.views import TimoView
@@ -24,11 +24,13 @@ def games(bots: tuple[str, ...], count: int, seed: int, target: int) -> list[Gam
                                           workers=1) for result in chunk]
 
 
-def test_the_levels_are_offered_with_their_places_on_the_scale() -> None:
+def test_one_bot_a_level_and_the_research_bots_by_name() -> None:
     entry = default_registry().entry("timo")
-    levels = {bot.name: bot.level for bot in entry.available_bots()}
-    assert levels == {"greedy": "easy", "learned": "hard", "ismcts": "easy",
-                      "heuristic": "medium", "search": "expert"}
+    assert level_bots(entry) == {"beginner": "random", "easy": "greedy",
+                                 "medium": "heuristic", "expert": "search"}
+    # As strong as the level they would share (bench/levels.py): seated by name only.
+    assert {bot.name for bot in entry.available_bots() if not bot.offered} == {
+        "ismcts", "learned"}
     assert {"greedy", "ismcts", "learned"} <= set(bot_factories(entry))
 
 
