@@ -29,7 +29,8 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from twintable.server import clock
 from twintable.server.address_groups import address_group
@@ -56,6 +57,10 @@ CHAT_PER_S = 0.5
 HISTORY_LINES = 100
 #: Lines kept in memory per table (older ones stay in the store and the replay).
 KEPT_LINES = 200
+#: How long a stopping table waits for its talk being read or kept.
+SETTLE_S = 5.0
+
+T = TypeVar("T")
 
 PLAYERS, SPECTATORS = "players", "spectators"
 
@@ -112,12 +117,32 @@ class TableChat:
             self.last_n = rows[-1].n if rows else 0
         return self.lines
 
+    def owned(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """``work`` as a task of the table's, not of the socket that asked for it: a
+        client that leaves mid-query cancels its session, and a query cancelled half-way
+        left aiosqlite's connection to be torn down while the server stopped (a hang at
+        exit). A socket awaits it shielded; :meth:`settle` waits for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+        return task
+
+    async def settle(self) -> None:
+        """Wait (a few seconds at most) for the talk being read or kept to be done."""
+        if self.pending:
+            await asyncio.wait(set(self.pending), timeout=SETTLE_S)
+
+    async def _read(self) -> list[ChatLine]:
+        async with self.lock:
+            return list(await self._loaded())
+
     async def tell_history(self, connection: Connection) -> None:
         """A client that just connected: the latest lines it may see (nothing when
         there are none)."""
         try:
-            async with self.lock:
-                lines = await self._loaded()
+            lines = await asyncio.shield(self.owned(self._read()))
+        except asyncio.CancelledError:
+            raise
         except Exception:  # the talk is a bonus: a database hiccup must not stop a hello
             log.warning("could not read the table's chat", extra={"table": self.table.id},
                         exc_info=True)
@@ -215,10 +240,7 @@ class TableChat:
     def post_later(self, seat: int, emote: str) -> None:
         """A bot's reaction, stored and told after the move that prompted it (a move's
         lock is held while it is decided)."""
-        task = asyncio.get_running_loop().create_task(
-            self.post(PLAYERS, f"seat:{seat}", seat, "", emote=emote, bot=True))
-        self.pending.add(task)
-        task.add_done_callback(self.pending.discard)
+        self.owned(self.post(PLAYERS, f"seat:{seat}", seat, "", emote=emote, bot=True))
 
     async def stored(self) -> list[ChatLine]:
         """Every line of the table, both channels (for the replay)."""

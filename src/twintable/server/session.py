@@ -143,7 +143,8 @@ class SocketSession:
             if self.connection is None:
                 return ErrorMessage(id=message.id, code="auth.required",
                                     message="send hello with your seat token first")
-            return await self.table.chat.handle(self.connection, message)
+            chat = self.table.chat
+            return await asyncio.shield(chat.owned(chat.handle(self.connection, message)))
         return await self.act(message)
 
     async def greeted(self, answer: Any) -> Any:

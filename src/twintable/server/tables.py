@@ -385,6 +385,7 @@ class Table:
         """Stop playing and close every connection with ``code`` (1001: the server is
         going away; MOVED_CLOSE_CODE: the table moved, reconnect)."""
         await self.automation.stop()
+        await self.chat.settle()
         async with self.lock:  # waits for an append in flight to finish
             await self.presence.close_all(code)
 
