@@ -22,25 +22,15 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import random
 from pathlib import Path
+
+from twintable.sim.stats import wilson_interval
 
 REVIEW = Path(__file__).resolve().parents[1] / "tests/games/twinz/data/clue_review.tsv"
 WORDS_PER_DECK = 30
 SEED = 40
 VERDICTS = ("good", "weak", "nonsense")
-
-
-def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95% by default)."""
-    if total == 0:
-        return 0.0, 1.0
-    rate = hits / total
-    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (
-        1 + z * z / total)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def read_review(path: Path = REVIEW) -> dict[tuple[str, str], tuple[str, str]]:
@@ -98,7 +88,7 @@ def main() -> None:
             counts[verdict[0]] += 1
             if verdict[0] == "nonsense":
                 bad.append(f"{clue.upper()} for {target.upper()}")
-        low, high = wilson(counts["nonsense"], len(clues))
+        low, high = wilson_interval(counts["nonsense"], len(clues))
         print(f"{level}: {len(clues)} clues, nonsense {counts['nonsense']} "
               f"({counts['nonsense'] / len(clues):.1%}, 95% {low:.1%}-{high:.1%}), "
               f"weak {counts['weak']}, good {counts['good']}, not reviewed {unread}")

@@ -16,24 +16,14 @@ Usage: python bench/twinz_duo_collisions.py [--words N] [--seed S]
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from itertools import product
 
-
-def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95% by default)."""
-    if total == 0:
-        return 0.0, 1.0
-    rate = hits / total
-    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (
-        1 + z * z / total)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from twintable.sim.stats import wilson_interval
 
 
 def show(label: str, hits: int, total: int) -> None:
-    low, high = wilson(hits, total)
+    low, high = wilson_interval(hits, total)
     print(f"{label}: {hits}/{total} = {hits / total:.1%} (95% {low:.1%}-{high:.1%})")
 
 

@@ -15,21 +15,11 @@ Usage: python bench/twinz_race.py [--games N] [--level sharp] [--times 0.5,4,6,8
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 from typing import Any
 
-
-def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95% by default)."""
-    if total == 0:
-        return 0.0, 1.0
-    rate = hits / total
-    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (
-        1 + z * z / total)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from twintable.sim.stats import wilson_interval
 
 
 def main() -> None:
@@ -102,7 +92,7 @@ def main() -> None:
                     continue
                 played += 1
                 won += 0 in record["winners"]
-        low, high = wilson(won, played)
+        low, high = wilson_interval(won, played)
         delays = sorted(game.delays)
         print(f"person at {answer_ms / 1000:.1f} s vs {args.level}: won {won}/{played} = "
               f"{won / max(played, 1):.1%} (95% {low:.1%}-{high:.1%}); bot guesses "
