@@ -251,3 +251,12 @@ def open_replay(tab: Tab) -> None:
     bench/replay_first_frame.py times it)."""
     tab.page.click("#replay-link")
     tab.page.wait_for_selector("#board[data-move]:not([aria-busy])")
+
+
+def skip_guided_offer(tab: Tab, game: str) -> None:
+    """After "Play now" on this browser's first table of ``game``: skip the guided game
+    offered, where the game has one (a game without goes straight to its table)."""
+    skip = tab.page.locator(f"#guided-skip-{game}")
+    skip.or_(tab.page.locator("#board > *")).first.wait_for(timeout=30_000)
+    if skip.count():
+        skip.click()

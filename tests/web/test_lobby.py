@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tab
+from tests.web.play import skip_guided_offer
 from twintable.games import game_ids
 
 pytestmark = pytest.mark.browser
@@ -39,7 +40,7 @@ def test_play_now_starts_a_game_against_bots_in_one_click(tab: Tab, game: str) -
     assert "players" in tile.locator(".lb-facts").inner_text()
     tab.page.click(f"#play-{game}")
     # This browser's first table of the game: a guided game is offered first; skipped.
-    tab.page.click(f"#guided-skip-{game}")
+    skip_guided_offer(tab, game)
     tab.page.wait_for_selector("#board > *", timeout=30_000)
     table_id = tab.page.url.rsplit("/", 1)[1]
     info = table_info(tab, table_id)

@@ -22,6 +22,7 @@ from tests.web.play import (
     join_as,
     open_replay,
     play_to_results,
+    skip_guided_offer,
     timo_move,
     wait_in_view,
 )
@@ -384,7 +385,7 @@ def test_every_table_fits_one_wide_screen_at_the_start(tab: Tab, game: str) -> N
     tab.page.set_viewport_size({"width": 1280, "height": 800})
     tab.go("/")
     tab.page.click(f"#play-{game}")
-    tab.page.click(f"#guided-skip-{game}")  # the guided game offered on a first table
+    skip_guided_offer(tab, game)  # the guided game offered on a first table
     tab.page.wait_for_selector("#board > *", timeout=30_000)
     tab.page.wait_for_timeout(800)
     boxes = tab.page.evaluate("""() => {

@@ -55,7 +55,8 @@ def test_the_catalogues_hold_only_this_games_keys() -> None:
     names could overwrite another game's line (the shared ones say what the others do)."""
     for lang in LANGUAGES:
         for key in catalogue(lang):
-            assert key.startswith(("tricks.", "event.tricks.", "option.tricks.")) or key in {
+            assert key.startswith(("tricks.", "event.tricks.", "option.tricks.",
+                                   "bots.about.tricks.")) or key in {
                 "game.tricks", "game.tricks.about", *SHARED}, key
 
 

@@ -79,7 +79,9 @@ def resolve_bot(entry: GameEntry, name: str) -> str | None:
     factories = bot_factories(entry)
     if name in factories:
         # A former name seats the bot under its own name, the one results carry.
-        return next(bot.name for bot in bot_levels(entry) if name in (bot.name, *bot.aliases))
+        # (The guided game's bot is no level: it goes by its own name.)
+        return next((bot.name for bot in bot_levels(entry)
+                     if name in (bot.name, *bot.aliases)), name)
     _, mark, suffix = name.rpartition(NOISE_MARK)
     if mark and is_user_bot(name) and not _number(suffix):
         return name.strip()

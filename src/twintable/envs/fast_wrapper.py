@@ -109,6 +109,9 @@ class _FastIterator(AECOrderEnforcingIterator[Any, Any, Any]):  # type: ignore[m
             raise StopIteration
         self.iters_til_term -= 1
         wrapper = self.env
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        # Raised, not asserted: PettingZoo's own message exactly, also where pytest
+        # rewrites this package's asserts (the kit's pytest plug-in) or under -O.
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
         wrapper._has_updated = False
         return inner.agent_selection

@@ -84,7 +84,7 @@ class TwinItGame(Game[TwinItState]):
     max_players = 6
     options_schema = OPTIONS
     table_minutes: ClassVar[Mapping[str, tuple[int, float]]] = {
-        COMPETITIVE: (3, 1.6), TEAM: (4, 1.1), COOP: (3, 2.0), TIME_ATTACK: (3, 6.1)}
+        COMPETITIVE: (3, 0.9), TEAM: (4, 0.8), COOP: (3, 2.0), TIME_ATTACK: (3, 6.1)}
     game_type = GameType(Dynamics.REAL_TIME, Information.HIDDEN, chance=True,
                          conserves=("cards",))
     payloads: ClassVar[ActionPayloads] = {
