@@ -192,9 +192,14 @@ def test_every_card_face_fits_in_every_language(browser: Any, server_url: str,
         tab = Tab(context.new_page(), server_url)
         try:
             tab.go("/")
-            tab.page.wait_for_selector("#create")
+            before = tab.page.wait_for_selector("#create")
+            changes = tab.page.evaluate("() => document.documentElement.lang") != code
             tab.page.select_option("#language", code)
             tab.page.wait_for_function(f"() => document.documentElement.lang === '{code}'")
+            if changes:
+                # A new language draws the lobby again once its words (and fonts) are in:
+                # measured before, the faces were swept away mid-count ('faces': 9).
+                tab.page.wait_for_function("(old) => !old.isConnected", arg=before)
             tab.page.wait_for_selector("#create")
             found = tab.page.evaluate(FACES, [viewport is PHONE])
             assert found["faces"] >= 54 + 60, found
