@@ -74,13 +74,16 @@ def test_a_returning_seat_is_told_the_moves_it_missed(sqlite_url: str, kept: int
                 hello(ann, tokens[0])
                 first = state_frame(ann)
                 assert first["type"] == "snapshot"
-                if first["view"]["turn"] == 0:  # Ann moves first: one move, then away
-                    first = move(ann, first, 0)
+                # Ann moves first: she plays until the turn leaves her, then goes away (a
+                # draw may leave the turn with her, to play the card she drew or pass).
+                n = 0
+                while first["view"]["turn"] == 0:
+                    first = move(ann, first, n)
+                    n += 1
                     latest = {1: state_frame(bo), 2: state_frame(cy)}
                 told = first["version"]
             # Ann is away: Bo and Cy play until it is her turn again.
             seen_by_cy: dict[int, list[dict[str, Any]]] = {}
-            n = 0
             while latest[1]["view"]["turn"] != 0:
                 mover, other = ((bo, cy) if latest[1]["view"]["turn"] == 1 else (cy, bo))
                 seat = 1 if mover is bo else 2
