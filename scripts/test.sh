@@ -36,7 +36,8 @@ workers="${TWINTABLE_TEST_WORKERS:-2}"
 parallel=()
 if [ "$workers" != "0" ]; then parallel=(-n "$workers" --dist loadfile); fi
 set +e
-.venv/bin/pytest "${parallel[@]}" "$@"
+# The slowest tests are named at the end, to keep the suite's time in view.
+.venv/bin/pytest "${parallel[@]}" --durations=25 "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

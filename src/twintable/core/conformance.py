@@ -27,6 +27,10 @@ from twintable.core.rng import Rng
 from twintable.core.types import Action
 
 MAX_STEPS = 100_000
+#: How many of a step's legal actions a playout remembers to probe later.
+SEEN_PER_STEP = 12
+#: Steps after which the probes' spacing grows by ``probe_every`` again.
+PROBE_STRETCH = 100
 
 #: The checks a random playout runs, by the name a failure reports.
 PLAYOUT = "playouts"
@@ -68,9 +72,10 @@ def random_playout(game: Game[Any], players: int, seed: int,
                    keep_snapshots: bool = False) -> Playout:
     """Play uniformly random legal actions to the end, checking invariants on the way.
 
-    With ``probe_every`` > 0, every that many steps: actions seen legal earlier but not
-    legal now must be refused without changing the state, and every seat's view (and the
-    spectators') must survive a re-deal of what it cannot see.
+    With ``probe_every`` > 0, every that many steps (thinning out in long games, see
+    :func:`_probe_due`): actions seen legal earlier but not legal now must be refused
+    without changing the state, and every seat's view (and the spectators') must survive
+    a re-deal of what it cannot see.
     """
     rng = random.Random(seed)
     state = game.new_state(options, players, seed)
@@ -106,12 +111,15 @@ def random_playout(game: Game[Any], players: int, seed: int,
         if not legal and deadline is None:
             raise ConformanceError(LEGAL, f"nobody can act and no deadline is set "
                                    f"(step {step}, seed {seed})")
-        if probe_every and step % probe_every == 0:
+        if probe_every and _probe_due(step, probe_every):
             playout.illegal_probes += _probe_illegal(game, state, legal, seen_legal, players)
             changed = _probe_leaks(game, state, players, rng)
             playout.leak_probes += players + 1
             playout.leak_probes_that_changed_hidden_state += changed
-        for candidate in legal:
+        # Remembered to probe later as no longer legal: a spread of at most
+        # SEEN_PER_STEP of them (a real-time game offers a hundred touches a step, and
+        # keying every one cost a quarter of its playout).
+        for candidate in legal[::len(legal) // SEEN_PER_STEP + 1] if probe_every else ():
             seen_legal.setdefault(candidate.key(), candidate)
         if len(seen_legal) > 400:
             for key in list(seen_legal)[:200]:
@@ -135,6 +143,15 @@ def random_playout(game: Game[Any], players: int, seed: int,
                                    f"step {step})")
     raise ConformanceError(PLAYOUT, f"random playout did not end within {MAX_STEPS} steps "
                            f"(seed {seed})")
+
+
+def _probe_due(step: int, probe_every: int) -> bool:
+    """Whether to probe at ``step``: every ``probe_every`` steps at first, then ever more
+    sparsely (twice as far apart after :data:`PROBE_STRETCH` steps, three times after
+    twice that…). A random playout of a real-time game runs to thousands of steps, mostly
+    wrong touches in the same few positions; probing each third one cost 10 of a game's
+    20 s, while a long game still gets a probe in every stretch of it."""
+    return step % (probe_every * (1 + step // PROBE_STRETCH)) == 0
 
 
 def _check_finished(game: Game[Any], state: Any, players: int) -> None:

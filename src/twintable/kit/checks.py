@@ -228,22 +228,23 @@ def _bots(entry: GameEntry, plays: Plays) -> str:
         raise KitFailure("bots", f"the default bot {entry.default_bot!r} is not a bot of "
                                  "the game")
     case = plays.cases[0]
-    played = []
-    for bot in levels:
-        if not bot.available():
-            continue
-        # Against the game's usual stand-in: the random bot alone may never end a race.
-        lineup = [bot.name] + [entry.default_bot] * (case.players - 1)
+    playing = [bot for bot in levels if bot.available()]
+    # Several levels share a game (a whole game each cost a minute in word games), always
+    # beside the game's usual stand-in: the random bot alone may never end a race.
+    together = max(1, case.players - 1)
+    for start in range(0, len(playing), together):
+        group = [bot.name for bot in playing[start:start + together]]
+        lineup = group + [entry.default_bot] * (case.players - len(group))
         try:
             result = play_game(game, case.options, make_bots(entry, lineup), seed=1,
                                plan=entry.plan)
         except Exception as error:
-            raise KitFailure("bots", f"{bot.name} ({case.label}): {type(error).__name__}: "
-                                     f"{error}") from None
+            raise KitFailure("bots", f"{', '.join(group)} ({case.label}): "
+                                     f"{type(error).__name__}: {error}") from None
         if not result.winners:
-            raise KitFailure("bots", f"{bot.name}: the game ended without a winner")
-        played.append(bot.name)
-    return (f"{', '.join(played)} each played a game through against "
+            raise KitFailure("bots", f"{', '.join(group)}: the game ended without a winner")
+    played = [bot.name for bot in playing]
+    return (f"{', '.join(played)} each played a game through beside "
             f"{entry.default_bot} ({case.label})")
 
 
