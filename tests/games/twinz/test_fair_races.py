@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
+from tests.games.twinz.race import race
 from tests.games.twinz.scenario import GAME, act, new, tick
 from twintable.bots.registry import bot_factories
 from twintable.core.errors import RuleError
 from twintable.core.types import Action, events_for
-from twintable.games.twinz import TwinzGame, TwinzState
+from twintable.games.twinz import TwinzState
 from twintable.games.twinz.bots import DEFAULT_LEVEL, LEVELS, Pace, difficulty
-from twintable.games.twinz.plugin import entry, round_records
+from twintable.games.twinz.plugin import entry
 from twintable.games.twinz.words import model_vocab
 from twintable.sim.runner import play_game
 
@@ -183,58 +184,11 @@ def test_a_copier_of_what_it_sees_cannot_win_inside_the_window() -> None:
 
 # -- bots at human pace, on the virtual clock -------------------------------------------
 
-class Capturing(TwinzGame):
-    """The game, keeping its last new state so a scripted person may know the word."""
-
-    state: TwinzState | None = None
-
-    def new_state(self, options: Any, players: int, seed: int) -> TwinzState:
-        self.state = super().new_state(options, players, seed)
-        return self.state
-
-
-class Person:
-    """A scripted person who finds the word ``answer_ms`` after the clues appear; in the
-    duo they play as a word bot would (only their guesses are measured)."""
-
-    def __init__(self, game: Capturing, answer_ms: int, helper: Any):
-        self.game, self.answer_ms, self.helper = game, answer_ms, helper
-        self.name = "person"
-
-    def act(self, view: Any, rng: random.Random) -> Action | None:
-        return None
-
-    def plan(self, view: Any, rng: random.Random) -> tuple[int, Action] | None:
-        kinds = {action.kind for action in view.legal}
-        if "guess" in kinds:
-            assert self.game.state is not None
-            shown = view.guess_due - view.options["guess_timeout_s"] * 1000
-            return shown + self.answer_ms, Action(view.viewer, "guess", {
-                "word": self.game.mystery(self.game.state)})
-        if kinds & {"draw", "clue"}:
-            return self.helper.plan(view, rng)  # type: ignore[no-any-return]
-        return None
-
-
 def person_rounds(answer_ms: int, games: int, level: str | None = None) -> tuple[int, int, int]:
     """Five players, the person in seat 0: (rounds they could guess in, rounds they won
     alone, rounds they shared)."""
-    from twintable.games.twinz.bots import WordBot
-
-    game = Capturing()
-    played = alone = shared = 0
-    for seed in range(games):
-        bots: list[Any] = [WordBot(level=level) for _ in range(4)]
-        bots.insert(0, Person(game, answer_ms, WordBot(level=level)))
-        play_game(game, None, bots, seed=seed)
-        assert game.state is not None
-        for number, record in enumerate(round_records(game.state)):
-            if 0 in (number % 5, (number + 1) % 5):  # round n's duo: seats n-1 and n
-                continue
-            played += 1
-            alone += record["winners"] == [0]
-            shared += 0 in record["winners"] and len(record["winners"]) > 1
-    return played, alone, shared
+    measured = race(answer_ms, games, level)
+    return measured.played, measured.alone, measured.shared
 
 
 @needs_words
