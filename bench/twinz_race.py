@@ -19,7 +19,7 @@ import random
 import statistics
 from typing import Any
 
-from twintable.sim.stats import wilson_interval
+from twintable.core.stats import wilson_interval
 
 
 def main() -> None:

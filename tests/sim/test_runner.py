@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.core.stats import mean_interval, wilson_interval
 from twintable.sim.runner import make_bots, play_game, run_games, seat_bots
-from twintable.sim.stats import mean_interval, wilson_interval
 
 ENTRY = default_registry().entry("timo")
 GAME = ENTRY.rules

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from twintable.core.stats import mean_interval
 from twintable.sim.report import even_chance, game_length, margin, win_shares
 from twintable.sim.runner import GameResult
-from twintable.sim.stats import mean_interval
 
 #: Named metrics every game has, as expressions.
 COMMON_METRICS: Mapping[str, str] = {

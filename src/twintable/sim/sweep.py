@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from twintable.core.stats import holm, mean_interval, two_sided_p
 from twintable.sim.metrics import Metric, metric_summary, metric_values
 from twintable.sim.report import (
     build_report,
@@ -25,7 +26,6 @@ from twintable.sim.report import (
     win_shares,
 )
 from twintable.sim.runner import GameResult
-from twintable.sim.stats import holm, mean_interval, two_sided_p
 from twintable.sim.summary import interval, metric_text, percent
 
 SWEEP_FORMAT = 1
