@@ -276,6 +276,27 @@ def test_no_folders_import_each_other_in_a_circle() -> None:
     assert [folder for folder, targets in sorted(folders.items()) if "games" in targets] == []
 
 
+def documented_folders() -> dict[str, set[str]]:
+    """The folder map docs/architecture.md draws, between its ``folder-imports`` marks."""
+    text = (PACKAGE.parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("<!-- folder-imports -->")[1].split("<!-- /folder-imports -->")[0]
+    folders = {}
+    for line in block.strip().splitlines():
+        match = re.fullmatch(r"- `(\w+)`: (.+)", line)
+        assert match, f"not a folder line: {line!r}"
+        targets = match.group(2)
+        folders[match.group(1)] = set() if targets == "nothing" else set(targets.split(", "))
+    return folders
+
+
+def test_the_architecture_page_draws_the_folders_as_they_import() -> None:
+    """The layers page says which folder imports which; a change to the code's imports
+    that the page does not tell fails here (docs/architecture.md, ``folder-imports``)."""
+    if not (PACKAGE.parent.parent / "docs").is_dir():
+        pytest.skip("an installed package without the repository's docs")
+    assert documented_folders() == folder_graph()
+
+
 def test_the_folder_check_sees_a_circle_through_three_folders() -> None:
     graph = {"twintable.envs.gym": {"twintable.games.demo.env"},
              "twintable.games.demo.env": {"twintable.sim.runner"},

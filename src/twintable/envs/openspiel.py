@@ -1,6 +1,6 @@
 """Every game that has an OpenSpiel face, registered with OpenSpiel. Importing this module
-imports ``pyspiel`` and each game's OpenSpiel module (its entry's ``openspiel``), which
-registers that game's Python game:
+imports ``pyspiel`` and each game's OpenSpiel module (its ``"envs"`` extension's
+``openspiel``), which registers that game's Python game:
 
 >>> import pyspiel, twintable.envs.openspiel
 >>> game = pyspiel.load_game("python_twintable_timo", {"players": 4, "seed": 7})

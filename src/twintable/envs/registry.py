@@ -1,6 +1,6 @@
-"""Which research modules each game has, as its entry declares them: its environment
-(``env``) and the names its modules are published under in ``twintable.envs``
-(``env_names``).
+"""Which research modules each game has, as its ``"envs"`` extension declares them
+(``envs/extension.py: EnvGame``): its environment (``module``) and the names its modules
+are published under in ``twintable.envs`` (``names``).
 
 It lives apart from the package's ``__init__`` so that the modules the package offers
 (``gym``, ``evaluation``) can import it without importing the package that imports them.

@@ -176,8 +176,8 @@ def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def choose_turn_based(view: dict[str, Any], rng: random.Random) -> Move | None:
-    """A game without a chooser of its own (its entry's ``load_chooser``): any legal move,
-    at once (the server decides the races)."""
+    """A game without a chooser of its own (its ``"loadtest"`` extension's ``chooser``): any
+    legal move, at once (the server decides the races)."""
     legal = _legal(view)
     if not legal:
         return None

@@ -10,7 +10,8 @@ even line), and every figure the game reports (``hands``, ``ended_by_bankruptcy`
 ``points``); ``share("heuristic")`` is one bot's share. Expressions take numbers,
 ``+ - * / // % **``, comparisons, ``and or not``, ``x if c else y`` and ``min``,
 ``max``, ``abs``: nothing else is evaluated. A game adds named metrics of its own as
-expressions in its entry (``GameEntry.metrics``); the names below hold for every game.
+expressions in its ``"sim"`` extension (``SimGame.metrics``); the names below hold for
+every game.
 """
 
 from __future__ import annotations
