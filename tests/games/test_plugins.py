@@ -1,5 +1,5 @@
 """Every game is found through the ``twintable.games`` entry points, the built-in ones
-too (games/__init__.py, games/<id>/plugin.py); that what an entry names exists is the
+too (core/registry.py, games/<id>/plugin.py); that what an entry names exists is the
 kit's ``entry`` check, run on every installed game (tests/kit)."""
 
 from __future__ import annotations
