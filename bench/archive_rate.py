@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.server.storage.archive import archive_finished
 from twintable.server.storage.store import Store
 

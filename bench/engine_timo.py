@@ -6,7 +6,7 @@ times RLCard's ``env.run`` loop and its bare game loop, then ours:
 - "pipeline": our sim driver, random bots choosing from their seat's view (like env.run);
 - "bare": new_state / legal_actions / apply with a random choice (like RLCard's loop).
 
-Ours runs on the engine ``twintable sim`` uses (``timo_entry().simulation_engine()``: the C engine
+Ours runs on the engine ``twintable sim`` uses (``simulation_engine(timo_entry())``: the C engine
 when it was built) and, for comparison, on the Python rules, which tables use.
 
 RLCard's UNO game is one hand, so the like-for-like figure is our one-round game
@@ -30,6 +30,7 @@ from twintable.bots.base import RandomBot
 from twintable.core.game import Game
 from twintable.games.timo import TimoGame
 from twintable.games.timo.plugin import entry as timo_entry
+from twintable.sim.extension import simulation_engine
 from twintable.sim.runner import play_game
 
 HERE = Path(__file__).resolve().parent
@@ -98,7 +99,7 @@ def main() -> None:
         if not args.skip_rlcard:
             measured = [rlcard_rates(players, share) for _ in range(runs)]
             row["rlcard"] = {key: max(m[key] for m in measured) for key in measured[0]}
-        engines = {"sim": timo_entry().simulation_engine(), "python": TimoGame()}
+        engines = {"sim": simulation_engine(timo_entry()), "python": TimoGame()}
         for name, game in engines.items():
             row[f"{name}_round_pipeline"], row[f"{name}_round_pipeline_decisions"] = max(
                 pipeline_rate(game, players, 1, share) for _ in range(runs))

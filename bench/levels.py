@@ -34,10 +34,10 @@ from itertools import pairwise
 from typing import Any
 
 from twintable.bots.registry import level_bots
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.core.stats import wilson_interval
 from twintable.games.twinit.bots import ScriptedPerson
 from twintable.sim.runner import play_realtime_game, run_games, seat_bots
-from twintable.sim.stats import wilson_interval
 
 #: The bar a level must clear against the level below it.
 STEP = 0.55

@@ -39,6 +39,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import twintable.envs.openspiel  # noqa: F401  (registers every game's OpenSpiel game)
+from twintable.core.stats import mean_interval, wilson_interval
 from twintable.core.types import Action
 from twintable.games.timo.bots import SearchTimoBot
 from twintable.games.timo.research.openspiel import TIMO_NAME
@@ -49,7 +50,6 @@ from twintable.games.twins.research.openspiel import TWINS_NAME
 from twintable.games.twins.rules import BUY_COST, BUY_KIND, PICK_KIND
 from twintable.games.twins.state import BUY
 from twintable.games.twins.views import TwinsView
-from twintable.sim.stats import mean_interval, wilson_interval
 
 UCT_C = 1.4  # UCB1's sqrt(2) for returns in [0, 1] (win shares)
 

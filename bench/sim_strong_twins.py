@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.core.stats import wilson_interval
 from twintable.games.twins.bots import StrongTwinsBot
 from twintable.sim.runner import make_bots, play_game
-from twintable.sim.stats import wilson_interval
 
 
 def cpu_per_game(lineup: list[str], games: int) -> float:

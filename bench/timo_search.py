@@ -20,12 +20,13 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.core.stats import wilson_interval
 from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
 from twintable.games.timo.research.baseline import RandomRolloutSearchBot
 from twintable.games.timo.rules import TimoGame
+from twintable.sim.extension import simulation_engine
 from twintable.sim.runner import play_game
-from twintable.sim.stats import wilson_interval
 
 
 def _learned() -> object:
@@ -62,7 +63,7 @@ def _games(job: tuple[str, str, int, int]) -> float:
     """``job``'s first bot's wins in its games (seats alternating)."""
     first, second, start, count = job
     entry = default_registry().entry("timo")
-    game = entry.simulation_engine()
+    game = simulation_engine(entry)
     bots = (BOTS[first](), BOTS[second]())
     wins = 0.0
     for index in range(start, start + count):

@@ -25,7 +25,7 @@ import csv
 import random
 from pathlib import Path
 
-from twintable.sim.stats import wilson_interval
+from twintable.core.stats import wilson_interval
 
 REVIEW = Path(__file__).resolve().parents[1] / "tests/games/twinz/data/clue_review.tsv"
 WORDS_PER_DECK = 30

@@ -19,7 +19,7 @@ import argparse
 import random
 from itertools import product
 
-from twintable.sim.stats import wilson_interval
+from twintable.core.stats import wilson_interval
 
 
 def show(label: str, hits: int, total: int) -> None:

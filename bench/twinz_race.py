@@ -19,7 +19,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from twintable.sim.stats import wilson_interval
+from twintable.core.stats import wilson_interval
 
 
 def main() -> None:

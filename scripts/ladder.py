@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.sim.ladder import climb, game_ladder
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,10 +16,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from twintable.core.stats import mean_interval, wilson_interval
 from twintable.games.twinit.bots import LEVELS
 from twintable.games.twinit.views import level_for
 from twintable.sim.runner import GameResult, run_games
-from twintable.sim.stats import mean_interval, wilson_interval
 
 
 def play(options: dict[str, Any], lineup: list[str], games: int, seed: int) -> list[GameResult]:

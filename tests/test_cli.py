@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from twintable import cli
 from twintable.cli import app
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
-from twintable.games import default_registry
 from twintable.sim import lab
 
 runner = CliRunner()

@@ -1,6 +1,7 @@
-"""The layers import one way only (docs/architecture.md): core ← bots ← games ← sim ←
-envs, games ← server, and the kit and the command line above them all; no modules import
-each other in a circle; and no shell names a game.
+"""The layers import one way only (docs/architecture.md): core ← bots ← games; the shells
+(server, sim, envs, terminal, loadtest) on core and bots, never on a game's package (they
+find games through ``core/registry.py``); the kit and the command line above them all.
+No modules import each other in a circle, no folders do either, and no shell names a game.
 
 Every import in ``src/twintable`` is read with ``ast``, including imports inside functions
 and ``TYPE_CHECKING`` blocks, since a lazy import is a dependency too."""
@@ -15,24 +16,36 @@ from pathlib import Path
 import pytest
 
 import twintable
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 
 PACKAGE = Path(twintable.__file__).resolve().parent
 
 #: Per layer, the twintable layers it must never import.
 FORBIDDEN: dict[str, set[str]] = {
-    "core": {"games", "bots", "sim", "envs", "server", "web", "terminal", "cli", "loadtest"},
-    "games": {"server", "sim", "envs", "web", "terminal", "cli", "loadtest"},
-    "bots": {"games", "server", "sim", "envs", "web", "terminal", "cli"},
-    "sim": {"server", "envs", "web", "terminal", "cli"},
-    "server": {"sim", "envs", "web", "terminal", "cli"},
-    "envs": {"server", "web", "terminal", "cli"},
+    "core": {"games", "bots", "sim", "envs", "server", "web", "terminal", "cli", "loadtest",
+             "kit"},
+    "games": {"server", "sim", "envs", "web", "terminal", "cli", "loadtest", "kit"},
+    "bots": {"games", "server", "sim", "envs", "web", "terminal", "cli", "loadtest", "kit"},
+    # Shells find games through the core's discovery, never by importing a game's package.
+    "sim": {"games", "server", "envs", "web", "terminal", "cli", "loadtest", "kit"},
+    "server": {"games", "sim", "envs", "web", "terminal", "cli", "loadtest", "kit"},
+    # The environments are a toolkit the games' own environments build on: they may not
+    # import a game (games import them), nor the simulator (statistics live in core).
+    "envs": {"games", "sim", "server", "web", "terminal", "cli", "loadtest", "kit"},
+    "terminal": {"games", "sim", "server", "envs", "web", "cli", "loadtest", "kit"},
     # The load harness is a client: it speaks the protocol, never the server's code.
-    "loadtest": {"server", "sim", "envs", "web", "terminal", "cli"},
+    "loadtest": {"games", "server", "sim", "envs", "web", "terminal", "cli", "kit"},
     # The game kit plays games and reads what a game ships (its rules pages through the
-    # server's page reader); the command line runs it, never the other way round.
-    "kit": {"envs", "web", "terminal", "cli", "loadtest"},
+    # server's page reader, every shell's extension record: EXTENSION_MODULE); the command
+    # line runs it, never the other way round.
+    "kit": {"games", "envs", "web", "terminal", "cli", "loadtest"},
+    "cli": {"games"},
 }
+
+#: The one module of a shell the kit may import whatever its layer: the shell's record
+#: of a game (``twintable.<shell>.extension``, core/plugin.py "Shell extensions"), which
+#: imports nothing but the core.
+EXTENSION_MODULE = "extension"
 
 
 def module_name(path: Path) -> str:
@@ -92,12 +105,20 @@ def forbidden_for(module: str) -> set[str]:
     return forbidden
 
 
+def is_extension_record(module: str) -> bool:
+    """``twintable.<shell>.extension`` or a name in it."""
+    parts = module.split(".")
+    return len(parts) >= 3 and parts[2] == EXTENSION_MODULE
+
+
 def violations() -> list[str]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         layer = layer_of(module_name(path))
         forbidden = forbidden_for(module_name(path))
         for imported in sorted(imported_modules(path)):
+            if layer == "kit" and is_extension_record(imported):
+                continue
             if layer_of(imported) in forbidden:
                 found.append(f"{path.relative_to(PACKAGE.parent)} ({layer}) imports {imported}")
     return found
@@ -212,6 +233,78 @@ def test_the_cycle_check_sees_a_lazy_circle(tmp_path: Path,
     (root / "games" / "demo" / "views.py").write_text("from . import rules\n")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
     assert import_cycles() == [["twintable.games.demo.bots", "twintable.games.demo.rules"]]
+
+
+def folder_graph(graph: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
+    """Folder (``twintable.<folder>``) -> the folders its modules import."""
+    folders: dict[str, set[str]] = {}
+    for module, targets in (import_graph() if graph is None else graph).items():
+        layer = layer_of(module)
+        if layer is None:
+            continue
+        folders.setdefault(layer, set()).update(
+            target for target in map(layer_of, targets) if target not in (None, layer))
+    return folders
+
+
+def folder_cycles(folders: dict[str, set[str]]) -> list[list[str]]:
+    """Every set of folders that import each other in a circle, each sorted."""
+    def reaches(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for target in folders.get(todo.pop(), ()):
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        return seen
+
+    reach = {folder: reaches(folder) for folder in folders}
+    circles = {tuple(sorted({folder} | {other for other in reach[folder]
+                                        if folder in reach.get(other, set())}))
+               for folder in folders if folder in reach[folder]}
+    return sorted(list(circle) for circle in circles)
+
+
+def test_no_folders_import_each_other_in_a_circle() -> None:
+    """Folders import one way (a module cycle check alone lets ``envs`` import ``games``
+    while a game's environment imports ``envs``): the environments import neither the
+    games (discovery is the core's) nor the simulator (its statistics are the core's)."""
+    folders = folder_graph()
+    assert folder_cycles(folders) == []
+    assert "games" not in folders["envs"] and "sim" not in folders["envs"]
+    # No shell imports a game's package: they all read games through their entries.
+    assert [folder for folder, targets in sorted(folders.items()) if "games" in targets] == []
+
+
+def documented_folders() -> dict[str, set[str]]:
+    """The folder map docs/architecture.md draws, between its ``folder-imports`` marks."""
+    text = (PACKAGE.parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("<!-- folder-imports -->")[1].split("<!-- /folder-imports -->")[0]
+    folders = {}
+    for line in block.strip().splitlines():
+        match = re.fullmatch(r"- `(\w+)`: (.+)", line)
+        assert match, f"not a folder line: {line!r}"
+        targets = match.group(2)
+        folders[match.group(1)] = set() if targets == "nothing" else set(targets.split(", "))
+    return folders
+
+
+def test_the_architecture_page_draws_the_folders_as_they_import() -> None:
+    """The layers page says which folder imports which; a change to the code's imports
+    that the page does not tell fails here (docs/architecture.md, ``folder-imports``)."""
+    if not (PACKAGE.parent.parent / "docs").is_dir():
+        pytest.skip("an installed package without the repository's docs")
+    assert documented_folders() == folder_graph()
+
+
+def test_the_folder_check_sees_a_circle_through_three_folders() -> None:
+    graph = {"twintable.envs.gym": {"twintable.games.demo.env"},
+             "twintable.games.demo.env": {"twintable.sim.runner"},
+             "twintable.sim.runner": {"twintable.envs.layout"},
+             "twintable.core.game": set()}
+    folders = folder_graph(graph)
+    assert folders == {"envs": {"games"}, "games": {"sim"}, "sim": {"envs"}, "core": set()}
+    assert folder_cycles(folders) == [["envs", "games", "sim"]]
 
 
 #: Layers that run any game and name none: they find games through their entries.

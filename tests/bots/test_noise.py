@@ -9,7 +9,8 @@ import pytest
 
 from twintable.bots.noise import NoisyBot, NoisyTimedBot, split_noise
 from twintable.bots.registry import level_of, make_bot, resolve_bot, seat_names
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.sim.extension import simulation_engine
 from twintable.sim.runner import make_bots, play_game, seat_bots
 
 REGISTRY = default_registry()
@@ -54,7 +55,7 @@ def test_noise_one_plays_only_random_moves_and_noise_zero_none() -> None:
 
 
 def test_a_noisy_game_replays_from_its_seed_and_the_report_names_the_noise() -> None:
-    game = TIMO.simulation_engine()
+    game = simulation_engine(TIMO)
     lineup = seat_names(TIMO, ["medium@0.3", "random"])
     first = [play_game(game, {"target": 50}, make_bots(TIMO, seat_bots(lineup, i)), 10 + i)
              for i in range(3)]

@@ -15,7 +15,7 @@ import pytest
 
 from twintable.bots.registry import level_bots, offered_bots
 from twintable.core.plugin import LEVELS, GameEntry
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.server.catalog import game_info, web_folder
 
 ENTRIES = default_registry().entries()

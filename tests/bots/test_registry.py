@@ -15,7 +15,7 @@ from twintable.bots.registry import (
     unknown_bot_message,
 )
 from twintable.core.plugin import BotLevel, GameEntry
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.games.timo import TimoGame
 from twintable.sim.runner import make_bots
 

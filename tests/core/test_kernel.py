@@ -8,11 +8,10 @@ import pytest
 
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.options import Option, OptionSchema
-from twintable.core.registry import GameRegistry
+from twintable.core.registry import GameRegistry, default_registry
 from twintable.core.replay import Replay
 from twintable.core.rng import Rng
 from twintable.core.types import Action, Event, events_for
-from twintable.games import default_registry
 from twintable.games.timo import TimoGame
 from twintable.games.timo.plugin import entry as timo_entry
 

@@ -1,10 +1,11 @@
 """The game plug-in's declaration (core/plugin.py): bot levels on one scale, one way to
-plan a timed move, the engine simulations run on."""
+plan a timed move, each shell's extension read from the game's keyword data."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
@@ -70,16 +71,32 @@ def test_one_way_to_plan_a_timed_move() -> None:
     assert own.plan(Planner(), seen, rng, 100) == (107, seen.legal[-1])
 
 
-def test_simulations_run_on_the_fast_engine_when_there_is_one() -> None:
-    class Faster(TimoGame):
-        pass
+@dataclass(frozen=True)
+class Shelf:
+    """A shell's record of a game, as a shell defines one in its own package."""
 
-    assert GameEntry(GAME, "twintable.games.timo").simulation_engine() is GAME
-    fast = GameEntry(GAME, "twintable.games.timo", simulator=Faster)
-    assert type(fast.simulation_engine()) is Faster
+    SHELL: ClassVar[str] = "shelf"
+
+    colour: str = "grey"
+    height: int = 1
 
 
-def test_a_game_learns_from_rounds_when_it_says_what_a_round_teaches() -> None:
-    assert not GameEntry(GAME, "twintable.games.timo").learns_from_rounds
-    assert GameEntry(GAME, "twintable.games.timo",
-                     round_records=lambda state: []).learns_from_rounds
+def test_a_shell_reads_its_own_record_from_the_games_keyword_data() -> None:
+    declared = GameEntry(GAME, "twintable.games.timo",
+                         extensions={"shelf": {"colour": "red"}, "other": {"x": 1}})
+    assert declared.extension(Shelf) == Shelf(colour="red", height=1)
+    # A game that declares nothing for a shell gets every field at its default.
+    assert GameEntry(GAME, "twintable.games.timo").extension(Shelf) == Shelf()
+
+
+def test_a_field_the_shells_record_lacks_is_named_with_the_game() -> None:
+    misspelt = GameEntry(GAME, "twintable.games.timo", extensions={"shelf": {"color": "red"}})
+    with pytest.raises(TypeError, match=r"timo: its 'shelf' extension does not fit Shelf"):
+        misspelt.extension(Shelf)
+
+
+def test_an_extension_is_keyword_data_not_a_record() -> None:
+    """A game never imports a shell, so it cannot hand over the shell's record itself."""
+    with pytest.raises(TypeError, match="must be keyword data"):
+        GameEntry(GAME, "twintable.games.timo",
+                  extensions={"shelf": Shelf()})  # type: ignore[dict-item]

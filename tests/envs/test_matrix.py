@@ -21,11 +21,11 @@ import numpy as np
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories
+from twintable.core.registry import default_registry
 from twintable.envs import env_module
 from twintable.envs.errors import OpponentMoveError
 from twintable.envs.gym import TwinTableEnv
 from twintable.envs.opponents import turn_move
-from twintable.games import default_registry
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

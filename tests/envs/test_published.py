@@ -10,13 +10,14 @@ import sys
 import pytest
 
 import twintable.envs
+from twintable.core.registry import default_registry
 from twintable.envs import ENV_MODULES, PUBLISHED, env_module
-from twintable.games import default_registry
+from twintable.envs.extension import EnvGame
 
 
 def test_every_published_name_is_the_games_own_module() -> None:
     declared = {name: module for entry in default_registry().entries()
-                for name, module in entry.env_names.items()}
+                for name, module in entry.extension(EnvGame).names.items()}
     assert declared == PUBLISHED
     assert declared, "no game publishes a research module"
     for name, module in declared.items():
@@ -36,9 +37,10 @@ def test_from_import_and_dotted_import_both_work() -> None:
 
 def test_every_game_environment_is_its_entrys() -> None:
     for entry in default_registry().entries():
-        if entry.env is not None:
-            assert ENV_MODULES[entry.id] == entry.env
-            assert env_module(entry.id).__name__ == entry.env
+        module = entry.extension(EnvGame).module
+        if module is not None:
+            assert ENV_MODULES[entry.id] == module
+            assert env_module(entry.id).__name__ == module
             assert hasattr(env_module(entry.id), "raw_env")
 
 

@@ -15,8 +15,8 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 
 from twintable.bots.registry import level_bots
+from twintable.core.registry import default_registry
 from twintable.envs.sb3 import SelfPlay, TableVecEnv, vec_env
-from twintable.games import default_registry
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

@@ -19,10 +19,11 @@ from typer.testing import CliRunner
 
 from twintable.bots.registry import bot_factory, resolve_bot, seat_names
 from twintable.bots.user import UserBotError, is_user_bot, load_policy
+from twintable.core.registry import default_registry
 from twintable.envs import env_module, evaluate
 from twintable.envs.evaluation import masked_random
+from twintable.envs.extension import EnvGame
 from twintable.envs.gym import TwinTableEnv
-from twintable.games import default_registry
 from twintable.sim.ladder import climb, game_ladder
 from twintable.sim.runner import run_games
 
@@ -93,7 +94,7 @@ def test_every_game_seats_a_policy_as_a_bot() -> None:
     """``module:Policy`` becomes a bot that sees its view as the environment encodes it:
     it finishes a game of every game with an environment."""
     for entry in default_registry().entries():
-        if entry.env is None:
+        if entry.extension(EnvGame).module is None:
             continue
         # Random seats never finish a race to sets: Twin It plays a timed coop round.
         options = ({"mode": "coop", "duration_s": 10} if entry.id == "twinit"

@@ -1,5 +1,5 @@
 """Every game is found through the ``twintable.games`` entry points, the built-in ones
-too (games/__init__.py, games/<id>/plugin.py); that what an entry names exists is the
+too (core/registry.py, games/<id>/plugin.py); that what an entry names exists is the
 kit's ``entry`` check, run on every installed game (tests/kit)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from twintable.bots.registry import bot_factories, bot_levels
 from twintable.core.plugin import ENTRY_POINT_GROUP, LEVELS, GameEntry
-from twintable.games import default_registry, game_ids, load_entry
+from twintable.core.registry import default_registry, game_ids, load_entry
 from twintable.games.timo.plugin import entry as timo_entry
 
 REGISTRY = default_registry()
@@ -56,7 +56,7 @@ def test_an_entry_point_must_be_named_after_its_game_and_give_an_entry() -> None
 def test_finding_the_games_imports_no_bot_engine_or_front_end() -> None:
     """Entries are light: bots, fast engines, terminals and environments load when first
     asked for."""
-    code = ("import sys\nfrom twintable.games import default_registry\ndefault_registry()\n"
+    code = ("import sys\nfrom twintable.core.registry import default_registry\ndefault_registry()\n"
             "print(' '.join(sorted(m for m in sys.modules if m.startswith('twintable'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.split()

@@ -8,8 +8,8 @@ import json
 from importlib import resources
 
 from twintable.core.plugin import GameEntry
+from twintable.core.registry import default_registry
 from twintable.core.tutorial import Tutorial
-from twintable.games import default_registry
 from twintable.sim.tutorial import Walkthrough, walk
 
 LANGUAGES = ("en", "fr", "ko", "nl")

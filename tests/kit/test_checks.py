@@ -3,6 +3,7 @@ small game (``countdown.py``) is caught by its own check, and only by it."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -67,3 +68,19 @@ def test_the_pytest_helper_knows_every_check_in_order() -> None:
     """``twintable.kit.testing`` names the checks without importing the kit (collecting
     tests imports no game): the two lists must agree."""
     assert TESTING_NAMES == CHECK_NAMES
+
+
+@pytest.mark.parametrize(("extensions", "reason"), [
+    ({"envs": {"module": "tests.kit.countdown"}, "srever": {}},
+     "no shell reads the extension srever"),
+    ({"terminal": {"modul": "tests.kit.countdown"}}, "its 'terminal' extension does not fit"),
+    ({"envs": {"gym_id": "tests/Countdown-v0"}}, "a Gymnasium id (tests/Countdown-v0) "
+                                                 "without an environment"),
+])
+def test_an_extension_no_shell_can_read_fails_the_entry_check(
+        extensions: dict[str, dict[str, Any]], reason: str) -> None:
+    """A game's shell extensions are keyword data (core/plugin.py): the kit builds every
+    shell's record, so a misspelt shell or field fails here, not when that shell runs."""
+    entry = dataclasses.replace(entry_of(Countdown()), extensions=extensions)
+    result, = check_game(entry, seeds=(1,), only=["entry"])
+    assert result.passed is False and reason in result.detail

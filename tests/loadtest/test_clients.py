@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.loadtest.clients import choose_turn_based, game_client, short_options
+from twintable.loadtest.extension import LoadGame
 
 
 def test_a_game_without_a_chooser_plays_any_legal_move_at_once() -> None:
@@ -20,9 +21,10 @@ def test_every_game_is_played_as_its_entry_declares() -> None:
     for entry in default_registry().entries():
         choose, unversioned = game_client(entry.id)
         assert unversioned == entry.rules.unversioned_kinds
-        if entry.load_chooser is None:
+        chooser = entry.extension(LoadGame).chooser
+        if chooser is None:
             assert choose is choose_turn_based
         else:
-            assert f"{choose.__module__}:{choose.__name__}" == entry.load_chooser
+            assert f"{choose.__module__}:{choose.__name__}" == chooser
         assert short_options(entry.id) == dict(entry.short_options)
         entry.rules.resolve_options(short_options(entry.id))  # the options are the game's

@@ -41,9 +41,9 @@ from tests.server.conftest import (
     services_required,
 )
 from tests.server.netns import WORKER_PORT, Place
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
 from twintable.core.types import Action
-from twintable.games import default_registry
 from twintable.server.cluster import ASKING_TIMEOUT_S
 from twintable.server.storage.store import FencedOut, Store, StoredAction
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
+from twintable.core.registry import default_registry
 from twintable.core.types import plain
-from twintable.games import default_registry
 from twintable.server.moves import _quick_payload, checked_payload, schema_payload
 
 GAMES = list(default_registry())

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from tests.server.client import app_client, create_table, hello, play_to_end, start, until
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
-from twintable.games import default_registry
 
 REGISTRY = default_registry()
 SHORT = {"timo": {"target": 60}, "twins": {"max_hands": 2},

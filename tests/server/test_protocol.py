@@ -18,8 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 from tests.server.client import app_client, create_table, hello, start
 from twintable.core.errors import RuleError
 from twintable.core.game import Game
+from twintable.core.registry import default_registry
 from twintable.core.types import events_for
-from twintable.games import default_registry
 from twintable.server.protocol import (
     Ack,
     EventFrame,

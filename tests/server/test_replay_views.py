@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from tests.server.client import app_client, create_table, hello, play_to_end, start
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
-from twintable.games import default_registry
 from twintable.server.protocol import REPLAY_PAGE_DEFAULT, REPLAY_PAGE_MAX
 from twintable.server.storage.models import RatingRow
 from twintable.server.storage.store import Store

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from tests.server.client import app_client
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.server.rules_pages import LANGUAGES, SECTIONS, render, source
 
 REGISTRY = default_registry()

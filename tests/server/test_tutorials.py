@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.server.client import app_client, auth, hello, play_to_end, profile, start
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 
 
 def _guided(client: TestClient, game: str, **extra: object) -> dict[str, Any]:

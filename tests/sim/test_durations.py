@@ -9,7 +9,7 @@ import pytest
 
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.sim import durations
 from twintable.sim.durations import BOT_MOVE_MS, game_minutes, typical_minutes
 

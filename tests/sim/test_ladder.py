@@ -10,7 +10,7 @@ import pytest
 
 from twintable.bots.registry import level_bots
 from twintable.core.errors import OptionError
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.sim.ladder import Ladder, climb, game_ladder, lineups, main, parse_ladder, rate
 from twintable.sim.runner import GameResult
 

@@ -1,4 +1,4 @@
-"""Custom metrics (sim/metrics.py) and the statistics of many comparisons (sim/stats.py):
+"""Custom metrics (sim/metrics.py) and the statistics of many comparisons (core/stats.py):
 named or written metrics read a game safely, and Holm's correction keeps a sweep's
 family of comparisons honest."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from twintable.core.stats import holm, two_sided_p
 from twintable.sim.metrics import (
     MetricError,
     cell_context,
@@ -14,7 +15,6 @@ from twintable.sim.metrics import (
     parse_metric,
 )
 from twintable.sim.runner import GameResult
-from twintable.sim.stats import holm, two_sided_p
 
 
 def _game(seed: int, bots: tuple[str, ...], winners: set[int], first: int = 0) -> GameResult:

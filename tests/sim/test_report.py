@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.sim.extension import simulation_engine
 from twintable.sim.report import build_report, leader_curve, margin, reading_unit, win_shares
 from twintable.sim.runner import GameResult, make_bots, play_game, run_games
 from twintable.sim.summary import markdown_summary
@@ -62,7 +63,7 @@ def test_games_report_their_dealer_first_player_and_scores_by_round(
 
 def test_the_c_engine_reports_what_the_python_rules_do() -> None:
     entry = REGISTRY.entry("timo")
-    python, simulator = entry.rules, entry.simulation_engine()
+    python, simulator = entry.rules, simulation_engine(entry)
     for seed in range(5):
         ours, theirs = (play_game(game, {"target": 100}, make_bots(entry, ["heuristic"] * 3),
                                   seed) for game in (simulator, python))

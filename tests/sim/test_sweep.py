@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from twintable.core.errors import OptionError
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.sim.report import build_report
 from twintable.sim.runner import run_games
 from twintable.sim.sweep import (

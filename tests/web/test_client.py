@@ -22,7 +22,7 @@ from tests.web.play import (
     seek,
     timo_move,
 )
-from twintable.games import game_ids
+from twintable.core.registry import game_ids
 
 pytestmark = pytest.mark.browser
 

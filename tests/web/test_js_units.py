@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from twintable.bots.registry import bot_factories
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 
 HERE = Path(__file__).parent / "js"
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.conftest import Tab
 from tests.web.play import skip_guided_offer
-from twintable.games import game_ids
+from twintable.core.registry import game_ids
 
 pytestmark = pytest.mark.browser
 

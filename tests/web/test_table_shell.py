@@ -26,7 +26,7 @@ from tests.web.play import (
     timo_move,
     wait_in_view,
 )
-from twintable.games import game_ids
+from twintable.core.registry import game_ids
 
 pytestmark = pytest.mark.browser
 

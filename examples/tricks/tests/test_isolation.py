@@ -41,7 +41,7 @@ def test_the_game_is_found_only_through_this_packages_entry_point() -> None:
 
 
 def test_the_registry_holds_the_game_beside_the_built_in_ones() -> None:
-    from twintable.games import default_registry
+    from twintable.core.registry import default_registry
 
     registry = default_registry()
     assert "tricks" in registry

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
-from twintable.games import default_registry
 from twintable.sim.durations import typical_minutes
 from twintable.sim.runner import make_bots, play_game
 

@@ -226,12 +226,16 @@ def _policy_bot(policy: Policy, module: Any, name: str) -> PolicyBot:
 
 
 def _env_module(entry: GameEntry, spec: str) -> Any:
-    if entry.env is None:
+    # The environment module the game's "envs" extension names (twintable.envs.extension:
+    # EnvGame.module). Bots sit below the environments and may not import them, so this
+    # reads the one field it needs from the game's declaration itself.
+    name = entry.extensions.get("envs", {}).get("module")
+    if name is None:
         raise UserBotError(f"{entry.rules.name} has no environment, so the policy "
                            f"{spec!r} cannot see its table")
-    module = importlib.import_module(entry.env)
+    module = importlib.import_module(name)
     if not hasattr(module, "observe_view"):
-        raise UserBotError(f"{entry.env} cannot encode a view for the policy {spec!r}")
+        raise UserBotError(f"{name} cannot encode a view for the policy {spec!r}")
     return module
 
 

@@ -28,9 +28,10 @@ from twintable.cli.config import ConfigError, ConfigurableCommand, read_config_f
 from twintable.cli.replay_file import BadReplayFile, checked_replay
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.options import parse_option_pairs
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
 from twintable.core.types import events_for
-from twintable.games import default_registry
+from twintable.envs.extension import EnvGame
 from twintable.loadtest.cli import loadtest
 from twintable.sim import drive
 from twintable.sim.drive import (
@@ -41,6 +42,7 @@ from twintable.sim.drive import (
     resume,
     stop_on_terminate,
 )
+from twintable.sim.extension import SimGame
 from twintable.sim.figures import plot_report
 from twintable.sim.lab import (
     check_metric,
@@ -62,6 +64,7 @@ from twintable.sim.report import build_report
 from twintable.sim.report_tables import print_report
 from twintable.sim.runner import GameResult, make_bots
 from twintable.sim.summary import markdown_summary
+from twintable.terminal.extension import TerminalGame
 
 console = Console()
 
@@ -118,7 +121,11 @@ def _ids(entries: Any = None) -> str:
     return ", ".join(ids[:-1]) + (" or " if len(ids) > 1 else "") + ids[-1] if ids else "none"
 
 
-TERMINAL_GAMES = [entry for entry in GAMES.entries() if entry.terminal is not None]
+TERMINAL_GAMES = [entry for entry in GAMES.entries()
+                  if entry.extension(TerminalGame).module is not None]
+#: What each game's deck file holds, for ``--deck``'s help.
+DECK_FILES = "; ".join(f"{entry.rules.name}: {deck.summary}" for entry in GAMES.entries()
+                       if (deck := entry.extension(SimGame).deck_format) is not None)
 REALTIME_NAMES = ", ".join(entry.rules.name for entry in GAMES.entries() if entry.rules.realtime)
 MODES = "; ".join(
     f"{entry.rules.name}: {', '.join(map(str, mode.choices))}"
@@ -149,7 +156,7 @@ def _lineup(bots: str, players: int) -> list[str]:
 def _terminal(game_id: str) -> Any:
     """The terminal front end of a game, as its entry names it (some games are played in
     the browser only)."""
-    terminal = GAMES.entry(game_id).terminal if game_id in GAMES else None
+    terminal = GAMES.entry(game_id).extension(TerminalGame).module if game_id in GAMES else None
     if terminal is None:
         raise _fail(f"terminal play is available for {_ids(TERMINAL_GAMES)}, not {game_id!r}")
     return import_module(terminal)
@@ -443,10 +450,11 @@ def games() -> None:
         top = list(level_bots(entry))[-1] if level_bots(entry) else "random"
         caption = (f"bot levels (--bots): {levels}; any bot takes a noise: {top}@0.2 plays "
                    "a random move one time in five")
-        if entry.deck_format is not None:
-            caption += f"\n--deck FILE: {entry.deck_format.summary}"
-        if entry.metrics:
-            caption += f"\n--metric: {', '.join(entry.metrics)} besides every game's"
+        simulated = entry.extension(SimGame)
+        if simulated.deck_format is not None:
+            caption += f"\n--deck FILE: {simulated.deck_format.summary}"
+        if simulated.metrics:
+            caption += f"\n--metric: {', '.join(simulated.metrics)} besides every game's"
         table = Table(title=f"{game.name} ({game.id}), {game.min_players}-{game.max_players} "
                             "players", caption=caption, show_lines=False)
         for column in ("option", "default", "values", "meaning"):
@@ -571,9 +579,7 @@ def sim(
         help=f"Shorthand for --option mode=... ({MODES}).")] = None,
     deck: Annotated[Path | None, typer.Option(
         help="A deck or scoring-table file (JSON or TOML), checked by the game: "
-             + "; ".join(f"{entry.rules.name}: {entry.deck_format.summary}"
-                         for entry in GAMES.entries() if entry.deck_format is not None)
-             + ".")] = None,
+             + DECK_FILES + ".")] = None,
     metric: Annotated[str | None, typer.Option(
         help="A per-game measure to report with its interval: a name (first, dealer, "
              "weakest, strongest, first_edge, length, margin, or the game's own) or an "
@@ -767,12 +773,13 @@ def replay(
         console.print(f"Final scores: {outcome.scores}, winner(s): {sorted(outcome.winners)}")
 
 
-#: ``twintable train <id>``: each game's trainer, as its entry names it.
+#: ``twintable train <id>``: each game's trainer, as its ``"envs"`` extension names it.
 train_app = typer.Typer(help="Train agents (needs the \\[rl] extra: pip install "
                              "'twintable\\[rl]').", no_args_is_help=True)
 for _entry in GAMES.entries():
-    if _entry.trainer is not None:
-        _module, _, _attr = _entry.trainer.partition(":")
+    _trainer = _entry.extension(EnvGame).trainer
+    if _trainer is not None:
+        _module, _, _attr = _trainer.partition(":")
         train_app.command(_entry.id)(getattr(import_module(_module), _attr))
 
 app.command()(loadtest)
@@ -782,7 +789,8 @@ for _command in (backup, restore, archive):
 app.add_typer(train_app, name="train")
 app.command()(sweep)
 for _entry in GAMES.entries():
-    if _entry.commands is not None:
-        _module, _, _attr = _entry.commands.partition(":")
+    _commands = _entry.extension(TerminalGame).commands
+    if _commands is not None:
+        _module, _, _attr = _commands.partition(":")
         app.add_typer(getattr(import_module(_module), _attr), name=_entry.id)
 

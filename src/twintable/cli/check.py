@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from twintable.core.errors import OptionError
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.kit.checks import CHECK_NAMES, CheckResult, check_game
 
 console = Console()

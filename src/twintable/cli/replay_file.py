@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from twintable.core.errors import TwinTableError, in_words
+from twintable.core.registry import default_registry
 from twintable.core.replay import Replay
-from twintable.games import default_registry
 
 
 class BadReplayFile(ValueError):

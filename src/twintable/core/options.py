@@ -149,17 +149,24 @@ class OptionSchema:
         return [option.to_json() for option in self.options.values()]
 
 
+def option_value(text: str) -> Any:
+    """An option's value as a person writes it on a command line: JSON when it reads as
+    JSON (numbers, true, lists), else the text itself (``red``). The one reading of a
+    written value: ``--option`` pairs and ``--grid`` values alike."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, Any]:
-    """Options written ``key=value`` on a command line (``--option target=80``): each value
-    read as JSON when it can be (numbers, true, lists), else as text. A pair without a key
-    or an ``=`` raises ValueError naming it; the game's schema checks the values later."""
+    """Options written ``key=value`` on a command line (``--option target=80``), each value
+    read by :func:`option_value`. A pair without a key or an ``=`` raises ValueError
+    naming it; the game's schema checks the values later."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"options are key=value, got {pair!r}")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
+        options[key] = option_value(raw)
     return options

@@ -8,62 +8,71 @@ A game is a package. It declares one :class:`GameEntry` and names, in its
     mygame = "mygame.plugin:entry"
 
 The four built-in games register the same way (twintable's own ``pyproject.toml``).
-The server, the simulator, the research environments, the terminal and the command line
-find games only through these entries (``twintable.games.default_registry``), so a new
-game touches no file outside its package.
+Every shell finds games only through these entries (:func:`twintable.core.registry.
+default_registry`), so a new game touches no file outside its package.
 
-Loading an entry imports the rules and nothing heavy: bots, the fast simulator, the
-terminal game, the environment and the game's commands are named lazily (factories and
-dotted module names) and imported when a shell first needs them.
+The core contract is small: what every shell needs. The rest belongs to one shell each,
+and that shell defines it:
 
-An entry holds:
-
-- ``rules``: the :class:`~twintable.core.game.Game` (id, name, player counts, options,
-  move payloads, moves that race without a version). The rules know nothing of bots.
+- ``rules``: the :class:`~twintable.core.game.Game`, which declares its type as data
+  (``Game.game_type``: dynamics, information, chance, what it conserves) besides its id,
+  name, player counts, options and move payloads. The rules know nothing of bots.
 - ``package``: the dotted package holding ``rules/<lang>.md`` (the players' rules pages)
   and ``web/`` (the browser module ``index.js``, its css and ``i18n/<lang>.json``).
 - ``bots``: the game's own :class:`BotLevel` s; the uniform random bot, level
   ``beginner``, is added for every game by ``twintable.bots.registry``.
+- ``default_bot``: the bot that stands in for a person who is away or out of time.
 - ``random_is_a_level``: whether the random bot is offered as the game's Beginner level
   (False where random moves make no sense to a person, as random letters for Twinz's
   clues: it can still be seated by its name).
-- ``default_bot``: the bot that stands in for a person who is away or out of time.
-- ``simulator``: a factory of a faster engine with the same games seed for seed and move
-  for move (Timo's C engine), or None: simulations then run the rules themselves.
 - ``pacing`` and ``plan_move``: how bots are timed (:class:`Pacing`), and the game's own
-  timing of a bot's move (:data:`PlanMove`; None: :func:`default_plan`). Every shell asks
-  :meth:`GameEntry.plan` for a timed move: one way to plan one.
-- ``rematch_options``: old options and the outcome -> the options of a rematch (Twin It's
-  taboo for the last winner), or None when a rematch keeps the options.
-- ``round_records``: what a finished game teaches bots that learn from people (Twinz), or
-  None; only then does the server replay finished games at start to collect them.
-- ``assets``: JSON a client needs to draw the game beyond its views (pictures), or None.
-- ``terminal``: dotted module of its terminal game (``Terminal``, ``INTRO``, ``render``,
-  ``describe_action``, ``describe_event``), or None when it is played in a browser only.
-- ``commands``: ``module:attr`` of a Typer app of the game's own tools, mounted as
-  ``twintable <id> ...``, or None.
-- ``deck_format``: how the game reads a designer's deck or scoring table from a file
-  (:class:`DeckFormat`: ``twintable sim GAME --deck FILE``), or None when it has none.
-- ``metrics``: named metrics of the game for simulations (``--metric NAME``), each an
-  expression over a game's figures (``sim/metrics.py`` says what it may read).
-- ``lobby_order``: where lists of games (the lobby, ``twintable games``) show it: lower
-  first, then by id.
-- ``env``: dotted module of its PettingZoo environment (``env``, ``raw_env``), or None;
-  ``gym_id``: its Gymnasium id (``twintable/Timo-v0``), or None.
-- ``env_names``: the names its research modules are published under in
-  ``twintable.envs`` (``{"timo_v0": "twintable.games.timo.env"}`` makes
-  ``from twintable.envs import timo_v0`` import the game's module); empty for none.
-- ``openspiel``: dotted module that registers the game as an OpenSpiel game on import
-  (``twintable.envs.openspiel`` imports every game's), or None.
-- ``trainer``: ``module:attr`` of a Typer command that trains an agent for the game,
-  mounted as ``twintable train <id>``, or None.
-- ``load_chooser``: ``module:attr`` of the load harness's move chooser, ``(view, rng) ->
-  Move | None`` over the protocol's JSON view (``twintable.loadtest.clients.Chooser``),
-  or None: any legal move, at once. ``short_options``: options that keep a game short
-  (minutes with people, moments with random moves): the load harness's tables finish and
-  new ones open, and the kit's random games (``twintable check``) end quickly.
+  timing of a bot's move (:data:`PlanMove`; None: :func:`default_plan`). Every shell that
+  steps a table (server, simulator, environments, checks) asks :meth:`GameEntry.plan` for
+  a timed move: one way to plan one.
+- ``short_options``: options that keep a game short (minutes with people, moments with
+  random moves): the load harness's tables finish and new ones open, the kit's random
+  games (``twintable check``) and the ladder's end quickly.
 - ``tutorial``: a factory of the game's guided first game (:class:`~twintable.core.tutorial.
   Tutorial`: its deal, its slow bot and the hints' steps), or None.
+- ``lobby_order``: where lists of games (the lobby, ``twintable games``) show it: lower
+  first, then by id.
+- ``extensions``: what each shell needs beyond that, by shell name, as keyword data
+  (below).
+
+Shell extensions. A shell that needs more of a game defines a typed record of it in its
+own package (a frozen dataclass with a ``SHELL`` class attribute naming the key it reads,
+:class:`Extension`), and reads it with :meth:`GameEntry.extension`, which builds the
+record from the keyword data the game declared under that key::
+
+    extensions={"envs": {"module": "mygame.env", "gym_id": "mygame/MyGame-v0"},
+                "server": {"rematch_options": rematch_options}}
+
+The records and their fields (each record's docstring says more):
+
+- ``"envs"`` (``twintable.envs.extension.EnvGame``): ``module`` (the PettingZoo
+  environment), ``gym_id``, ``names`` (versioned names published in ``twintable.envs``),
+  ``openspiel`` (a module registering the game with OpenSpiel), ``trainer``
+  (``twintable train <id>``).
+- ``"server"`` (``twintable.server.extension.ServerGame``): ``rematch_options``,
+  ``round_records`` (what learning bots learn from finished games), ``assets`` (JSON a
+  client draws with beyond the views).
+- ``"sim"`` (``twintable.sim.extension.SimGame``): ``simulator`` (a faster engine, same
+  games seed for seed), ``deck_format`` (:class:`DeckFormat`), ``metrics``.
+- ``"terminal"`` (``twintable.terminal.extension.TerminalGame``): ``module`` (the terminal
+  game) and ``commands`` (the game's own ``twintable <id> ...`` tools).
+- ``"loadtest"`` (``twintable.loadtest.extension.LoadGame``): ``chooser`` (a scripted
+  person's moves over the protocol's JSON view).
+
+Why keyword data and not the records themselves: a game never imports a shell (the server
+least of all), so the direction stays core <- games <- shells, and loading every game's
+entry imports no shell at all. The shell's record still checks what it is given: a
+misspelt or unknown field raises a TypeError naming the game and the shell when the shell
+reads it, and the kit's ``entry`` check (``twintable check``) builds every shell's record
+for the game, so such a mistake fails the check before anyone plays.
+
+Loading an entry imports the rules and nothing heavy: bots, the fast simulator, the
+terminal game, the environment and the game's commands are named lazily (factories and
+dotted module names) and imported when a shell first needs them.
 
 Bot levels: people see a level, never a bot's name. One scale for every game, by how a
 bot fares against people (docs/architecture.md, "Bot levels"): ``beginner`` (plays
@@ -79,11 +88,11 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from twintable.core.game import Game, Outcome
+from twintable.core.game import Game
 from twintable.core.types import Action
 
 if TYPE_CHECKING:
@@ -107,9 +116,9 @@ PlanMove = Callable[[Any, Any, random.Random, int], Plan | None]
 
 
 class ClientMove(NamedTuple):
-    """A move a scripted person makes (the load harness's ``load_chooser``), from the
-    protocol's JSON view: sent after ``delay_s`` (a person's reaction time in real-time
-    games)."""
+    """A move a scripted person makes (the load harness's chooser, its ``"loadtest"``
+    extension), from the protocol's JSON view: sent after ``delay_s`` (a person's
+    reaction time in real-time games)."""
 
     kind: str
     payload: dict[str, Any]
@@ -175,57 +184,63 @@ class DeckFormat:
     summary: str
 
 
+class Extension(Protocol):
+    """A shell's typed record of what it needs from a game beyond the core contract,
+    defined in the shell's own package and built by :meth:`GameEntry.extension` from the
+    keyword data the game declared under :attr:`SHELL`. Every field has a default: a game
+    that declares nothing for a shell gets the record of a game the shell has nothing
+    more of."""
+
+    SHELL: ClassVar[str]
+
+
+E = TypeVar("E", bound=Extension)
+
+
 @dataclass(frozen=True)
 class GameEntry:
-    """Everything a shell needs to offer one game (the module docstring lists the
-    fields)."""
+    """Everything every shell needs to offer one game, and each shell's own extension
+    (the module docstring lists the fields)."""
 
     rules: Game[Any]
     package: str
     bots: tuple[BotLevel, ...] = ()
     default_bot: str = "random"
-    simulator: Callable[[], Game[Any]] | None = None
+    random_is_a_level: bool = True
     pacing: Pacing = Pacing.THINK
     plan_move: PlanMove | None = None
-    rematch_options: Callable[[Mapping[str, Any], Outcome], dict[str, Any]] | None = None
-    round_records: Callable[[Any], list[dict[str, Any]]] | None = None
-    assets: Callable[[], dict[str, Any]] | None = None
-    terminal: str | None = None
-    commands: str | None = None
-    env: str | None = None
-    gym_id: str | None = None
-    env_names: Mapping[str, str] = field(default_factory=dict, hash=False)
-    openspiel: str | None = None
-    trainer: str | None = None
-    load_chooser: str | None = None
     short_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
-    lobby_order: int = 1000
-    random_is_a_level: bool = True
     tutorial: Callable[[], Tutorial] | None = None
-    deck_format: DeckFormat | None = None
-    metrics: Mapping[str, str] = field(default_factory=dict, hash=False)
+    lobby_order: int = 1000
+    extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         names = [name for bot in self.bots for name in (bot.name, *bot.aliases)]
         if len(set(names)) != len(names) or "random" in names:
             raise ValueError(f"{self.rules.id}: bot names must be unique and not 'random'")
+        for shell, declared in self.extensions.items():
+            if not isinstance(declared, Mapping):
+                raise TypeError(f"{self.rules.id}: the {shell!r} extension must be keyword "
+                                f"data (a mapping of field names), not "
+                                f"{type(declared).__name__}")
 
     @property
     def id(self) -> str:
         return self.rules.id
 
-    @property
-    def learns_from_rounds(self) -> bool:
-        """True when this game's bots learn from finished rounds (:attr:`round_records`)."""
-        return self.round_records is not None
-
     def available_bots(self) -> tuple[BotLevel, ...]:
         """The game's own bots that can run on this install."""
         return tuple(bot for bot in self.bots if bot.available())
 
-    def simulation_engine(self) -> Game[Any]:
-        """The engine simulations play this game on: the fast one, else the rules."""
-        return self.simulator() if self.simulator is not None else self.rules
+    def extension(self, kind: type[E]) -> E:
+        """The shell record ``kind`` built from what the game declared under its
+        ``SHELL`` (every field at its default when it declared nothing there)."""
+        declared = self.extensions.get(kind.SHELL, {})
+        try:
+            return kind(**declared)
+        except TypeError as error:
+            raise TypeError(f"{self.id}: its {kind.SHELL!r} extension does not fit "
+                            f"{kind.__name__}: {error}") from None
 
     def plan(self, bot: Any, view: Any, rng: random.Random, now: int) -> Plan | None:
         """When (ms, on the clock of ``now``) and how ``bot`` acts on ``view``: the game's

@@ -1,7 +1,8 @@
 """Research environments: every game as a PettingZoo environment, and Gymnasium wrappers.
 
-Each game's environment lives in its own package (its entry's ``env``) and is published
-here under a versioned name its entry declares (``env_names``): ``from twintable.envs
+Each game's environment lives in its own package (its ``"envs"`` extension's ``module``,
+``envs/extension.py``) and is published here under a versioned name it declares
+(``names``): ``from twintable.envs
 import <game>_v0`` and ``import twintable.envs.<game>_v0`` import the game's module
 itself. Every environment keeps one convention (docs/envs.md):
 

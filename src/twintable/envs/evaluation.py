@@ -24,9 +24,9 @@ import numpy.typing as npt
 
 from twintable.bots.registry import bot_factory
 from twintable.bots.user import load_policy
+from twintable.core.stats import mean_interval, wilson_interval
 from twintable.envs.gym import TwinTableEnv, is_policy
 from twintable.envs.opponents import turn_move
-from twintable.sim.stats import mean_interval, wilson_interval
 
 #: A policy: the learner's observation (``observation`` and ``action_mask``) -> an index.
 Policy = Callable[[dict[str, npt.NDArray[Any]]], Any]
@@ -201,7 +201,7 @@ def _play_in_processes(setup: _Setup, choose: Chooser, indices: list[int], seed:
 def _bot_policy(name: str, game: str) -> Chooser:
     """A bot (a name, a level, ``module:Class``) as a policy on the learner's seat (it
     sees only its view)."""
-    from twintable.games import default_registry
+    from twintable.core.registry import default_registry
 
     factory = bot_factory(default_registry().entry(game), name)
     seated: list[tuple[TwinTableEnv, Any]] = []

@@ -33,15 +33,16 @@ import numpy as np
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factory, resolve_bot, unknown_bot_message
 from twintable.bots.user import POLICY_SUFFIXES, Policy, load_policy
+from twintable.core.registry import default_registry
 from twintable.core.schedule import Plan, due
 from twintable.envs.errors import IllegalActionError, OpponentMoveError
+from twintable.envs.extension import EnvGame
 from twintable.envs.opponents import asked_view
 from twintable.envs.registry import env_module
-from twintable.games import default_registry
 
-#: Gymnasium id -> game id, as each game's entry declares it (``gym_id``).
-GYM_IDS = {entry.gym_id: entry.id for entry in default_registry().entries()
-           if entry.gym_id is not None and entry.env is not None}
+#: Gymnasium id -> game id, as each game's ``"envs"`` extension declares it.
+GYM_IDS = {gym_id: entry.id for entry in default_registry().entries()
+           if (gym_id := entry.extension(EnvGame).gym_id) is not None}
 ILLEGAL_ACTIONS = ("raise", "penalty")
 
 Observation = dict[str, np.ndarray]

@@ -1,6 +1,6 @@
 """Every game that has an OpenSpiel face, registered with OpenSpiel. Importing this module
-imports ``pyspiel`` and each game's OpenSpiel module (its entry's ``openspiel``), which
-registers that game's Python game:
+imports ``pyspiel`` and each game's OpenSpiel module (its ``"envs"`` extension's
+``openspiel``), which registers that game's Python game:
 
 >>> import pyspiel, twintable.envs.openspiel
 >>> game = pyspiel.load_game("python_twintable_timo", {"players": 4, "seed": 7})
@@ -17,6 +17,8 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
+from twintable.core.registry import default_registry
+from twintable.envs.extension import EnvGame
 from twintable.envs.openspiel_face import (
     Rules,
     TreeWalkError,
@@ -26,12 +28,11 @@ from twintable.envs.openspiel_face import (
     check_algorithm,
     game_type,
 )
-from twintable.games import default_registry
 
 #: Game id -> its OpenSpiel module, imported (and so registered) here.
-GAMES: dict[str, ModuleType] = {entry.id: import_module(entry.openspiel)
+GAMES: dict[str, ModuleType] = {entry.id: import_module(module)
                                 for entry in default_registry().entries()
-                                if entry.openspiel is not None}
+                                if (module := entry.extension(EnvGame).openspiel) is not None}
 
 __all__ = ["GAMES", "Rules", "TreeWalkError", "TwinTableGame", "TwinTableObserver",
            "TwinTableState", "check_algorithm", "game_type"]

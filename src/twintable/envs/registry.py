@@ -1,6 +1,6 @@
-"""Which research modules each game has, as its entry declares them: its environment
-(``env``) and the names its modules are published under in ``twintable.envs``
-(``env_names``).
+"""Which research modules each game has, as its ``"envs"`` extension declares them
+(``envs/extension.py: EnvGame``): its environment (``module``) and the names its modules
+are published under in ``twintable.envs`` (``names``).
 
 It lives apart from the package's ``__init__`` so that the modules the package offers
 (``gym``, ``evaluation``) can import it without importing the package that imports them.
@@ -11,13 +11,14 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.envs.extension import EnvGame
 
 
 def _published() -> dict[str, str]:
     names: dict[str, str] = {}
     for entry in default_registry().entries():
-        for name, module in entry.env_names.items():
+        for name, module in entry.extension(EnvGame).names.items():
             if name in names and names[name] != module:
                 raise ValueError(f"two games publish twintable.envs.{name}: "
                                  f"{names[name]} and {module}")
@@ -25,9 +26,9 @@ def _published() -> dict[str, str]:
     return names
 
 
-#: Game id -> its environment module, as each game's entry declares it (``env``).
-ENV_MODULES: dict[str, str] = {entry.id: entry.env for entry in default_registry().entries()
-                               if entry.env is not None}
+#: Game id -> its environment module, as each game's ``"envs"`` extension declares it.
+ENV_MODULES: dict[str, str] = {entry.id: module for entry in default_registry().entries()
+                               if (module := entry.extension(EnvGame).module) is not None}
 #: Published name (``twintable.envs.<name>``) -> the game's module behind it.
 PUBLISHED: dict[str, str] = _published()
 

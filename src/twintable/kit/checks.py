@@ -26,10 +26,15 @@ from twintable.bots.registry import bot_levels
 from twintable.core import conformance
 from twintable.core.conformance import ConformanceError, Playout
 from twintable.core.errors import OptionError
-from twintable.core.plugin import LEVELS, GameEntry
-from twintable.games import default_registry
+from twintable.core.plugin import LEVELS, Extension, GameEntry
+from twintable.core.registry import default_registry
+from twintable.envs.extension import EnvGame
+from twintable.loadtest.extension import LoadGame
+from twintable.server.extension import ServerGame
 from twintable.server.rules_pages import LANGUAGES, SECTIONS, render
+from twintable.sim.extension import SimGame
 from twintable.sim.runner import make_bots, play_game
+from twintable.terminal.extension import TERMINAL_NAMES, TerminalGame
 
 #: How often (in steps) a random playout probes refusals and views.
 PROBE_EVERY = 3
@@ -248,32 +253,51 @@ def _bots(entry: GameEntry, plays: Plays) -> str:
             f"{entry.default_bot} ({case.label})")
 
 
+#: Every shell's extension record (``core/plugin.py``, "Shell extensions"), by the key a
+#: game declares it under: what the ``entry`` check builds for every game.
+EXTENSIONS: dict[str, type[Extension]] = {
+    kind.SHELL: kind for kind in (EnvGame, LoadGame, ServerGame, SimGame, TerminalGame)}
+
+
+def _extensions(entry: GameEntry) -> tuple[EnvGame, LoadGame, TerminalGame]:
+    """Every shell's record of the game, built from what it declared: an unknown shell
+    or a field a record does not have fails here rather than when that shell first runs."""
+    unknown = sorted(set(entry.extensions) - set(EXTENSIONS))
+    if unknown:
+        raise KitFailure("entry", f"no shell reads the extension {', '.join(unknown)} "
+                                  f"(the shells: {', '.join(sorted(EXTENSIONS))})")
+    try:
+        for kind in EXTENSIONS.values():
+            entry.extension(kind)
+        return entry.extension(EnvGame), entry.extension(LoadGame), entry.extension(TerminalGame)
+    except (TypeError, ValueError) as error:
+        raise KitFailure("entry", str(error)) from None
+
+
 def _entry(entry: GameEntry, plays: Plays) -> str:
+    envs, load, terminal = _extensions(entry)
     named = []
-    if entry.terminal is not None:
-        terminal = importlib.import_module(entry.terminal)
-        missing = [name for name in ("Terminal", "INTRO", "render", "describe_action",
-                                     "describe_event") if not hasattr(terminal, name)]
+    if terminal.module is not None:
+        front = importlib.import_module(terminal.module)
+        missing = [name for name in TERMINAL_NAMES if not hasattr(front, name)]
         if missing:
-            raise KitFailure("entry", f"{entry.terminal} lacks {', '.join(missing)}")
+            raise KitFailure("entry", f"{terminal.module} lacks {', '.join(missing)}")
         named.append("terminal")
-    for label, dotted in (("commands", entry.commands), ("trainer", entry.trainer),
-                          ("load chooser", entry.load_chooser)):
+    for label, dotted in (("commands", terminal.commands), ("trainer", envs.trainer),
+                          ("load chooser", load.chooser)):
         if dotted is not None:
             module, _, attr = dotted.partition(":")
             if not hasattr(importlib.import_module(module), attr):
                 raise KitFailure("entry", f"{dotted} does not exist")
             named.append(label)
-    modules: list[tuple[str, str | None]] = [("env", entry.env),
-                                             ("openspiel", entry.openspiel),
-                                             *entry.env_names.items()]
+    modules: list[tuple[str, str | None]] = [("env", envs.module),
+                                             ("openspiel", envs.openspiel),
+                                             *envs.names.items()]
     for label, name in modules:
         if name is not None:
             if importlib.util.find_spec(name) is None:
                 raise KitFailure("entry", f"{name} does not exist")
             named.append(label)
-    if entry.gym_id is not None and entry.env is None:
-        raise KitFailure("entry", "a Gymnasium id without an environment")
     if not _package(entry).joinpath("web", "index.js").is_file():
         raise KitFailure("entry", f"{entry.package}/web/index.js is missing")
     return "exist: the browser module" + "".join(f", {name}" for name in named)

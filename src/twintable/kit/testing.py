@@ -30,7 +30,7 @@ CHECK_NAMES = ("type", "options", "playouts", "legal moves", "refusals", "views 
 @cache
 def results(game_id: str) -> dict[str, Any]:
     """Every check's result on one installed game, by check name (run once)."""
-    from twintable.games import default_registry
+    from twintable.core.registry import default_registry
     from twintable.kit.checks import check_game
 
     return {result.name: result for result in check_game(default_registry().entry(game_id))}
@@ -38,7 +38,7 @@ def results(game_id: str) -> dict[str, Any]:
 
 def installed_games() -> list[str]:
     """The ids of every installed game, read from the entry points."""
-    from twintable.games import game_ids
+    from twintable.core.registry import game_ids
 
     return game_ids()
 

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from twintable.core.options import parse_option_pairs
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 
 if TYPE_CHECKING:
     from twintable.loadtest.harness import Totals

@@ -35,7 +35,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from twintable.core.plugin import ClientMove
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
+from twintable.loadtest.extension import LoadGame
 
 #: Refusals that are a fault, reported as errors: the harness's (a malformed or
 #: unauthorised move, a flood) or the platform's (storage or Redis down, a table between
@@ -158,8 +159,9 @@ def game_client(game_id: str) -> tuple[Chooser, frozenset[str]]:
     picture, docs/protocol.md)."""
     entry = default_registry().entry(game_id)
     choose = choose_turn_based
-    if entry.load_chooser is not None:
-        module, _, name = entry.load_chooser.partition(":")
+    chooser = entry.extension(LoadGame).chooser
+    if chooser is not None:
+        module, _, name = chooser.partition(":")
         choose = getattr(import_module(module), name)
     return choose, frozenset(entry.rules.unversioned_kinds)
 
@@ -174,8 +176,8 @@ def _legal(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def choose_turn_based(view: dict[str, Any], rng: random.Random) -> Move | None:
-    """A game without a chooser of its own (its entry's ``load_chooser``): any legal move,
-    at once (the server decides the races)."""
+    """A game without a chooser of its own (its ``"loadtest"`` extension's ``chooser``): any
+    legal move, at once (the server decides the races)."""
     legal = _legal(view)
     if not legal:
         return None

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.loadtest.clients import LoadPlan, Stats, bucket_ms, process_main, short_options
 
 MAX_TABLES = 1_000

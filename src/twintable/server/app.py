@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.server import logs
 from twintable.server.assets import (
     GZIP_MIN_BYTES,

@@ -20,6 +20,7 @@ from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
 from twintable.core.registry import GameRegistry
 from twintable.server.assets import assets_version
+from twintable.server.extension import ServerGame
 from twintable.server.protocol import BotLevelInfo, GameInfo, TutorialInfo, WebModule
 
 #: Where a game's browser module is served: ``<package>/web/`` at ``/static/games/<id>/``.
@@ -95,7 +96,8 @@ def game_info(entry: GameEntry, version: str | None = None) -> GameInfo:
         default_bot=default_bot(entry), players_by_mode=players_by_mode(game),
         levels=[BotLevelInfo(bot=name, level=levels[name]) for name in bots if name in levels],
         unversioned_kinds=sorted(game.unversioned_kinds),
-        rematch=entry.rematch_options is not None, web=web_module(entry, version),
+        rematch=entry.extension(ServerGame).rematch_options is not None,
+        web=web_module(entry, version),
         rules_languages=rules_languages(entry),
         minutes={mode: minutes for mode, (_, minutes) in game.table_minutes.items()},
         tutorial=tutorial_info(entry))

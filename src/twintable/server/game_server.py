@@ -31,6 +31,7 @@ from twintable.server.bus import TakeOverCall
 from twintable.server.clock import now_ms
 from twintable.server.cluster import Cluster
 from twintable.server.errors import LobbyError
+from twintable.server.extension import ServerGame
 from twintable.server.metrics import Metrics, ServerFigures
 from twintable.server.moves import stored_payload
 from twintable.server.presence import DEFAULT_GRACE_S
@@ -289,7 +290,8 @@ class GameServer:
             if row.game not in self.registry:
                 continue
             entry = self.registry.entry(row.game)
-            if entry.round_records is None:
+            round_records = entry.extension(ServerGame).round_records
+            if round_records is None:
                 continue
             actions = await self.store.load_actions(row.id)
             if not actions:
@@ -299,7 +301,7 @@ class GameServer:
             replay = Replay(row.game, row.players, row.seed, dict(row.options),
                             [Action(a.seat, a.kind, a.payload, a.t_ms) for a in actions])
             with contextlib.suppress(Exception):  # an old log must never stop a start
-                records = entry.round_records(replay.final_state(entry.rules))
+                records = round_records(replay.final_state(entry.rules))
                 self.records.setdefault(row.game, []).extend(records)
         if self.cluster is not None:
             await self.cluster.start()
@@ -418,8 +420,9 @@ class GameServer:
                             client: str | None) -> Table:
         options = dict(old.row.options)
         result = old.row.result or {}
-        if old.entry.rematch_options is not None:
-            options = old.entry.rematch_options(options, Outcome(
+        rematch_options = old.entry.extension(ServerGame).rematch_options
+        if rematch_options is not None:
+            options = rematch_options(options, Outcome(
                 tuple(result.get("scores", ())), frozenset(result.get("winners", ()))))
         try:
             resolved = old.game.resolve_options(options)

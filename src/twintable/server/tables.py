@@ -32,6 +32,7 @@ from twintable.server import clock
 from twintable.server.automation import STORAGE_RETRY_S, Automation
 from twintable.server.chat import TableChat
 from twintable.server.errors import LobbyError
+from twintable.server.extension import ServerGame
 from twintable.server.guards import shares_of
 from twintable.server.listing import Listing
 from twintable.server.presence import Connection, Presence
@@ -355,9 +356,9 @@ class Table:
                 self._finish_again())
             return
         self.row.status, self.row.result = "finished", result
-        if self.entry.round_records is not None:
-            self.server.records.setdefault(self.game.id, []).extend(
-                self.entry.round_records(self.state))
+        round_records = self.entry.extension(ServerGame).round_records
+        if round_records is not None:
+            self.server.records.setdefault(self.game.id, []).extend(round_records(self.state))
         self.announce()
         self.reactions.at_end(outcome.winners)
         log.info("table finished", extra={"table": self.id, "result": result})

@@ -19,7 +19,7 @@ from rich.markup import escape
 from twintable.bots.registry import seat_names
 from twintable.core.errors import TwinTableError, in_words
 from twintable.core.options import parse_option_pairs
-from twintable.games import default_registry, game_ids
+from twintable.core.registry import default_registry, game_ids
 from twintable.sim.drive import (
     GameLog,
     Precision,
@@ -30,6 +30,7 @@ from twintable.sim.drive import (
     stop_on_terminate,
 )
 from twintable.sim.export import game_row, write_csv, write_jsonl
+from twintable.sim.extension import SimGame
 from twintable.sim.html import html_page, write_page
 from twintable.sim.metrics import Metric, MetricError, check_names, parse_metric
 from twintable.sim.progress import progress_bar
@@ -126,10 +127,11 @@ def _unwritable(path: Path) -> str | None:
 
 def read_deck(entry: Any, path: Path) -> dict[str, Any]:
     """The options a deck or scoring-table file stands for, checked by the game's own
-    schema (``GameEntry.deck_format``); a ValueError says what is wrong and where."""
+    schema (its ``"sim"`` extension's ``deck_format``); a ValueError says what is wrong
+    and where."""
     from pydantic import ValidationError
 
-    deck_format = entry.deck_format
+    deck_format = entry.extension(SimGame).deck_format
     if deck_format is None:
         raise ValueError(f"{entry.rules.name} reads no deck file")
     try:
@@ -193,7 +195,7 @@ def warn(lines: Sequence[str]) -> None:
 
 
 def metric_of(entry: Any, text: str | None) -> Metric | None:
-    return None if text is None else parse_metric(text, entry.metrics)
+    return None if text is None else parse_metric(text, entry.extension(SimGame).metrics)
 
 
 def check_metric(metric: Metric | None, results: Sequence[GameResult]) -> None:

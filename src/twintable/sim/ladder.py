@@ -40,10 +40,9 @@ from openskill.models import PlackettLuce
 
 from twintable.bots.registry import bot_factory, bot_levels, level_bots, resolve_bot
 from twintable.core.errors import TwinTableError
-from twintable.core.registry import GameRegistry
-from twintable.games import default_registry
+from twintable.core.registry import GameRegistry, default_registry
+from twintable.core.stats import wilson_interval
 from twintable.sim.runner import GameResult, run_games
-from twintable.sim.stats import wilson_interval
 
 MODEL = PlackettLuce()
 

@@ -10,7 +10,8 @@ even line), and every figure the game reports (``hands``, ``ended_by_bankruptcy`
 ``points``); ``share("heuristic")`` is one bot's share. Expressions take numbers,
 ``+ - * / // % **``, comparisons, ``and or not``, ``x if c else y`` and ``min``,
 ``max``, ``abs``: nothing else is evaluated. A game adds named metrics of its own as
-expressions in its entry (``GameEntry.metrics``); the names below hold for every game.
+expressions in its ``"sim"`` extension (``SimGame.metrics``); the names below hold for
+every game.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from twintable.core.stats import mean_interval
 from twintable.sim.report import even_chance, game_length, margin, win_shares
 from twintable.sim.runner import GameResult
-from twintable.sim.stats import mean_interval
 
 #: Named metrics every game has, as expressions.
 COMMON_METRICS: Mapping[str, str] = {

@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from twintable.core.stats import mean_interval, wilson_interval
 from twintable.sim.runner import GameResult
-from twintable.sim.stats import mean_interval, wilson_interval
 
 REPORT_FORMAT = 1
 _SEAT_FIGURE = re.compile(r"seat(\d+)_(\w+)")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from twintable.bots.registry import level_of
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 
 GAMES = default_registry()
 

@@ -279,10 +279,11 @@ class SimJob:
 
 
 def _run_job(job: SimJob) -> list[GameResult]:
-    from twintable.games import default_registry
+    from twintable.core.registry import default_registry
+    from twintable.sim.extension import simulation_engine
 
     entry = default_registry().entry(job.game_id)
-    game = entry.simulation_engine()
+    game = simulation_engine(entry)
     results = []
     for index in range(job.first, job.first + job.count):
         bots = make_bots(entry, seat_bots(job.lineup, index, job.rotate))

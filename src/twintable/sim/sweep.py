@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from twintable.core.options import option_value
+from twintable.core.stats import holm, mean_interval, two_sided_p
 from twintable.sim.metrics import Metric, metric_summary, metric_values
 from twintable.sim.report import (
     build_report,
@@ -25,7 +27,6 @@ from twintable.sim.report import (
     win_shares,
 )
 from twintable.sim.runner import GameResult
-from twintable.sim.stats import holm, mean_interval, two_sided_p
 from twintable.sim.summary import interval, metric_text, percent
 
 SWEEP_FORMAT = 1
@@ -43,20 +44,13 @@ def parse_grid(pairs: Iterable[str]) -> dict[str, list[Any]]:
         if name in grid:
             raise ValueError(f"--grid names {name!r} twice")
         items = raw.split(";") if raw.lstrip().startswith("[") else raw.split(",")
-        grid[name] = [_value(item.strip()) for item in items if item.strip()]
+        grid[name] = [option_value(item.strip()) for item in items if item.strip()]
     return grid
-
-
-def _value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
 
 
 def value_text(value: Any) -> str:
     """A value as ``--grid`` reads it back: plain text for a word, JSON otherwise."""
-    if isinstance(value, str) and _value(value) == value and not value.startswith("["):
+    if isinstance(value, str) and option_value(value) == value and not value.startswith("["):
         return value
     return json.dumps(value, separators=(",", ":"))
 

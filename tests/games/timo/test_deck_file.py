@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from twintable.core.errors import OptionError
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.games.timo.cards import load_deck
 from twintable.games.timo.fast import NATIVE, FastTimoGame
 from twintable.games.timo.rules import TimoGame

@@ -19,6 +19,7 @@ from twintable.core.types import Action
 from twintable.games.timo import TimoGame
 from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
 from twintable.games.timo.plugin import entry as timo_entry
+from twintable.sim.extension import simulation_engine
 from twintable.sim.runner import play_game, run_games
 
 pytestmark = pytest.mark.usefixtures("native")
@@ -203,7 +204,7 @@ def test_simulations_give_the_same_results_on_either_engine(lineup: tuple[str, .
 
 
 def test_simulations_run_on_the_c_engine() -> None:
-    assert type(timo_entry().simulation_engine()).__name__ == "FastTimoGame"
+    assert type(simulation_engine(timo_entry())).__name__ == "FastTimoGame"
     chunks = list(run_games("timo", {"target": 100}, ["random", "heuristic"], 6, seed=4,
                             workers=1, chunk=3))
     results = [result for chunk in chunks for result in chunk]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from twintable.core.slots import clone_slots
+from twintable.core.slots import SlotState
 
 NOBODY = -1
 
 
-class PebblesState:
+class PebblesState(SlotState):
     """Mutable state with an explicit :meth:`clone`. ``taken`` counts each seat's pebbles;
     ``last`` is the latest move as (seat, count), ``last_taker`` who emptied the heap."""
 
@@ -27,5 +27,3 @@ class PebblesState:
         self.last_taker = NOBODY
         self.over = False
 
-    def clone(self) -> PebblesState:
-        return clone_slots(self)

@@ -26,6 +26,9 @@ def entry() -> GameEntry:
         # It counts cards and wins cheaply: a regular player's game, no more.
         bots=(BotLevel("heuristic", "medium", _heuristic),),
         default_bot="heuristic",
-        terminal="twintable_tricks.terminal", env="twintable_tricks.env", gym_id=None,
-        # Published as twintable.envs.tricks_v0, as the built-in games' are.
-        env_names={"tricks_v0": "twintable_tricks.env"})
+        # What two shells need beyond the rules and bots (core/plugin.py, "Shell
+        # extensions"): a terminal game, and an environment published as
+        # twintable.envs.tricks_v0, as the built-in games' are.
+        extensions={"terminal": {"module": "twintable_tricks.terminal"},
+                    "envs": {"module": "twintable_tricks.env",
+                             "names": {"tricks_v0": "twintable_tricks.env"}}})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from twintable.core.rng import Rng
-from twintable.core.slots import clone_slots
+from twintable.core.slots import SlotState
 
 NOBODY = -1
 
@@ -13,7 +13,7 @@ NOBODY = -1
 Play = tuple[int, int]
 
 
-class TricksState:
+class TricksState(SlotState):
     """Mutable state with an explicit :meth:`clone`; card lists hold card ids.
 
     ``stock`` holds the cards nobody was dealt this hand (never shown). ``trick`` is the
@@ -48,5 +48,3 @@ class TricksState:
         self.turn_count = 0
         self.over = False
 
-    def clone(self) -> TricksState:
-        return clone_slots(self)

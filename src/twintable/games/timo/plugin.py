@@ -108,22 +108,25 @@ def entry() -> GameEntry:
               BotLevel("heuristic", "medium", _heuristic),
               BotLevel("learned", "expert", _learned, available=_weights, offered=False),
               BotLevel("search", "expert", _search)),
-        default_bot="heuristic", simulator=simulator,
+        default_bot="heuristic",
         # People at a table race bots to call TIMO! and to catch; bots take a person's time.
         pacing=Pacing.PEOPLE, plan_move=plan_move,
-        terminal="twintable.games.timo.terminal",
-        env="twintable.games.timo.env", gym_id="twintable/Timo-v0",
-        env_names={"timo_v0": "twintable.games.timo.env",
-                   "timo_vector": "twintable.games.timo.research.vector",
-                   "timo_selfplay": "twintable.games.timo.research.selfplay",
-                   "timo_sb3": "twintable.games.timo.research.sb3",
-                   "training": "twintable.games.timo.research.training"},
-        openspiel="twintable.games.timo.research.openspiel",
-        trainer="twintable.games.timo.research.trainer:train_timo",
         short_options={"target": 100}, lobby_order=10,
         tutorial=tutorial,
-        deck_format=DeckFormat(DeckFile, lambda deck: {"deck": deck.composition()},
-                               "card counts per colour and black cards, as "
-                               '{"per_colour": {"0": 1, "1": 2, ..., "+2": 2}, '
-                               '"black": {"colour": 4, "+4": 4}}'),
-        metrics={"turns_per_round": "turns / rounds"})
+        extensions={
+            "sim": {"simulator": simulator,
+                    "deck_format": DeckFormat(
+                        DeckFile, lambda deck: {"deck": deck.composition()},
+                        "card counts per colour and black cards, as "
+                        '{"per_colour": {"0": 1, "1": 2, ..., "+2": 2}, '
+                        '"black": {"colour": 4, "+4": 4}}'),
+                    "metrics": {"turns_per_round": "turns / rounds"}},
+            "terminal": {"module": "twintable.games.timo.terminal"},
+            "envs": {"module": "twintable.games.timo.env", "gym_id": "twintable/Timo-v0",
+                     "names": {"timo_v0": "twintable.games.timo.env",
+                               "timo_vector": "twintable.games.timo.research.vector",
+                               "timo_selfplay": "twintable.games.timo.research.selfplay",
+                               "timo_sb3": "twintable.games.timo.research.sb3",
+                               "training": "twintable.games.timo.research.training"},
+                     "openspiel": "twintable.games.timo.research.openspiel",
+                     "trainer": "twintable.games.timo.research.trainer:train_timo"}})

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from twintable.core.rng import Rng
+from twintable.core.slots import Copy, SlotState
 from twintable.games.timo.cards import Deck
 
 NOBODY = -1
@@ -13,7 +15,7 @@ NOBODY = -1
 PLAY, DRAW, PASS, CALL, CATCH = "play", "draw", "pass", "call_timo", "catch"
 
 
-class TimoState:
+class TimoState(SlotState):
     """Mutable state with an explicit :meth:`clone`; card lists hold card ids.
 
     The draw pile's top is its last element. ``exposed`` is the seat that is down to one
@@ -28,6 +30,15 @@ class TimoState:
         "drawn", "exposed", "hands", "options", "over", "penalty", "players", "rng",
         "round_no", "round_winner", "scores", "seed", "turn", "turn_count", "version",
     )
+
+    #: How :meth:`clone` copies each changing field (the rest never change in place).
+    COPIES: ClassVar[Mapping[str, Copy]] = {
+        "rng": "clone", "hands": "lists", "draw_pile": "list", "discard": "list",
+        "scores": "list",
+        **dict.fromkeys(("caught", "colour", "dealer", "deck", "direction", "drawn",
+                         "exposed", "options", "over", "penalty", "players", "round_no",
+                         "round_winner", "seed", "turn", "turn_count", "version"), "share"),
+    }
 
     def __init__(self, deck: Deck, options: dict[str, Any], players: int, seed: int):
         self.deck = deck
@@ -57,28 +68,3 @@ class TimoState:
     def top(self) -> int:
         return self.discard[-1]
 
-    def clone(self) -> TimoState:
-        other = TimoState.__new__(TimoState)
-        other.deck = self.deck
-        other.options = self.options
-        other.players = self.players
-        other.seed = self.seed
-        other.rng = self.rng.clone()
-        other.version = self.version
-        other.hands = [hand[:] for hand in self.hands]
-        other.draw_pile = self.draw_pile[:]
-        other.discard = self.discard[:]
-        other.colour = self.colour
-        other.turn = self.turn
-        other.direction = self.direction
-        other.penalty = self.penalty
-        other.drawn = self.drawn
-        other.exposed = self.exposed
-        other.caught = self.caught
-        other.dealer = self.dealer
-        other.round_no = self.round_no
-        other.round_winner = self.round_winner
-        other.scores = self.scores[:]
-        other.turn_count = self.turn_count
-        other.over = self.over
-        return other

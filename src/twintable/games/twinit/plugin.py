@@ -67,14 +67,15 @@ def entry() -> GameEntry:
         rules=TwinItGame(), package="twintable.games.twinit",
         bots=tuple(BotLevel(name, level, _perception(name), aliases=ALIASES.get(name, ()))
                    for name, level in LEVELS.items()),
-        default_bot="beginner", assets=assets, rematch_options=rematch_options,
-        commands="twintable.games.twinit.commands:app",
-        env="twintable.games.twinit.env", gym_id="twintable/TwinIt-v0",
-        env_names={"twinit_v0": "twintable.games.twinit.env"},
-        load_chooser="twintable.games.twinit.load:choose",
+        default_bot="beginner",
+        # Random touches are errors, not a way to play: the random bot is no level here.
+        random_is_a_level=False,
         # Random moves rarely find twins: the kit's random games stop at the first set.
         short_options={"sets_to_win": 1, "duration_s": 10, "rounds": 2},
-        lobby_order=30,
-        tutorial=tutorial,
-        # Random touches are errors, not a way to play: the random bot is no level here.
-        random_is_a_level=False)
+        tutorial=tutorial, lobby_order=30,
+        extensions={
+            "server": {"assets": assets, "rematch_options": rematch_options},
+            "terminal": {"commands": "twintable.games.twinit.commands:app"},
+            "envs": {"module": "twintable.games.twinit.env", "gym_id": "twintable/TwinIt-v0",
+                     "names": {"twinit_v0": "twintable.games.twinit.env"}},
+            "loadtest": {"chooser": "twintable.games.twinit.load:choose"}})

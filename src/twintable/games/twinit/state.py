@@ -13,9 +13,11 @@ would give away the hidden face): ``c7`` centre slot 7, ``p2`` the top of seat 2
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from twintable.core.rng import Rng
+from twintable.core.slots import Copy, SlotState
 from twintable.games.twinit.deck import DECK
 
 READY, PLAY, OVER = "ready", "play", "over"
@@ -39,7 +41,7 @@ class Hand:
         return {"seat": self.seat, "card": self.ref, "lift_ms": self.lift_ms}
 
 
-class TwinItState:
+class TwinItState(SlotState):
     """Mutable state with an explicit :meth:`clone`; only the rules module mutates it."""
 
     __slots__ = (
@@ -49,6 +51,21 @@ class TwinItState:
         "sets", "side_of", "sides", "started_ms", "taboo", "takes", "tally", "touches",
         "triple_due", "turn", "up", "version", "winners",
     )
+
+    #: How :meth:`clone` copies each changing field (the rest never change in place); the
+    #: public view's cache starts empty in a copy.
+    COPIES: ClassVar[Mapping[str, Copy]] = {
+        "rng": "clone", "public_cache": "reset", "sets": "lists2",
+        "hands": lambda hands: {ref: Hand(h.seat, h.ref, h.lift_ms)
+                                for ref, h in hands.items()},
+        **dict.fromkeys(("piles", "taboo", "touches"), "lists"),
+        **dict.fromkeys(("box", "centre", "claim_ms", "claims", "errors", "points",
+                         "round_points", "takes", "up"), "list"),
+        **dict.fromkeys(("pair_since", "tally", "triple_due"), "dict"),
+        **dict.fromkeys(("clock", "contenders", "ends_ms", "finish_due", "finishers",
+                         "options", "phase", "players", "round_no", "seed", "side_of",
+                         "sides", "started_ms", "turn", "version", "winners"), "share"),
+    }
 
     def __init__(self, options: dict[str, Any], players: int, seed: int, side_of: list[int]):
         self.options = options
@@ -89,49 +106,6 @@ class TwinItState:
         self.tally: dict[str, int] = {}
         self.public_cache: Any = None
 
-    def clone(self) -> TwinItState:
-        other = TwinItState.__new__(TwinItState)
-        other.options = self.options
-        other.players = self.players
-        other.seed = self.seed
-        other.rng = self.rng.clone()
-        other.version = self.version
-        other.clock = self.clock
-        other.phase = self.phase
-        other.side_of = self.side_of
-        other.sides = self.sides
-        other.up = self.up[:]
-        other.piles = [pile[:] for pile in self.piles]
-        other.centre = self.centre[:]
-        other.sets = [[group[:] for group in side] for side in self.sets]
-        other.taboo = [row[:] for row in self.taboo]
-        other.box = self.box[:]
-        other.hands = {ref: Hand(h.seat, h.ref, h.lift_ms) for ref, h in self.hands.items()}
-        other.touches = [times[:] for times in self.touches]
-        other.triple_due = dict(self.triple_due)
-        other.turn = self.turn
-        other.ends_ms = self.ends_ms
-        other.round_no = self.round_no
-        other.round_points = self.round_points[:]
-        other.points = self.points[:]
-        other.contenders = self.contenders
-        other.finish_due = self.finish_due
-        other.finishers = self.finishers
-        other.winners = self.winners
-        other.started_ms = self.started_ms
-        other.takes = self.takes[:]
-        other.errors = self.errors[:]
-        other.claims = self.claims[:]
-        other.claim_ms = self.claim_ms[:]
-        other.pair_since = dict(self.pair_since)
-        other.tally = dict(self.tally)
-        other.public_cache = None
-        return other
-
-    def adopt(self, other: TwinItState) -> None:
-        """Take over ``other``'s contents (a clone on which an action succeeded)."""
-        for name in TwinItState.__slots__:
-            setattr(self, name, getattr(other, name))
 
     def picture(self, card: int) -> int:
         return DECK[card][self.up[card]]

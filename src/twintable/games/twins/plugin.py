@@ -37,15 +37,17 @@ def entry() -> GameEntry:
         bots=(BotLevel("heuristic", "medium", _heuristic),
               BotLevel("strong", "hard", _strong)),
         default_bot="heuristic",
-        terminal="twintable.games.twins.terminal",
-        env="twintable.games.twins.env", gym_id="twintable/Twins-v0",
-        env_names={"twins_v0": "twintable.games.twins.env"},
-        openspiel="twintable.games.twins.research.openspiel",
         short_options={"max_hands": 3}, lobby_order=20,
         tutorial=tutorial,
-        deck_format=DeckFormat(ScoringFile, ScoringFile.options,
-                               "a scoring table: cash cards per player count and starting "
-                               'chips, as {"starting_chips": 12, "cash": {"4": {"round1": '
-                               '{"lowest": 2, "pay": 2}, "round2": {"highest": 1, "gain": 3}, '
-                               '"round3": {"lowest": 1, "pay": 1}}}}'),
-        metrics={"bankrupt": "ended_by_bankruptcy", "hands": "hands"})
+        extensions={
+            "sim": {"deck_format": DeckFormat(
+                        ScoringFile, ScoringFile.options,
+                        "a scoring table: cash cards per player count and starting "
+                        'chips, as {"starting_chips": 12, "cash": {"4": {"round1": '
+                        '{"lowest": 2, "pay": 2}, "round2": {"highest": 1, "gain": 3}, '
+                        '"round3": {"lowest": 1, "pay": 1}}}}'),
+                    "metrics": {"bankrupt": "ended_by_bankruptcy", "hands": "hands"}},
+            "terminal": {"module": "twintable.games.twins.terminal"},
+            "envs": {"module": "twintable.games.twins.env", "gym_id": "twintable/Twins-v0",
+                     "names": {"twins_v0": "twintable.games.twins.env"},
+                     "openspiel": "twintable.games.twins.research.openspiel"}})

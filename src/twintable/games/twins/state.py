@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from twintable.core.rng import Rng
+from twintable.core.slots import Copy, SlotState
 
 BUY, PICK, OVER = "buy", "pick", "over"
 #: The kinds of move a seat makes: buy a card, pick a secret set (RULES.md §2).
 BUY_KIND, PICK_KIND = "buy", "pick"
 
 
-class TwinsState:
+class TwinsState(SlotState):
     """Mutable state with an explicit :meth:`clone`.
 
     ``picks[seat]`` holds a committed, still secret pair (the cards stay in the hand until
@@ -25,6 +27,15 @@ class TwinsState:
         "hands", "last_played", "ledger", "options", "out", "phase", "picks", "played",
         "players", "rng", "round_no", "seed", "sitting_out", "version",
     )
+
+    #: How :meth:`clone` copies each changing field (the rest never change in place).
+    COPIES: ClassVar[Mapping[str, Copy]] = {
+        "rng": "clone", "hands": "lists", "ledger": "dict",
+        **dict.fromkeys(("bought", "chips", "draw_pile", "last_played", "out", "picks",
+                         "played", "sitting_out"), "list"),
+        **dict.fromkeys(("bank", "buyer", "dealer", "ending", "hand_no", "options", "phase",
+                         "players", "round_no", "seed", "version"), "share"),
+    }
 
     def __init__(self, options: dict[str, Any], players: int, seed: int):
         self.options = options
@@ -52,28 +63,3 @@ class TwinsState:
         # for simulation reports.
         self.ledger: dict[str, int] = {}
 
-    def clone(self) -> TwinsState:
-        other = TwinsState.__new__(TwinsState)
-        other.options = self.options
-        other.players = self.players
-        other.seed = self.seed
-        other.rng = self.rng.clone()
-        other.version = self.version
-        other.chips = self.chips[:]
-        other.bank = self.bank
-        other.out = self.out[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.draw_pile = self.draw_pile[:]
-        other.played = self.played[:]
-        other.last_played = self.last_played[:]
-        other.picks = self.picks[:]
-        other.bought = self.bought[:]
-        other.sitting_out = self.sitting_out[:]
-        other.dealer = self.dealer
-        other.buyer = self.buyer
-        other.hand_no = self.hand_no
-        other.round_no = self.round_no
-        other.phase = self.phase
-        other.ending = self.ending
-        other.ledger = dict(self.ledger)
-        return other

@@ -1,5 +1,6 @@
-"""How the load harness's scripted people play Twinz (the entry's ``load_chooser``): a
-move from the protocol's JSON view, after a person's delay; no server code, no engine."""
+"""How the load harness's scripted people play Twinz (its ``"loadtest"`` extension's
+``chooser``): a move from the protocol's JSON view, after a person's delay; no server
+code, no engine."""
 
 from __future__ import annotations
 

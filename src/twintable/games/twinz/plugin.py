@@ -57,17 +57,19 @@ def entry() -> GameEntry:
         bots=tuple(BotLevel(name, level, _word_bot(name), aliases=ALIASES.get(name, ()),
                             available=_has_word_vectors)
                    for name, level in LEVELS.items()),
-        default_bot=DEFAULT_BOT, round_records=round_records,
-        terminal="twintable.games.twinz.terminal",
-        commands="twintable.games.twinz.commands:app",
-        env="twintable.games.twinz.env", gym_id="twintable/Twinz-v1",
-        env_names={"twinz_v1": "twintable.games.twinz.env"},
-        load_chooser="twintable.games.twinz.load:choose",
-        short_options={"countdown_s": 1, "guess_timeout_s": 5}, lobby_order=40,
+        default_bot=DEFAULT_BOT,
         # Random letters as clues and guesses read as a broken game (issue 25): the
         # random bot is no level here, only a name for tests and simulations.
         random_is_a_level=False,
+        short_options={"countdown_s": 1, "guess_timeout_s": 5}, lobby_order=40,
         tutorial=tutorial,
-        deck_format=DeckFormat(WordListFile, lambda words: {"deck": {"words": words.words}},
-                               'a word list, twelve words a card, as {"words": ["dé", "eau", '
-                               '...]}'))
+        extensions={
+            "server": {"round_records": round_records},
+            "sim": {"deck_format": DeckFormat(
+                WordListFile, lambda words: {"deck": {"words": words.words}},
+                'a word list, twelve words a card, as {"words": ["dé", "eau", ...]}')},
+            "terminal": {"module": "twintable.games.twinz.terminal",
+                         "commands": "twintable.games.twinz.commands:app"},
+            "envs": {"module": "twintable.games.twinz.env", "gym_id": "twintable/Twinz-v1",
+                     "names": {"twinz_v1": "twintable.games.twinz.env"}},
+            "loadtest": {"chooser": "twintable.games.twinz.load:choose"}})

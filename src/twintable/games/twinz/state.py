@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from twintable.core.rng import Rng
-from twintable.core.slots import clone_slots
+from twintable.core.slots import SlotState
 
 DRAW, CLUES, GUESSES, OVER = "draw", "clues", "guesses", "over"
 START_POINTS = 3
 
 
-class TwinzState:
+class TwinzState(SlotState):
     """Mutable state with an explicit :meth:`clone`.
 
     ``pile`` holds card indexes into the chosen deck, top last; ``card`` is the card in
@@ -102,10 +102,4 @@ class TwinzState:
         # the duo takes the next card.
         self.recap: dict[str, Any] | None = None
 
-    def clone(self) -> TwinzState:
-        return clone_slots(self)
 
-    def adopt(self, other: TwinzState) -> None:
-        """Take over ``other``'s contents (a clone on which an action succeeded)."""
-        for name in TwinzState.__slots__:
-            setattr(self, name, getattr(other, name))

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 
 from twintable.server.catalog import game_info
 from twintable.server.errors import LobbyError
+from twintable.server.extension import ServerGame
 from twintable.server.protocol import GameInfo
 from twintable.server.routes import ERRORS, LobbyDep
 from twintable.server.rules_pages import rules_page
@@ -38,5 +39,5 @@ async def assets(game_id: str, lobby: LobbyDep) -> dict[str, Any]:
     registry = lobby.registry
     if game_id not in registry:
         raise LobbyError(404, "game.unknown", "no such game")
-    assets = registry.entry(game_id).assets
+    assets = registry.entry(game_id).extension(ServerGame).assets
     return assets() if assets is not None else {}

@@ -13,7 +13,7 @@ import pytest
 
 from tests.games.timo.native import require_native
 from twintable.bots.registry import bot_factories, level_bots
-from twintable.games import default_registry
+from twintable.core.registry import default_registry
 from twintable.games.timo.research import codec
 from twintable.games.timo.views import TimoView
 from twintable.sim.runner import GameResult, run_games

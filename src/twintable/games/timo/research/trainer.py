@@ -1,6 +1,6 @@
-"""``twintable train timo`` (the entry's ``trainer``): an A2C run (research/training.py)
-or the search distilled (``--teacher search``, research/distill.py), the weights written
-as a small ``.npz`` and measured against ``heuristic``."""
+"""``twintable train timo`` (its ``"envs"`` extension's ``trainer``): an A2C run
+(research/training.py) or the search distilled (``--teacher search``, research/distill.py),
+the weights written as a small ``.npz`` and measured against ``heuristic``."""
 
 from __future__ import annotations
 

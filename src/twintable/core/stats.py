@@ -1,4 +1,5 @@
-"""Small statistics for simulation reports."""
+"""Small statistics shared by the shells that measure games (simulation reports, the
+environments' evaluation, benches): intervals, p-values, Holm's correction. Pure math, no I/O."""
 
 from __future__ import annotations
 
