@@ -27,11 +27,11 @@ from twintable.core.plugin import default_plan
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz.decks import fold
 from twintable.games.twinz.lines import (
-    CATALOGUES,
     CONTEST_WORDS,
     NO,
     VOTE_WORDS,
     YES,
+    known,
     language,
     say,
 )
@@ -41,16 +41,6 @@ from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 
 #: What each penalty costs (rules.py: one point each, two for the same clue).
 _COST = {"same_clue": 2}
-
-
-def shell_line(key: str, **values: object) -> str:
-    """The terminal shell's own sentences (who sits where, the seed, the final scores) in
-    the player's language, so a French game says no English (``level`` is a level id:
-    easy, hard...)."""
-    lang = language()
-    if "level" in values:
-        values["level"] = say(lang, f"level.{values['level']}")
-    return say(lang, f"shell.{key}", **values)
 
 
 def __getattr__(name: str) -> str:
@@ -284,8 +274,7 @@ class TwinzTerminal:
     def _refusal(self, error: RuleError) -> str:
         """Why the rules refused a line, in the player's language where it is known."""
         key = f"error.{error.code}"
-        known = CATALOGUES.get(self.lang, CATALOGUES["en"])
-        return self.say(key) if key in known else error.message
+        return self.say(key) if known(self.lang, key) else error.message
 
     def _member(self, view: TwinzView, which: str) -> int | None:
         if which in ("1", "2"):

@@ -62,7 +62,7 @@ async function openTable(tableId) {
   tb.ring = seatRing(game, () => tb, tb.ctx);
   tb.summary = summaryPanel(game, tb.memory, () => tb.use({ view: tb.view }));
   tb.chat = chatPanel({ tableId, info: () => tb.info, me: tb.me, send: (message) => tb.socket.send(message) });
-  tb.concede = concedeControls({ tableId, mine, info: () => tb.info, over: () => isOver(game, tb.view),
+  tb.concede = concedeControls({ tableId, mine, info: () => tb.info, over: () => Boolean(tb.view) && isOver(game, tb.view),
     conceded: tb.conceded, flash: tb.banner.text, redraw: () => drawTable(tb),
     concededNow(answer) { tb.info = answer; tb.socket.renew(); } });  // from now on as a spectator
   return tb;
