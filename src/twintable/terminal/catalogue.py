@@ -125,5 +125,11 @@ class Catalogue:
             text = text.replace(f"{{{name}}}", str(value))
         return text
 
+    def list_of(self, items: list[str]) -> str:
+        """Names joined as the language does: "Ann, Bo and Chen" (``terminal.and``)."""
+        if len(items) < 2:
+            return "".join(items)
+        return ", ".join(items[:-1]) + self.say("terminal.and") + items[-1]
+
     def has(self, key: str) -> bool:
         return self._lookup(key) is not None or self._lookup(f"{key}#other") is not None

@@ -143,10 +143,8 @@ def describe_event(view: TwinsView, event: Event, names: list[str],
         return say.say("event.twins.hand_started", hand=data["hand"],
                        name=names[data["dealer"]])
     if event.kind == "game_over":
-        won = [names[s] for s in data["winners"]]
-        listed = ", ".join(won[:-1]) + say.say("terminal.and") + won[-1] if len(won) > 1 \
-            else "".join(won)
-        return say.say("event.won", names=listed, n=len(won))
+        won = [names[seat] for seat in data["winners"]]
+        return say.say("event.won", names=say.list_of(won), n=len(won))
     return None
 
 
