@@ -37,7 +37,7 @@ def test_play_timo_to_the_end_and_replay_it(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "timo", "--seed", "3", "--option", "target=40",
                                  "--pace", "0", "--save", str(saved)], input="1\n" * 3000)
     assert result.exit_code == 0, result.output
-    assert "Final scores" in result.output and "wins the game" in result.output
+    assert "Final scores" in result.output and "wins!" in result.output
     replay = Replay.load(saved)
     state = replay.final_state(default_registry().get("timo"))
     assert state.over
@@ -195,7 +195,7 @@ def test_play_twins_to_the_end(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "3 players" in result.output
     assert "two different card numbers" in result.output
-    assert "round 4 reveal" in result.output and "Final scores" in result.output
+    assert "Round 4, cards shown" in result.output and "Final scores" in result.output
     shown = runner.invoke(app, ["replay", str(saved), "--all"])
     assert shown.exit_code == 0, shown.output
 

@@ -4,7 +4,9 @@ rules languages and the game's browser module, served from its own package."""
 
 from __future__ import annotations
 
+import json
 import sys
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from fastapi.testclient import TestClient
 from tests.server.client import app_client
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
-from twintable.core.registry import GameRegistry
+from twintable.core.registry import GameRegistry, default_registry
 from twintable.games.timo import TimoGame
 from twintable.server.catalog import game_info, mount_game_clients, web_module
 from twintable.server.rules_pages import LANGUAGES
@@ -113,3 +115,24 @@ def test_a_game_without_a_browser_module_says_so(game_package: str, tmp_path: Pa
 def test_the_shell_still_serves_its_own_files_beside_the_games(sqlite_url: str) -> None:
     with app_client(sqlite_url) as client:
         assert client.get("/static/app.js").status_code == 200
+
+
+def test_every_game_that_ships_a_bot_ladder_names_it_for_the_bots_tab() -> None:
+    """The leaderboard's bots tab reads each game's ladder where ``/api/games`` names it
+    (``web.ladder``), for any installed game, never a file of the shell's: a game that
+    ships ``web/ladder.json`` (the four built-in ones) is named, with only its own
+    ladders in it."""
+    shipped = []
+    for entry in default_registry().entries():
+        folder = resources.files(entry.package).joinpath("web")
+        web = web_module(entry)
+        assert web is not None
+        if not folder.joinpath("ladder.json").is_file():
+            assert web.ladder is None
+            continue
+        shipped.append(entry.id)
+        assert web.ladder == f"/static/games/{entry.id}/ladder.json"
+        ladders = json.loads(folder.joinpath("ladder.json").read_text(encoding="utf-8"))
+        assert {ladder["game"] for ladder in ladders.values() if isinstance(ladder, dict)} \
+            == {entry.id}
+    assert {"timo", "twins", "twinit", "twinz"} <= set(shipped)

@@ -39,7 +39,7 @@ def test_every_move_and_hand_is_told(game: TricksGame, build: Build) -> None:
             game.view(state, None), e, NAMES, None))]
     assert told[:5] == ["Ann plays 2☀ suns", "Bo plays 9☀ suns", "Bo takes the trick",
                         "Bo plays 3☾ moons", "Ann plays 1☾ moons"]
-    assert "hand 1 over (Ann +0, Bo +3); last trick: Bo" in told
+    assert "Hand 1 is over: Bo took the last trick (Ann +0, Bo +3)" in told
 
 
 def test_a_person_types_a_cards_number_and_a_wrong_one_is_asked_again(

@@ -64,6 +64,7 @@ from twintable.sim.report import build_report
 from twintable.sim.report_tables import print_report
 from twintable.sim.runner import GameResult, make_bots
 from twintable.sim.summary import markdown_summary
+from twintable.terminal.catalogue import Catalogue
 from twintable.terminal.extension import TerminalGame
 
 console = Console()
@@ -465,19 +466,14 @@ def games() -> None:
         console.print(table)
 
 
-_SHELL_LINES = {
-    "you": "Player {seat} (you)", "bot": "Bot {seat} ({level})",
-    "header": "{game} — seed {seed}, {n} players.", "final": "Final scores: {scores}",
-    "left": "game left before the end",
-    "saved_so_far": "Replay of the game so far saved to {path}", "saved": "Replay saved to {path}",
-}
-
-
-def _shell_line(key: str, **values: object) -> str:
-    """The shell's lines for a terminal that has none of its own (English)."""
+def shell_line(key: str, **values: object) -> str:
+    """The terminal shell's own sentences (who sits where, the seed, the final scores) in
+    the player's language, from the shell's catalogue (``terminal.<key>``, the one the
+    browser reads; ``level`` is a level id: easy, hard...)."""
+    words = Catalogue()
     if "level" in values:
-        values["level"] = str(values["level"]).title()
-    return _SHELL_LINES[key].format(**values)
+        values["level"] = words.say(f"level.{values['level']}")
+    return words.say(f"terminal.{key}", **values)
 
 
 @app.command()
@@ -517,8 +513,7 @@ def play(
         seat_bots = make_bots(entry, bot_names)
     except (TwinTableError, ValueError, RuntimeError) as error:
         raise _fail(in_words(error)) from None
-    # A terminal that speaks the player's language says the shell's lines too.
-    speak = getattr(tui, "shell_line", _shell_line)
+    speak = shell_line
     # Bots are shown by their level on the shared scale (Hard), never by a bot's name.
     names = [speak("you", seat=0)]
     names += [speak("bot", seat=seat, level=str(level_of(entry, name)))

@@ -3,20 +3,23 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from importlib import resources
 from typing import Any
 
 import pytest
 from rich.console import Console
 
+from twintable.cli import shell_line
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz import terminal as terminal_module
-from twintable.games.twinz.lines import CATALOGUES, language, say
 from twintable.games.twinz.rules import TwinzGame
 from twintable.games.twinz.state import TwinzState
-from twintable.games.twinz.terminal import TwinzTerminal, describe_event
+from twintable.games.twinz.terminal import TwinzTerminal, describe_event, key_of, language, say
 from twintable.games.twinz.views import TwinzView
+from twintable.terminal.catalogue import LANGUAGES
 from twintable.terminal.keyboard import ScriptedKeyboard
 
 GAME = TwinzGame()
@@ -185,16 +188,26 @@ def test_the_language_comes_from_the_environment() -> None:
     assert language({"LANG": "de_DE.UTF-8"}) == "en"
 
 
+def _catalogue(lang: str) -> dict[str, str]:
+    """The terminal Twinz's sentences in ``lang``: its own keys in the game's catalogue,
+    the one the browser reads."""
+    folder = resources.files("twintable.games.twinz").joinpath("web", "i18n")
+    words = json.loads(folder.joinpath(f"{lang}.json").read_text(encoding="utf-8"))
+    return {key: text for key, text in words.items() if key.startswith("twinz.terminal.")}
+
+
 def test_every_language_says_everything_english_says() -> None:
-    english = {key.split("#")[0] for key in CATALOGUES["en"]}
-    for lang, catalogue in CATALOGUES.items():
-        assert {key.split("#")[0] for key in catalogue} == english, lang
+    english = _catalogue("en")
+    assert len(english) > 50
+    for lang in LANGUAGES:
+        catalogue = _catalogue(lang)
+        assert set(catalogue) == set(english), lang
         for key, text in catalogue.items():
             # The same placeholders as the English sentence.
-            stem = key.split("#")[0]
-            base = CATALOGUES["en"].get(key) or CATALOGUES["en"][f"{stem}#other"]
             assert set(re.findall(r"{(\w+)}", text)) | {"n"} == \
-                set(re.findall(r"{(\w+)}", base)) | {"n"}, (lang, key)
+                set(re.findall(r"{(\w+)}", english[key])) | {"n"}, (lang, key)
+    # Every sentence the terminal says is in the catalogue (not its key read out).
+    assert say("ko", "intro") != key_of("intro") and say("nl", "level.easy") == "Makkelijk"
 
 
 def test_french_counts_points_as_a_french_player_does() -> None:
@@ -253,11 +266,11 @@ def test_the_person_waits_out_the_result_pause_in_their_language() -> None:
 def test_the_shell_speaks_french_when_the_player_does(monkeypatch: pytest.MonkeyPatch) -> None:
     # Issue 40: "Player 0 (you)", "Bot 1 (Easy)", "seed 11, 4 players" were English.
     monkeypatch.setenv("TWINTABLE_LANG", "fr")
-    assert terminal_module.shell_line("you", seat=0) == "Joueur 0 (vous)"
-    assert terminal_module.shell_line("bot", seat=1, level="easy") == "Robot 1 (Facile)"
-    assert terminal_module.shell_line("header", game="Twinz", seed=11, n=4) == (
+    assert shell_line("you", seat=0) == "Joueur 0 (vous)"
+    assert shell_line("bot", seat=1, level="easy") == "Robot 1 (Facile)"
+    assert shell_line("header", game="Twinz", seed=11, n=4) == (
         "Twinz — graine 11, 4 joueurs.")
-    assert terminal_module.shell_line("final", scores="Joueur 0 (vous) 7").startswith(
+    assert shell_line("final", scores="Joueur 0 (vous) 7").startswith(
         "Scores finaux")
 
 

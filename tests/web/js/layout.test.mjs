@@ -27,14 +27,17 @@ test("on a phone up to six seats sit in rows of at most three, more in a strip",
   for (let n = 1; n <= 6; n++) assert.ok(Math.ceil(n / phoneColumns(n)) <= 2, `n=${n}`);
 });
 
-const game = { whoActs: (view) => [view.turn], deadline: (view, seat) => (view.held === seat ? [1000, 500] : null) };
+const game = { isOver: (view) => view.over, whoActs: (view) => [view.turn], deadline: (view, seat) => (view.held === seat ? [1000, 500] : null) };
 const info = { turn_limit_s: 30, seats: [{ kind: "human" }, { kind: "bot" }] };
 const clock = { received: 10_000, lastMove: 9_000 };
 
 test("nobody acts once the game is over", () => {
   assert.deepEqual(actingSeats(game, { turn: 1 }), [1]);
   assert.deepEqual(actingSeats(game, { turn: 1, over: true }), []);
-  assert.deepEqual(actingSeats(game, { turn: 1, phase: "over" }), []);
+  // The game says when it is over: the shell reads no field of the view itself.
+  const phased = { ...game, isOver: (view) => view.phase === "over" };
+  assert.deepEqual(actingSeats(phased, { turn: 1, phase: "over" }), []);
+  assert.deepEqual(actingSeats(phased, { turn: 1, over: true }), [1]);
   assert.deepEqual(actingSeats(game, null), []);
 });
 
@@ -47,7 +50,7 @@ test("a game's own clock comes first, then the table's limit for a person to mov
 });
 
 test("server times become local times through the frame's clock", () => {
-  const timed = { deadline: (view, seat, { local }) => [local(view.due), 1000], whoActs: () => [] };
+  const timed = { deadline: (view, seat, { local }) => [local(view.due), 1000], whoActs: () => [], isOver: () => false };
   assert.deepEqual(seatDeadline(timed, {}, { now_ms: 500, due: 1500 }, 0, [], clock), [11_000, 1000]);
 });
 

@@ -1,5 +1,10 @@
 """Twin Tricks in the terminal (``twintable play tricks``, ``twintable replay``): the
-table, your hand numbered, and a prompt for the card to play."""
+table, your hand numbered, and a prompt for the card to play.
+
+Every sentence comes from the game's catalogue (``web/i18n/<lang>.json``, the browser's:
+the log's lines are the same ``event.tricks.*`` keys), in the language the environment
+asks for (``twintable.terminal.catalogue``).
+"""
 
 from __future__ import annotations
 
@@ -13,43 +18,57 @@ from rich.prompt import IntPrompt
 from rich.table import Table
 from rich.text import Text
 from twintable.core.types import Action, Event
+from twintable.terminal.catalogue import Catalogue
 
 from twintable_tricks.cards import SUIT_SYMBOLS, SUITS, rank_of, suit_of
 from twintable_tricks.rules import PLAY
 from twintable_tricks.views import TricksView
 
-INTRO = "Follow suit; the highest card of the suit led takes the trick. The last trick " \
-        "of a hand scores double."
 STYLES = ("bold blue", "bold yellow", "bold red", "bold cyan")
 
 
-def card_text(card: int) -> Text:
+def words() -> Catalogue:
+    """The game's sentences and the shell's, in the language the environment asks for."""
+    return Catalogue("twintable_tricks")
+
+
+def __getattr__(name: str) -> str:
+    # INTRO is read when the game starts, in the language the environment asks for then.
+    if name == "INTRO":
+        return words().say("tricks.terminal.intro")
+    raise AttributeError(name)
+
+
+def card_text(card: int, say: Catalogue | None = None) -> Text:
     suit = suit_of(card)
+    name = (say or words()).say(f"tricks.suit.{SUITS[suit]}")
     # The suit's symbol as well as its colour: never told by colour alone.
-    return Text(f"{rank_of(card)}{SUIT_SYMBOLS[suit]} {SUITS[suit]}", style=STYLES[suit])
+    return Text(f"{rank_of(card)}{SUIT_SYMBOLS[suit]} {name}", style=STYLES[suit])
 
 
 def render(view: TricksView, names: list[str]) -> Panel:
+    say = words()
     table = Table(box=None, padding=(0, 2))
-    for column in ("", "player", "points", "tricks", "cards"):
-        table.add_column(column)
+    for column in ("", "tricks.player", "tricks.points", "tricks.tricks",
+                   "tricks.terminal.cards"):
+        table.add_column(say.say(column) if column else "")
     for seat in range(view.players):
         marker = "D" if seat == view.dealer else ""
         marker += "*" if seat == view.turn and not view.over else ""
         table.add_row(marker, names[seat], str(view.scores[seat]),
                       str(view.tricks_won[seat]), str(view.hand_sizes[seat]))
-    parts: list[Any] = [table, Text(f"Hand {view.hand_no}, first to "
-                                    f"{view.options['target']} points")]
-    trick = Text("On the table: ")
+    parts: list[Any] = [table, Text(f"{say.say('tricks.hand_no', n=view.hand_no)}, "
+                                    f"{say.say('tricks.target', n=view.options['target'])}")]
+    trick = Text(say.say("tricks.terminal.on_table"))
     for seat, card in view.trick:
-        trick.append(f"{names[seat]} ").append(card_text(card)).append("  ")
-    parts.append(trick if view.trick else Text("On the table: nothing yet", style="dim"))
+        trick.append(f"{names[seat]} ").append(card_text(card, say)).append("  ")
+    parts.append(trick if view.trick else Text(say.say("tricks.no_trick"), style="dim"))
     if view.viewer is not None and view.hand:
-        hand = Text("Your hand: ")
+        hand = Text(say.say("tricks.terminal.your_hand"))
         for number, card in enumerate(view.hand, start=1):
-            hand.append(f"{number}:").append(card_text(card)).append("  ")
+            hand.append(f"{number}:").append(card_text(card, say)).append("  ")
         parts.append(hand)
-    return Panel(Group(*parts), title="Twin Tricks")
+    return Panel(Group(*parts), title=say.say("game.tricks"))
 
 
 def describe_action(view: TricksView, action: Action, names: list[str]) -> str | None:
@@ -59,21 +78,23 @@ def describe_action(view: TricksView, action: Action, names: list[str]) -> str |
 
 def describe_event(view: TricksView, event: Event, names: list[str],
                    viewer: int | None) -> str | None:
-    data = event.data
+    say, data = words(), event.data
     if event.kind == "played":
-        return f"{names[data['seat']]} plays {card_text(data['card']).plain}"
+        return say.say("event.tricks.played", name=names[data["seat"]],
+                       card=card_text(data["card"], say).plain)
     if event.kind == "trick_won":
-        return f"{names[data['seat']]} takes the trick"
+        return say.say("event.tricks.trick_won", name=names[data["seat"]])
     if event.kind == "hand_started":
-        return (f"hand {data['hand']}: {names[data['dealer']]} deals, "
-                f"{names[data['leader']]} leads")
+        return say.say("event.tricks.hand_started", hand=data["hand"],
+                       name=names[data["dealer"]], leader=names[data["leader"]])
     if event.kind == "hand_over":
         points = ", ".join(f"{names[seat]} +{gained}" for seat, gained in
                            enumerate(data["points"]))
-        return f"hand {data['hand']} over ({points}); last trick: {names[data['last_trick']]}"
+        return say.say("event.tricks.hand_over", hand=data["hand"],
+                       name=names[data["last_trick"]]) + f" ({points})"
     if event.kind == "game_over":
-        winners = " and ".join(names[seat] for seat in data["winners"])
-        return f"{winners} win{'s' if len(data['winners']) == 1 else ''} the game!"
+        won = [names[seat] for seat in data["winners"]]
+        return say.say("event.won", names=say.list_of(won), n=len(won))
     return None
 
 
@@ -95,11 +116,12 @@ class TricksTerminal:
             return action  # type: ignore[no-any-return]
         self.console.print(render(view, self.names))
         legal = {action.payload["card"] for action in view.legal}
+        say = words()
         while True:
-            number = IntPrompt.ask("Play which card (its number)?", console=self.console)
+            number = IntPrompt.ask(say.say("tricks.terminal.prompt"), console=self.console)
             if 1 <= number <= len(view.hand) and view.hand[number - 1] in legal:
                 return Action(seat, PLAY, {"card": view.hand[number - 1]})
-            self.console.print("  a card from your hand that follows suit, please")
+            self.console.print("  " + say.say("tricks.terminal.bad_card"))
 
 
 Terminal = TricksTerminal

@@ -38,7 +38,7 @@ function tell(events) {
 }
 
 test("the module implements the interface the shell calls", () => {
-  for (const hook of ["render", "seat", "whoActs", "narrate", "replayHand", "drawCard"]) {
+  for (const hook of ["render", "seat", "whoActs", "isOver", "narrate", "replayHand", "drawCard"]) {
     assert.equal(typeof game[hook], "function", hook);
   }
   assert.ok(game.facts.players >= 2);
@@ -50,6 +50,12 @@ test("the module implements the interface the shell calls", () => {
 test("only the seat on turn acts, and nobody once the game is over", () => {
   assert.deepEqual(game.whoActs({ over: false, turn: 2 }), [2]);
   assert.deepEqual(game.whoActs({ over: true, turn: 2 }), []);
+  assert.equal(game.isOver({ over: true, turn: 2 }), true);
+});
+
+test("a card sounds, a trick taken and a hand's end too; the hand's end shows above the board", () => {
+  assert.deepEqual(game.sounds, { played: "card", trick_won: "take", hand_over: "reveal" });
+  assert.deepEqual(Object.keys(game.banners), ["hand_over"]);
 });
 
 test("the log tells the deal, each card by name, each trick and each hand", () => {

@@ -7,6 +7,10 @@ when it is them) whenever they like, while bots call and catch after their level
 reaction time (``games/timo/bots.py``: :func:`timo_reaction`), take a human time over
 their turn (which closes the window) and sometimes forget to call. Whoever comes first
 counts.
+
+Every sentence is the game's catalogue's (``web/i18n/<lang>.json``, the browser's: the
+log's lines are the same keys), in the language the environment asks for
+(:mod:`twintable.terminal.catalogue`).
 """
 
 from __future__ import annotations
@@ -23,109 +27,143 @@ from rich.text import Text
 
 from twintable.core.types import Action, Event
 from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
-from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, Deck
+from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, RANKS, Deck
 from twintable.games.timo.state import CALL, CATCH, DRAW, NOBODY, PASS, PLAY
 from twintable.games.timo.views import TimoView
+from twintable.terminal.catalogue import Catalogue
 from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 
-INTRO = ("Empty your hand first; the first to the target score wins. Type a move's number; "
-         "add 'timo' to call TIMO! with the play that leaves you one card (\"2 timo\"). "
-         "At any moment 'catch' catches a player at one card who did not call, and 'timo' "
-         "calls it late: the bots race you.")
-HELP = "[dim]number, 'N timo', 'timo', 'catch'[/]"
 _MOVE = re.compile(r"(\d+)\s*(t|timo!?)?")
 _TIMO = ("t", "timo", "timo!")
 _CATCH = ("c", "catch")
 STYLES = ("bold blue", "bold green", "bold dark_orange", "bold magenta", "bold white on grey23")
 
 
-def card_text(deck: Deck, card: int) -> Text:
+def words() -> Catalogue:
+    """Timo's sentences and the shell's, in the language the environment asks for now."""
+    return Catalogue("twintable.games.timo")
+
+
+def __getattr__(name: str) -> str:
+    # INTRO is read when the game starts, in the language the environment asks for then.
+    if name == "INTRO":
+        return words().say("timo.terminal.intro")
+    raise AttributeError(name)
+
+
+def colour_name(say: Catalogue, colour: int | str) -> str:
+    name = COLOUR_NAMES[colour] if isinstance(colour, int) else colour
+    return say.say(f"colour.{name}")
+
+
+def card_name(say: Catalogue, deck: Deck, card: int) -> str:
+    """A card in words, as the browser's log names it (``event.timo.card``)."""
+    rank = RANKS[deck.rank[card]]
+    rank_key = f"timo.rank.{rank}"
+    if deck.colour[card] == BLACK:
+        return say.say(rank_key) if say.has(rank_key) else rank
+    return say.say("event.timo.card", colour=colour_name(say, deck.colour[card]),
+                   rank=say.say(rank_key) if say.has(rank_key) else rank)
+
+
+def card_text(deck: Deck, card: int, say: Catalogue | None = None) -> Text:
     colour = deck.colour[card]
-    return Text(f"{COLOUR_SYMBOLS[colour]} {deck.label(card)}", style=STYLES[colour])
+    return Text(f"{COLOUR_SYMBOLS[colour]} {card_name(say or words(), deck, card)}",
+                style=STYLES[colour])
 
 
 def describe_action(view: TimoView, action: Action, names: list[str]) -> str:
-    deck = view.deck
-    who = names[action.seat] if 0 <= action.seat < len(names) else f"seat {action.seat}"
+    say, deck = words(), view.deck
+    who = names[action.seat] if 0 <= action.seat < len(names) else str(action.seat)
     payload = action.payload
     if action.kind == "play":
-        text = f"{who} plays {deck.label(payload['card'])}"
-        if "colour" in payload:
-            text += f" and names {payload['colour']}"
+        card = card_name(say, deck, payload["card"])
+        text = (say.say("event.timo.played_black", name=who, card=card,
+                        colour=colour_name(say, payload["colour"])) if "colour" in payload
+                else say.say("event.timo.played", name=who, card=card))
         return text + (" — TIMO!" if payload.get("timo") else "")
     if action.kind == "catch":
-        return f"{who} catches {names[payload['target']]}"
-    return {"draw": f"{who} draws", "pass": f"{who} keeps the drawn card",
-            "call_timo": f"{who} calls TIMO!"}.get(action.kind, f"{who}: {action.kind}")
+        return say.say("timo.terminal.catches", name=who, victim=names[payload["target"]])
+    key = {"draw": "timo.terminal.draws", "pass": "event.timo.passed",
+           "call_timo": "event.timo.timo_called"}.get(action.kind)
+    return say.say(key, name=who) if key else f"{who}: {action.kind}"
 
 
 def describe_event(view: TimoView, event: Event, names: list[str],
                    viewer: int | None) -> str | None:
-    deck, data = view.deck, event.data
+    say, deck, data = words(), view.deck, event.data
     if event.kind == "drew_cards" and data["seat"] == viewer and data["cards"]:
-        return "you drew " + ", ".join(deck.label(c) for c in data["cards"])
+        return say.say("timo.terminal.you_drew",
+                       cards=", ".join(card_name(say, deck, c) for c in data["cards"]))
     if event.kind == "drew" and data["reason"] != "turn":
-        why = {"penalty": "as a penalty", "caught": "for forgetting TIMO!"}[data["reason"]]
-        return f"{names[data['seat']]} draws {data['count']} {why}"
+        key = "event.timo.drew_penalty" if data["reason"] == "penalty" else "event.timo.drew"
+        return say.say(key, name=names[data["seat"]], n=data["count"])
     if event.kind == "skipped":
-        return f"{names[data['seat']]} is skipped"
+        return say.say("event.timo.skipped", name=names[data["seat"]])
     if event.kind == "direction":
-        return "play now goes " + ("clockwise" if data["direction"] == 1 else "anticlockwise")
+        return say.say("event.timo.direction")
     if event.kind == "reshuffled":
-        return "the discards are shuffled into a new draw pile"
+        return say.say("event.timo.reshuffled")
     if event.kind == "round_over":
-        return f"{names[data['winner']]} wins the round and scores {data['points']}"
+        return say.say("event.timo.round_over", name=names[data["winner"]], n=data["points"])
     if event.kind == "round_started":
-        return f"round {data['round']}: {names[data['dealer']]} deals, " \
-               f"start card {deck.label(data['start'])}"
+        return (say.say("event.timo.round_started", round=data["round"],
+                        name=names[data["dealer"]]) + " "
+                + say.say("timo.terminal.start_card", card=card_name(say, deck, data["start"])))
     if event.kind == "game_over":
-        return f"{names[data['winner']]} wins the game!"
+        return say.say("event.won", names=names[data["winner"]], n=1)
     return None
 
 
-def action_label(deck: Deck, action: Action) -> str:
+def action_label(deck: Deck, action: Action, say: Catalogue | None = None) -> str:
     """How one of the seat's own choices reads in the menu."""
+    say = say or words()
     payload = action.payload
     if action.kind == "play":
-        text = f"play {deck.label(payload['card'])}"
+        text = say.say("timo.terminal.menu.play", card=card_name(say, deck, payload["card"]))
         if "colour" in payload:
-            text += f" → {payload['colour']}"
-        return text + (" + call TIMO!" if payload.get("timo") else "")
+            text = say.say("timo.terminal.menu.colour", play=text,
+                           colour=colour_name(say, payload["colour"]))
+        return say.say("timo.terminal.menu.timo", play=text) if payload.get("timo") else text
     if action.kind == "catch":
-        return f"catch seat {payload['target']} (forgot TIMO!)"
-    return {"draw": "draw a card", "pass": "keep the drawn card and pass",
-            "call_timo": "call TIMO!"}[action.kind]
+        return say.say("timo.terminal.menu.catch", seat=payload["target"])
+    return say.say({"draw": "timo.terminal.menu.draw", "pass": "timo.terminal.menu.pass",
+                    "call_timo": "timo.terminal.menu.call"}[action.kind])
 
 
 def render(view: TimoView, names: list[str]) -> Panel:
-    deck = view.deck
+    say, deck = words(), view.deck
     table = Table(show_header=True, box=None, padding=(0, 2))
     for column in ("", "player", "cards", "score"):
-        table.add_column(column)
+        table.add_column(say.say(f"timo.terminal.col.{column}") if column else "")
     for seat in range(view.players):
         marker = "▶" if seat == view.turn else ("D" if seat == view.dealer else "")
-        alert = " [bold red]one card, no TIMO![/]" if seat == view.exposed else ""
+        alert = (f" [bold red]{say.say('timo.terminal.no_timo')}[/]"
+                 if seat == view.exposed else "")
         table.add_row(marker, names[seat] + alert, str(view.hand_sizes[seat]),
                       str(view.scores[seat]))
     colour = view.colour
-    top = Text("Discard: ").append(card_text(deck, view.top))
+    top = Text(say.say("timo.terminal.discard")).append(card_text(deck, view.top, say))
     if deck.colour[view.top] == BLACK:
-        top.append(f"  colour in force: {COLOUR_SYMBOLS[colour]} {COLOUR_NAMES[colour]}",
+        top.append("  " + say.say("timo.terminal.colour_in_force",
+                                  colour=f"{COLOUR_SYMBOLS[colour]} {colour_name(say, colour)}"),
                    style=STYLES[colour])
-    status = Text(f"Direction: {'clockwise ↻' if view.direction == 1 else 'anticlockwise ↺'}"
-                  f"   Draw pile: {view.draw_pile_size}")
+    direction = (say.say("timo.clockwise") + " ↻" if view.direction == 1
+                 else say.say("timo.anticlockwise") + " ↺")
+    status = Text(direction + "   "
+                  + say.say("timo.terminal.draw_pile", n=view.draw_pile_size))
     if view.penalty:
-        status.append(f"   Pending penalty: +{view.penalty}", style="bold red")
+        status.append("   " + say.say("timo.terminal.pending", n=view.penalty), style="bold red")
     parts: list[Text | Table] = [table, top, status]
     if view.viewer is not None:
         playable = {a.payload["card"] for a in view.legal if a.kind == "play"}
-        hand = Text("Your hand: ")
+        hand = Text(say.say("timo.terminal.your_hand"))
         for card in sorted(view.hand, key=lambda c: (deck.colour[c], deck.rank[c])):
-            hand.append(card_text(deck, card))
+            hand.append(card_text(deck, card, say))
             hand.append("* " if card in playable else "  ")
         parts.append(hand)
-        parts.append(Text("(* can be played now)", style="dim"))
-    return Panel(Group(*parts), title=f"Timo's Twist — round {view.round_no}")
+        parts.append(Text(say.say("timo.terminal.playable"), style="dim"))
+    return Panel(Group(*parts), title=say.say("timo.terminal.title", n=view.round_no))
 
 
 
@@ -150,6 +188,7 @@ class TimoTerminal:
         self.turn_key: tuple[int, int, int] | None = None
         self.turn_due = 0.0
         self.shown = -1
+        self.words = words()
 
     def next_move(self, state: Any) -> Action:
         view: TimoView = self.game.view(state, self.human)
@@ -206,14 +245,16 @@ class TimoTerminal:
         if state.version == self.shown:
             return
         self.shown = state.version
+        say = self.words.say
         if view.exposed != NOBODY:
-            self.console.print(f"  [bold red]{self.names[view.exposed]} has one card and "
-                               "has not called TIMO![/]")
+            self.console.print(
+                f"  [bold red]{say('timo.terminal.exposed', name=self.names[view.exposed])}[/]")
         if view.turn == self.human:
             self.console.print(render(view, self.names))
             for number, choice in enumerate(choices(view), start=1):
-                self.console.print(f"  [bold]{number}[/]. {action_label(view.deck, choice)}")
-            self.console.print(f"[bold]Your move[/] {HELP}")
+                self.console.print(
+                    f"  [bold]{number}[/]. {action_label(view.deck, choice, self.words)}")
+            self.console.print(say("timo.terminal.your_move", help=say("timo.terminal.help")))
 
     def parse(self, line: str, view: TimoView) -> Action | None:
         """The action a typed line asks for, or None (after saying why) if it asks for
@@ -224,25 +265,24 @@ class TimoTerminal:
         if text in _CATCH:
             catch = next((a for a in view.legal if a.kind == CATCH), None)
             if catch is None:
-                self.console.print("  nobody to catch now")
+                self.console.print("  " + self.words.say("timo.terminal.nobody_to_catch"))
             return catch
         if text in _TIMO:
             call = next((a for a in view.legal if a.kind == CALL), None)
             if call is None:
-                self.console.print("  no TIMO! to call: it goes with the play that leaves "
-                                   "you one card, or straight after it")
+                self.console.print("  " + self.words.say("timo.terminal.no_call"))
             return call
         move = _MOVE.fullmatch(text)
         if move is None:
-            self.console.print(f"  type a move's number, 'timo' or 'catch', not {line!r}")
+            self.console.print("  " + self.words.say("timo.terminal.bad_line", line=repr(line)))
             return None
         if view.turn != self.human:
-            self.console.print("  not your turn yet")
+            self.console.print("  " + self.words.say("timo.terminal.not_your_turn"))
             return None
         menu = choices(view)
         number = int(move[1])
         if not 1 <= number <= len(menu):
-            self.console.print(f"  choose a move from 1 to {len(menu)}")
+            self.console.print("  " + self.words.say("timo.terminal.choose", n=len(menu)))
             return None
         choice = menu[number - 1]
         if move[2] is None:
@@ -251,7 +291,7 @@ class TimoTerminal:
                         and a.payload["card"] == choice.payload.get("card")
                         and a.payload.get("colour") == choice.payload.get("colour")), None)
         if calling is None:
-            self.console.print("  TIMO! is called with the play that leaves you one card")
+            self.console.print("  " + self.words.say("timo.terminal.timo_with_play"))
         return calling
 
 

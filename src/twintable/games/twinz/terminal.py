@@ -7,7 +7,7 @@ clue typed too slowly is late (or missing), and the bots plan *when* they act
 first. Lines and the clock come from a :class:`~twintable.terminal.keyboard.Keyboard`, so
 tests run the race on a virtual clock.
 
-Every sentence is in the player's language (:mod:`.lines`: English, French, Korean or
+Every sentence is in the player's language (its catalogue: English, French, Korean or
 Dutch, from ``TWINTABLE_LANG`` or the locale, ``LANG=fr_FR.UTF-8``), commands too
 ("conteste 1", "vote oui").
 """
@@ -26,31 +26,40 @@ from twintable.core.errors import RuleError
 from twintable.core.plugin import default_plan
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz.decks import fold
-from twintable.games.twinz.lines import (
-    CATALOGUES,
-    CONTEST_WORDS,
-    NO,
-    VOTE_WORDS,
-    YES,
-    language,
-    say,
-)
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES
 from twintable.games.twinz.views import TwinzView
+from twintable.terminal.catalogue import Catalogue, language
 from twintable.terminal.keyboard import Keyboard, StdinKeyboard
 
 #: What each penalty costs (rules.py: one point each, two for the same clue).
 _COST = {"same_clue": 2}
 
+# -- what it says, in the player's language (the game's own catalogue) ----------
 
-def shell_line(key: str, **values: object) -> str:
-    """The terminal shell's own sentences (who sits where, the seed, the final scores) in
-    the player's language, so a French game says no English (``level`` is a level id:
-    easy, hard...)."""
-    lang = language()
-    if "level" in values:
-        values["level"] = say(lang, f"level.{values['level']}")
-    return say(lang, f"shell.{key}", **values)
+#: The commands a person types, in every language (a line of two words or more is never
+#: a guess, so these cannot shadow one).
+CONTEST_WORDS = ("contest", "conteste", "contester", "이의", "betwist")
+VOTE_WORDS = ("vote", "voter", "투표", "stem")
+YES = ("yes", "y", "oui", "o", "uphold", "예", "네", "ja", "j")
+NO = ("no", "n", "non", "dismiss", "아니오", "아니요", "nee")
+
+
+def key_of(key: str) -> str:
+    """Where a sentence of the terminal Twinz lives in the catalogues."""
+    if key.startswith("refused."):
+        return f"twinz.{key}"
+    return key if key.startswith("level.") else f"twinz.terminal.{key}"
+
+
+def say(lang: str, key: str, **values: object) -> str:
+    """The sentence ``key`` in ``lang`` (English where it has none), filled with
+    ``values``; ``n`` picks the plural form of a key that has them."""
+    return Catalogue("twintable.games.twinz", lang).say(key_of(key), **values)
+
+
+def known(lang: str, key: str) -> bool:
+    """Whether the catalogues hold the sentence ``key``."""
+    return Catalogue("twintable.games.twinz", lang).has(key_of(key))
 
 
 def __getattr__(name: str) -> str:
@@ -284,8 +293,7 @@ class TwinzTerminal:
     def _refusal(self, error: RuleError) -> str:
         """Why the rules refused a line, in the player's language where it is known."""
         key = f"error.{error.code}"
-        known = CATALOGUES.get(self.lang, CATALOGUES["en"])
-        return self.say(key) if key in known else error.message
+        return self.say(key) if known(self.lang, key) else error.message
 
     def _member(self, view: TwinzView, which: str) -> int | None:
         if which in ("1", "2"):

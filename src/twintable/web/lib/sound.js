@@ -15,11 +15,6 @@ const EFFECTS = {
   error: [[200, 0, 0.12, "sawtooth"], [150, 0.1, 0.16, "sawtooth"]],
 };
 
-// The blip an event of any game makes, by its kind.
-export const SOUND_OF = { played: "card", flipped: "card", committed: "card", bought: "card", clue_given: "card",
-  taken: "take", caught: "take", received: "take", revealed: "reveal", clues_revealed: "reveal",
-  round_over: "reveal", error: "error", game_over: "end" };
-
 let context = null;
 let muted = null;
 const isMuted = () => (muted === null ? (muted = setting("mute") === "1") : muted);

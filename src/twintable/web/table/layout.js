@@ -1,5 +1,6 @@
 // The pure part of the seat ring: where each seat sits, who acts, what the felt says,
 // and each seat's clock. No DOM here (tests/web/js runs it under Node).
+import { isOver } from "./cues.js";
 
 // Where each seat sits, counted clockwise from the viewer's (place 0, bottom centre):
 // a bottom row, a seat at each end of the table, and a top row. Returns the places in
@@ -31,16 +32,14 @@ export function phoneColumns(n) {
   return columns <= 3 ? columns : 0;
 }
 
-const over = (view) => !view || view.over || view.phase === "over";
-
-// Who may act now (seats): the game says, once the game is on.
-export const actingSeats = (game, view) => (over(view) ? [] : game.whoActs(view));
+// Who may act now (seats): the game says, while it is not over (its `isOver`).
+export const actingSeats = (game, view) => (isOver(game, view) ? [] : game.whoActs(view));
 
 // A seat's clock, as [end (local ms), total ms], or null: the game's own clocks first
 // (a hand about to lift, a countdown), then the table's time limit for a person's move.
 // `clock`: when the last frame arrived (local ms) and when the last move was made.
 export function seatDeadline(game, info, view, seat, acting, clock) {
-  if (over(view)) return null;
+  if (isOver(game, view)) return null;
   const local = (serverMs) => clock.received + (serverMs - (view.now_ms ?? serverMs));
   const own = game.deadline ? game.deadline(view, seat, { acting, local }) : null;
   if (own) return own;

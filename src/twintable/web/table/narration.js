@@ -3,13 +3,12 @@
 import { el, listOf } from "../lib/dom.js";
 import { t, tNodes } from "../lib/i18n.js";
 
-const chips = (n) => t("event.chips", { n });
 const cards = (n) => t("event.cards", { n });
 const points = (n) => t("event.points", { n });
 
 // What a game's hooks get besides the view: translation, elements, names and counts.
 export function tools(gameId, who, extra = {}) {
-  return { t, el, tNodes, listOf, who, chips, cards, points,
+  return { t, el, tNodes, listOf, who, cards, points,
     line: (key, params = {}) => tNodes(`event.${gameId}.${key}`, params), ...extra };
 }
 

@@ -62,7 +62,9 @@ export default {
   },
   render: renderPebbles,
   seat,
+  isOver: (view) => view.over,
   whoActs: (view) => (view.over ? [] : [view.turn]),
+  sounds: { took: "card" },
   narrate,
   breakdown: (index, total, { view, t }) => t("pebbles.taken_n", { n: view?.taken?.[index] ?? 0 }),
   // Nothing is hidden: the replay has no hands to show.

@@ -90,7 +90,11 @@ export default {
   render: renderTimo,
   seat: renderTimo.seat,
   key: renderTimo.key,
+  isOver: (view) => view.over,
   whoActs: (view) => (!view.over && typeof view.turn === "number" ? [view.turn] : []),
+  sounds: { played: "card", caught: "take", round_over: "reveal" },
+  // A catch and a round won are worth the banner too; the end is the results' to say.
+  banners: { caught: true, round_over: true },
   deadline: () => null,
   remember,
   narrate,

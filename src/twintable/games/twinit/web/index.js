@@ -68,7 +68,11 @@ export default {
   seat: renderTwinIt.seat,
   key: renderTwinIt.key,
   tick: renderTwinIt.tick,
+  isOver: (view) => view.phase === "over",
   whoActs: (view) => (view.phase === "play" && typeof view.turn === "number" ? [view.turn] : []),
+  sounds: { flipped: "card", taken: "take", error: "error", round_over: "reveal" },
+  // A take, an error and a tie are read at a glance above the board, mid-race.
+  banners: { taken: true, tie: true, error: true, round_over: true },
   deadline,
   narrate,
   opening,

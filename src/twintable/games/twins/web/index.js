@@ -6,7 +6,8 @@ import pictures, { cardFace } from "./pictures.js";
 const STARTING_CHIPS = 12;  // every seat's chips at the start (RULES.md §2)
 const ROUNDS = [1, 2, 3, 4];
 
-function narrate(event, { line, who, t, el, tNodes, listOf, chips, cards, actor }) {
+function narrate(event, { line, who, t, el, tNodes, listOf, cards, actor }) {
+  const chips = (n) => t("twins.chips_n", { n });
   const data = event.data || {};
   const name = who(data.seat ?? actor);
   switch (event.kind) {
@@ -65,7 +66,8 @@ const score = {
   forget(memory) { memory.done = null; },
 };
 
-function breakdown(seat, total, { t, chips }) {
+function breakdown(seat, total, { t }) {
+  const chips = (n) => t("twins.chips_n", { n });
   const change = total - STARTING_CHIPS;
   return t("table.twins_breakdown", { n: change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0", chips: chips(total) });
 }
@@ -93,7 +95,11 @@ export default {
   ...pictures,
   render: renderTwins,
   seat: renderTwins.seat,
+  isOver: (view) => view.phase === "over",
   whoActs,
+  sounds: { bought: "card", committed: "card", received: "take", revealed: "reveal" },
+  // The picks shown and a seat gone bankrupt are the hand's turning points.
+  banners: { revealed: true, bankrupt: true },
   deadline: () => null,
   narrate,
   score,

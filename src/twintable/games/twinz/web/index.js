@@ -43,12 +43,16 @@ export default {
   whoActs: renderTwinz.toAct,
   deadline,
   narrate,
+  isOver: (view) => view.phase === "over",
+  sounds: { clue_given: "card", clues_revealed: "reveal", round_over: "reveal" },
   // The round's result stands on the board (its banner through the pause, its recap until
   // the next card is dealt), and the revealed clues on their turned cards: neither is
   // flashed above the board too (issue 40: on a phone the clues were announced twice).
-  toldOnBoard: (event, view) => (event.kind === "round_over"
-    && (view?.phase === "over" || (view?.phase === "draw" && (view.pause_until != null || view.recap != null))))
-    || (event.kind === "clues_revealed" && (Array.isArray(view?.clues) || view?.recap != null)),
+  banners: {
+    round_over: (event, { view }, told) => (view?.phase === "over"
+      || (view?.phase === "draw" && (view.pause_until != null || view.recap != null)) ? null : told),
+    clues_revealed: (event, { view }, told) => (Array.isArray(view?.clues) || view?.recap != null ? null : told),
+  },
   breakdown,
   ranking,
   replayHand,
