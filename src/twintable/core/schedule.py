@@ -78,11 +78,6 @@ def next_event(plans: Iterable[Plan | None], deadline_ms: float | None,
     return None
 
 
-def timer_due(deadline_ms: float | None, now_ms: float) -> bool:
-    """Whether the game's timer has run out at ``now_ms`` (it fires before anyone acts)."""
-    return deadline_ms is not None and now_ms >= deadline_ms
-
-
 def due(plan: Plan | None, now_ms: float) -> Action | None:
     """A plan's action if it is due at ``now_ms`` (a clock that ticks acts at the first
     tick at or after the planned moment), else None: the bot waits."""
