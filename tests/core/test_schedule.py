@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from twintable.core.schedule import Event, EventKind, Plan, due, earliest, next_event, timer_due
+from twintable.core.schedule import Event, EventKind, Plan, due, earliest, next_event
 from twintable.core.types import Action
 
 
@@ -47,13 +47,6 @@ def test_the_next_event_is_the_earliest_with_timer_bot_wake_on_a_tie(
 def test_nothing_happens_when_nothing_is_scheduled() -> None:
     assert next_event([], None) is None
     assert next_event([None, None], None, None) is None
-
-
-def test_the_timer_is_due_from_its_deadline_on() -> None:
-    assert not timer_due(None, 10_000)
-    assert not timer_due(1000, 999)
-    assert timer_due(1000, 1000)
-    assert timer_due(1000, 1001)
 
 
 def test_a_plan_is_due_at_the_first_tick_at_or_after_its_moment() -> None:

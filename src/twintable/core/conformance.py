@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,8 @@ from twintable.core.game import Game
 from twintable.core.gametype import Dynamics, Information
 from twintable.core.replay import Replay
 from twintable.core.rng import Rng
+from twintable.core.schedule import Plan
+from twintable.core.table_engine import TableEngine, TableStuck
 from twintable.core.types import Action
 
 MAX_STEPS = 100_000
@@ -70,7 +72,9 @@ class Playout:
 def random_playout(game: Game[Any], players: int, seed: int,
                    options: Mapping[str, Any] | None = None, probe_every: int = 0,
                    keep_snapshots: bool = False) -> Playout:
-    """Play uniformly random legal actions to the end, checking invariants on the way.
+    """Play uniformly random legal actions to the end on the table engine's virtual clock
+    (a random move a random moment later, or the game's timer), checking invariants on
+    the way.
 
     With ``probe_every`` > 0, every that many steps (thinning out in long games, see
     :func:`_probe_due`): actions seen legal earlier but not legal now must be refused
@@ -89,7 +93,8 @@ def random_playout(game: Game[Any], players: int, seed: int,
         raise ConformanceError(CONSERVATION, f"conserved() reports {sorted(conserved)}, "
                                f"the game type declares {sorted(declared.conserves)}")
     seen_legal: dict[tuple[Any, ...], Action] = {}
-    now = 0
+    moves = _RandomMoves(rng)
+    table = TableEngine(game, state, moves)
     for step in range(MAX_STEPS):
         if keep_snapshots:
             playout.snapshots.append(game.snapshot(state))
@@ -124,22 +129,17 @@ def random_playout(game: Game[Any], players: int, seed: int,
         if len(seen_legal) > 400:
             for key in list(seen_legal)[:200]:
                 del seen_legal[key]
-        later = now + rng.randrange(0, 400)
-        if deadline is not None and (not legal or later >= deadline or rng.random() < 0.1):
-            # A table fires a timer at its deadline, before any later action.
-            now = max(now, deadline)
-            timeout = game.timeout_action(state, now)
-            if timeout is None:
-                raise ConformanceError(LEGAL, "a deadline passed without a timeout action")
-            action = timeout
-        else:
-            now = later
-            action = rng.choice(legal).at(now)
-        game.apply(state, action)
-        replay.actions.append(action)
+        moves.legal, moves.deadline = legal, deadline
+        try:
+            next_move = table.next()
+        except TableStuck:
+            raise ConformanceError(LEGAL, "a deadline passed without a timeout action") from None
+        assert next_move is not None and next_move.action is not None  # legal or a deadline
+        table.play(next_move)
+        replay.actions.append(next_move.action)
         if conserved and game.conserved(state) != conserved:
-            raise ConformanceError(CONSERVATION, f"{action} changed what the game conserves "
-                                   f"({', '.join(sorted(conserved))}; seed {seed}, "
+            raise ConformanceError(CONSERVATION, f"{next_move.action} changed what the game "
+                                   f"conserves ({', '.join(sorted(conserved))}; seed {seed}, "
                                    f"step {step})")
     raise ConformanceError(PLAYOUT, f"random playout did not end within {MAX_STEPS} steps "
                            f"(seed {seed})")
@@ -152,6 +152,27 @@ def _probe_due(step: int, probe_every: int) -> bool:
     wrong touches in the same few positions; probing each third one cost 10 of a game's
     20 s, while a long game still gets a probe in every stretch of it."""
     return step % (probe_every * (1 + step // PROBE_STRETCH)) == 0
+
+
+class _RandomMoves:
+    """The players of a random playout: one uniformly random legal move of any seat to
+    act, a random moment (up to 0.4 s) later, unless the game's timer is let run out (it
+    would come first, nobody may move, or one time in ten)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.legal: list[Action] = []
+        self.deadline: int | None = None
+        """The moves and deadline of the state the playout is at."""
+
+    def plans(self, state: Any, now_ms: int, step: int,
+              refused: Set[int]) -> Iterator[Plan]:
+        rng, legal, deadline = self.rng, self.legal, self.deadline
+        later = now_ms + rng.randrange(0, 400)
+        if deadline is not None and (not legal or later >= deadline or rng.random() < 0.1):
+            return
+        choice = rng.choice(legal)
+        yield Plan(later, choice.seat, choice)
 
 
 def _check_finished(game: Game[Any], state: Any, players: int) -> None:

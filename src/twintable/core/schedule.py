@@ -3,9 +3,9 @@
 A game moves on by itself in three ways: a bot acts (at the time its plan names), the
 game's own timer runs out (its ``deadline``), or something outside the game changes who
 plays a seat (a stand-in bot takes over a person's seat; the table then plans again).
-Every shell that runs games (the server's tables, the simulator's virtual clock, the
-Gymnasium environments' ticks) asks these functions the same question, so the three
-agree on what comes first:
+The table engine (``core/table_engine.py``: the simulator, the conformance playouts,
+the environments' timers), the server's tables and the Gymnasium wrapper's ticks ask
+these functions the same question, so they agree on what comes first:
 
 - of several bot plans the earliest acts; on a tie the one offered first (callers offer
   them in seat order, or in a seeded order where no seat may always win a race);
@@ -76,11 +76,6 @@ def next_event(plans: Iterable[Plan | None], deadline_ms: float | None,
     if wake_ms is not None:
         return Event(EventKind.WAKE, wake_ms)
     return None
-
-
-def timer_due(deadline_ms: float | None, now_ms: float) -> bool:
-    """Whether the game's timer has run out at ``now_ms`` (it fires before anyone acts)."""
-    return deadline_ms is not None and now_ms >= deadline_ms
 
 
 def due(plan: Plan | None, now_ms: float) -> Action | None:

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Set
 from typing import Any
 
 from twintable.bots.registry import bot_factories, default_bot
 from twintable.core.plugin import GameEntry, Pacing
-from twintable.core.schedule import next_event
+from twintable.core.schedule import Plan
+from twintable.core.table_engine import TableEngine
 from twintable.sim.runner import MAX_STEPS, play_realtime_game
 
 #: A newcomer's move at a turn-based table: reading the table, choosing, clicking.
@@ -49,40 +50,40 @@ def game_minutes(entry: GameEntry, options: Mapping[str, Any], players: int, see
     return _table_ms(entry, options, bots, seed) / 60_000
 
 
+class _PersonAndBots:
+    """The players of a table of one person (seat :data:`PERSON`) and bots, timed as the
+    module docstring says: the seats to act are asked in seat order and the first that
+    acts moves, when its thinking is over."""
+
+    def __init__(self, entry: GameEntry, bots: list[Any], rng: random.Random):
+        self.entry, self.game, self.bots, self.rng = entry, entry.rules, bots, rng
+        self.paced = entry.pacing is Pacing.PEOPLE
+
+    def plans(self, state: Any, now_ms: int, step: int, refused: Set[int]) -> Iterator[Plan]:
+        acting = sorted(self.game.to_act(state))
+        for seat in acting:
+            action = self.bots[seat].act(self.game.view(state, seat), self.rng)
+            if action is None:
+                continue
+            if seat == PERSON:
+                at = now_ms + PERSON_MOVE_MS
+            elif PERSON in acting:
+                at = now_ms  # the bot thought while the person did
+            else:
+                plan = self.entry.plan(self.bots[seat], self.game.view(state, seat), self.rng,
+                                       now_ms) if self.paced else None
+                at = plan[0] if plan is not None else now_ms + BOT_MOVE_MS
+            yield Plan(at, seat, action)
+            return
+
+
 def _table_ms(entry: GameEntry, options: Mapping[str, Any], bots: list[Any],
               seed: int) -> int:
     game = entry.rules
     state = game.new_state(options, len(bots), seed)
-    rng = random.Random(seed * 7919 + 17)
-    paced = entry.pacing is Pacing.PEOPLE
-    now = 0
-    for _ in range(MAX_STEPS):
-        if game.is_over(state):
-            return now
-        acting = sorted(game.to_act(state))
-        action = None
-        for seat in acting:
-            action = bots[seat].act(game.view(state, seat), rng)
-            if action is not None:
-                break
-        if action is None:
-            event = next_event((), game.deadline(state))
-            if event is None:
-                raise RuntimeError(f"{game.id}: no bot acted and no deadline is set")
-            now = max(now, int(event.at_ms))
-            timeout = game.timeout_action(state, now)
-            if timeout is None:
-                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
-            game.apply(state, timeout)
-            continue
-        if action.seat == PERSON:
-            now += PERSON_MOVE_MS
-        elif PERSON not in acting:
-            plan = entry.plan(bots[action.seat], game.view(state, action.seat), rng, now) \
-                if paced else None
-            now = plan[0] if plan is not None else now + BOT_MOVE_MS
-        game.apply(state, action.at(now))
-    raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
+    table = TableEngine(game, state, _PersonAndBots(entry, bots, random.Random(seed * 7919 + 17)))
+    table.run(MAX_STEPS)
+    return table.now_ms
 
 
 def typical_minutes(entry: GameEntry, mode: str, players: int, games: int = 12,

@@ -1,8 +1,9 @@
 """Play games between bots, one at a time, across local processes or on a Ray cluster.
 
-The driver is the same loop a table runs, on a virtual clock: ask the seats that may act
-(in a seeded random order, so no seat always wins a race), apply the first action
-offered, and fire the game's timeout when nobody acts before its deadline.
+A game is played by the table engine (``core/table_engine.py``) on its virtual clock, as
+a table plays it: the seats that may act are asked in a seeded random order (so no seat
+always wins a race) and the first action offered is played, or in a race on the clock
+the earliest plan; the game's timeout fires when nobody acts before its deadline.
 
 Many games are cut into :class:`SimJob` chunks that run anywhere (this process, a
 process pool, Ray tasks) and come back in order; game ``i`` depends only on ``seed + i``,
@@ -23,10 +24,9 @@ from typing import Any
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories, bot_factory, seat_names
-from twintable.core.errors import RuleError
 from twintable.core.game import Game, Opening
 from twintable.core.plugin import STEP_MS, GameEntry, PlanMove, default_plan
-from twintable.core.schedule import EventKind, Plan, next_event, timer_due
+from twintable.core.table_engine import Players, Race, TableEngine, TableStuck, TakeTurns
 from twintable.core.types import Action
 
 MAX_STEPS = 200_000
@@ -87,148 +87,36 @@ def make_bots(entry: GameEntry, names: Sequence[str]) -> list[Bot]:
 
 def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence[Bot],
               seed: int, record: bool = False, plan: PlanMove = default_plan) -> GameResult:
-    """Play one game to the end; the bots' choices and race order come from ``seed`` too.
-    ``plan``: how bots time their moves in a race on the clock (the game entry's
-    :meth:`~twintable.core.plugin.GameEntry.plan`)."""
+    """Play one game to the end on the table engine's virtual clock; the bots' choices and
+    race order come from ``seed`` too. Turn by turn, a move takes :data:`STEP_MS` and a
+    timer that runs out while the bots think fires first; in a race on the clock
+    (``game.realtime``) ``plan`` times the bots' moves (the game entry's
+    :meth:`~twintable.core.plugin.GameEntry.plan`) and the earliest plan, or the game's
+    deadline, happens next."""
+    state = game.new_state(options, len(bots), seed)
+    opening, rounds = game.opening(state), _rounds(game, state)
+    rng = random.Random(seed * 7919 + 17)
+    players: Players
     if game.realtime:
-        return play_realtime_game(game, options, bots, seed, record, plan)
-    if game.has_deadlines:
-        return _play_timed_game(game, options, bots, seed, record)
-    state = game.new_state(options, len(bots), seed)
-    opening, rounds = game.opening(state), _rounds(game, state)
-    rng = random.Random(seed * 7919 + 17)
-    now = 0
-    actions: list[Action] | None = [] if record else None
-    # The hot loop of every turn-based simulation: one seat acting is the common case, and
-    # a game without timers never reads an action's time, so it is stamped only to record.
-    is_over, to_act, view, apply = game.is_over, game.to_act, game.view, game.apply
-    moved = rounds.moved if rounds is not None else None
-    steps = 0
-    for steps in range(MAX_STEPS):  # noqa: B007 (read after the loop)
-        if is_over(state):
-            break
-        acting = to_act(state)
-        if len(acting) == 1:
-            (seat,) = acting
-            action = bots[seat].act(view(state, seat), rng)
-        else:
-            action = _next_action(game, state, bots, rng)
-        if action is None:
-            raise RuntimeError(f"{game.id}: no bot acted and the game has no timers")
-        if actions is not None:
-            action = action.at(now)
-            actions.append(action)
-        apply(state, action)
-        if moved is not None:
-            moved(state)
-        now += STEP_MS
+        players = Race(game, bots, plan, rng)
+        table = TableEngine(game, state, players, sit_out_refused=True, record=record)
     else:
-        raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions, opening, rounds, steps)
-
-
-def _play_timed_game(game: Game[Any], options: Mapping[str, Any] | None,
-                     bots: Sequence[Bot], seed: int, record: bool) -> GameResult:
-    """:func:`play_game` for a turn-based game with timers: a timer that runs out while
-    the bots think fires first, as at a table."""
-    state = game.new_state(options, len(bots), seed)
-    opening, rounds = game.opening(state), _rounds(game, state)
-    rng = random.Random(seed * 7919 + 17)
-    now = 0
-    actions: list[Action] | None = [] if record else None
-    steps = 0
-    for steps in range(MAX_STEPS):  # noqa: B007 (read after the loop)
-        if game.is_over(state):
-            break
-        if timer_due(game.deadline(state), now):
-            timeout = game.timeout_action(state, now)
-            if timeout is None:
-                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
-            game.apply(state, timeout)
-            if rounds is not None:
-                rounds.moved(state)
-            if actions is not None:
-                actions.append(timeout)
-            continue
-        action = _next_action(game, state, bots, rng)
-        if action is None:
-            event = next_event((), game.deadline(state))
-            if event is None:
-                raise RuntimeError(f"{game.id}: no bot acted and no deadline is set")
-            now = max(now, int(event.at_ms))
-            action = game.timeout_action(state, now)
-            if action is None:
-                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
-        else:
-            action = action.at(now)
-        game.apply(state, action)
-        if rounds is not None:
-            rounds.moved(state)
-        if actions is not None:
-            actions.append(action)
-        now += STEP_MS
-    else:
-        raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions, opening, rounds, steps)
+        players = TakeTurns(game, bots, rng)
+        table = TableEngine(game, state, players, gap_ms=STEP_MS, record=record)
+    try:
+        table.run(MAX_STEPS, rounds.moved if rounds is not None else None)
+    except TableStuck as stuck:
+        raise TableStuck(f"{stuck} (seed {seed})") from None
+    return _result(game, state, bots, seed, table.actions, opening, rounds, table.moves)
 
 
 def play_realtime_game(game: Game[Any], options: Mapping[str, Any] | None,
                        bots: Sequence[Bot], seed: int, record: bool = False,
                        plan_move: PlanMove = default_plan) -> GameResult:
-    """A discrete-event simulation on a virtual clock, for games where speed matters.
-
-    Each timed bot says when it would act next; the earliest plan, or the game's own
-    deadline if that comes first, happens next, and everyone plans again. Nothing sleeps:
-    a game of several virtual minutes takes milliseconds.
-    """
-    state = game.new_state(options, len(bots), seed)
-    opening, rounds = game.opening(state), _rounds(game, state)
-    rng = random.Random(seed * 7919 + 17)
-    players = len(bots)
-    actions: list[Action] | None = [] if record else None
-    refused: set[int] = set()
-    refused_at = -1
-    now = 0
-    moves = 0  # accepted ones: a refused plan is no move
-    for step in range(MAX_STEPS):
-        if game.is_over(state):
-            break
-        if refused_at != state.version:
-            refused.clear()
-        plans = []
-        for offset in range(players):
-            seat = (step + offset) % players
-            if seat in refused:
-                continue
-            plan = plan_move(bots[seat], game.view(state, seat), rng, now)
-            plans.append(None if plan is None else Plan(plan[0], seat, plan[1]))
-        event = next_event(plans, game.deadline(state))
-        if event is None:
-            raise RuntimeError(f"{game.id}: no bot will act and no deadline is set")
-        if event.kind is EventKind.TIMER:
-            action = game.timeout_action(state, int(event.at_ms))
-            if action is None:
-                raise RuntimeError(f"{game.id}: deadline passed but no timeout action")
-        else:
-            assert event.plan is not None
-            action = event.plan.action.at(int(event.at_ms))
-        try:
-            game.apply(state, action)
-            now = max(now, action.t_ms)
-        except RuleError:
-            # A bot misjudged (say, a timer changed the table first): it sits this
-            # version out and plans again after the next change.
-            refused.add(event.plan.seat if event.plan is not None else -1)
-            refused_at = state.version
-            continue
-        moves += 1
-        if rounds is not None:
-            rounds.moved(state)
-        if actions is not None:
-            actions.append(action)
-    else:
-        raise RuntimeError(f"{game.id}: game did not end in {MAX_STEPS} steps (seed {seed})")
-    return _result(game, state, bots, seed, actions, opening, rounds, moves)
+    """:func:`play_game` for a race on the clock: a discrete-event simulation, nothing
+    sleeps (a game of several virtual minutes takes milliseconds)."""
+    assert game.realtime, f"{game.id} is not played in real time"
+    return play_game(game, options, bots, seed, record, plan_move)
 
 
 def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
@@ -243,18 +131,6 @@ def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
                       first=opening.first if opening is not None else None,
                       dealer=opening.dealer if opening is not None else None,
                       standings=standings, sides=game.sides(state), steps=steps)
-
-
-def _next_action(game: Game[Any], state: Any, bots: Sequence[Bot],
-                 rng: random.Random) -> Action | None:
-    seats = sorted(game.to_act(state))
-    if len(seats) > 1:
-        rng.shuffle(seats)
-    for seat in seats:
-        action = bots[seat].act(game.view(state, seat), rng)
-        if action is not None:
-            return action
-    return None
 
 
 def seat_bots(lineup: Sequence[str], game_index: int, rotate: bool = True) -> list[str]:

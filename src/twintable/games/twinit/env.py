@@ -82,7 +82,8 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
-from twintable.core.types import SYSTEM_SEAT, TICK, Action
+from twintable.core.table_engine import run_timers
+from twintable.core.types import Action
 from twintable.envs.aec import (
     AUTO,
     Seeds,
@@ -410,12 +411,7 @@ class TwinItTable:
         """The next tick: the clock moves on and every timer that ran out fires."""
         self.tick += 1
         self.now += self.dt
-        game, state = self.game, self.state
-        while not game.is_over(state):
-            due = game.deadline(state)
-            if due is None or due > self.now:
-                break
-            game.apply(state, Action(SYSTEM_SEAT, TICK, {}, due))
+        run_timers(self.game, self.state, self.now)
 
     @property
     def over(self) -> bool:

@@ -109,7 +109,8 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from twintable.core.errors import RuleError
-from twintable.core.types import SYSTEM_SEAT, TICK, Action
+from twintable.core.table_engine import run_timers
+from twintable.core.types import Action
 from twintable.envs.aec import (
     AUTO,
     TableEnv,
@@ -524,11 +525,7 @@ class raw_env(TableEnv):
         while True:
             self.tick += 1
             self.now_ms += self.dt
-            while not game.is_over(state):
-                due = game.deadline(state)
-                if due is None or due > self.now_ms:
-                    break
-                game.apply(state, Action(SYSTEM_SEAT, TICK, {}, due))
+            run_timers(game, state, self.now_ms)
             self._start_tick()
             if self._turns or game.is_over(state):
                 return
