@@ -79,9 +79,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         own_port: OwnPort | None = None
         try:
             await store.migrate()
-            if server.cluster is not None:
+            cluster = server.host.cluster
+            if cluster is not None:
                 relay.start()
-                server.cluster.made_by = lambda: unfinished_by_address(server.tables)
+                cluster.made_by = lambda: unfinished_by_address(server.tables)
                 own: int | None = None
                 if settings.worker_ports:
                     first, last = settings.worker_ports
@@ -90,9 +91,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                        options=server_options(settings))
                     own = await own_port.start()
                 # From the configuration only, never from a request (server/public.py).
-                server.cluster.address = worker_url(settings.public_url,
-                                                    settings.advertise_url, own)
-                if server.cluster.address is None and (own or settings.advertise_url):
+                cluster.address = worker_url(settings.public_url, settings.advertise_url,
+                                             own)
+                if cluster.address is None and (own or settings.advertise_url):
                     log.warning("no public address (serve --public-url): clients of this "
                                 "worker's tables are served through Redis")
             await server.recover()
@@ -106,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             started = time.monotonic()
             log.info("worker started", extra={
                 "pid": os.getpid(), "worker": metrics.worker,
-                "address": server.cluster.address if server.cluster else None,
+                "address": server.host.address,
                 "public_url": settings.public_url})
             try:
                 yield
@@ -116,7 +117,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if own_port is not None:
                 await own_port.stop()
             relay.stop()
-            await server.leases.close()
             await store.close()
             log.info("worker stopped", extra={"pid": os.getpid(), "worker": metrics.worker,
                                               "up_s": round(time.monotonic() - started, 1)})
