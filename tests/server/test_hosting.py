@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from twintable.server.hosting import LocalHost, RedisHost, host_for
+from twintable.server.app import host_for
+from twintable.server.hosting import LocalHost
 from twintable.server.metrics import Metrics
+from twintable.server.redis_host import RedisHost
 from twintable.server.settings import Settings
 from twintable.server.storage.store import Store
 

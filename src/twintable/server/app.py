@@ -1,6 +1,7 @@
 """The ASGI application: its parts put together.
 
-``create_app`` makes the game server, the lobby facade over it (``server/lobby.py``:
+``create_app`` makes the game server on the table host the settings pick
+(:func:`host_for`: ``server/hosting.py``), the lobby facade over it (``server/lobby.py``:
 where a table runs) and, with several workers, the relay of the cluster bus
 (``server/relay.py``), then mounts the routers (``server/routes/``: health, games,
 lobby, profiles, replay, leaderboard, socket) and the browser client. Every HTTP
@@ -38,6 +39,7 @@ from twintable.server.catalog import client_folders, client_version, mount_game_
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import unfinished_by_address
+from twintable.server.hosting import LocalHost, TableHost
 from twintable.server.instrumentation import RequestFigures
 from twintable.server.limits import EdgeMiddleware
 from twintable.server.lobby import Lobby
@@ -47,6 +49,7 @@ from twintable.server.outages import OUTAGE_ERRORS, service_out_of_reach
 from twintable.server.own_port import OwnPort
 from twintable.server.protocol import ErrorMessage
 from twintable.server.public import worker_sockets, worker_url
+from twintable.server.redis_host import RedisHost
 from twintable.server.relay import Relay
 from twintable.server.routes import games, health, leaderboard, lobby, profiles, replay, socket
 from twintable.server.settings import Settings, settings_from_env
@@ -61,12 +64,21 @@ log = logging.getLogger("twintable.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
+def host_for(settings: Settings, store: Store, metrics: Metrics) -> TableHost:
+    """The table host the settings ask for: workers sharing the tables through Redis with
+    ``redis_url``, this process alone otherwise."""
+    if settings.redis_url is not None:
+        return RedisHost(store, settings, metrics)
+    return LocalHost(store)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     limit_connections(settings)
     metrics = Metrics()
     store = Store(settings.db_url, metrics.db)
-    server = GameServer(store, default_registry(), settings, metrics)
+    server = GameServer(store, default_registry(), settings, metrics,
+                        host_for(settings, store, metrics))
     facade = Lobby(server, settings)
     relay = Relay(facade)
 

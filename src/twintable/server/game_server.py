@@ -29,7 +29,7 @@ from twintable.core.replay import Replay
 from twintable.core.types import Action
 from twintable.server.clock import now_ms
 from twintable.server.errors import LobbyError
-from twintable.server.hosting import TableHost, host_for
+from twintable.server.hosting import TableHost
 from twintable.server.metrics import Metrics, ServerFigures
 from twintable.server.moves import stored_payload
 from twintable.server.presence import DEFAULT_GRACE_S
@@ -71,7 +71,7 @@ class GameServer:
     """The lobby: tables in memory, backed by the store."""
 
     def __init__(self, store: Store, registry: GameRegistry, settings: Settings,
-                 metrics: Metrics, host: TableHost | None = None):
+                 metrics: Metrics, host: TableHost):
         self.store = store
         self.registry = registry
         self.settings = settings
@@ -79,8 +79,8 @@ class GameServer:
         self.records: dict[str, list[dict[str, Any]]] = {}  # finished rounds by game
         self.tables: dict[str, Table] = {}
         self.accepting = True
-        self.host = host if host is not None else host_for(settings, store, metrics)
-        """Who may run which table (settings.redis_url: workers sharing them)."""
+        self.host = host
+        """Who may run which table (``server/app.py`` picks it from the settings)."""
         metrics.watch(self.figures)
         self._retiring: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
