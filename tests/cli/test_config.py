@@ -28,6 +28,7 @@ from twintable import cli
 from twintable.cli import app
 from twintable.cli.config import markdown_table, variables_of
 from twintable.server import app as app_module
+from twintable.server import settings as settings_module
 from twintable.server.settings import Settings
 
 SERVE = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
@@ -75,7 +76,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
     # later test of its process with it (the full suite's 1,800 errors).
     monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda _: None)
     # The ports are not taken (another server of this machine may hold 8000).
-    monkeypatch.setattr(cli, "_check_port_free", lambda host, port: None)
+    monkeypatch.setattr(settings_module, "_check_port_free", lambda host, port: None)
     return made
 
 

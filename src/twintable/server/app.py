@@ -1,6 +1,7 @@
 """The ASGI application: its parts put together.
 
-``create_app`` makes the game server, the lobby facade over it (``server/lobby.py``:
+``create_app`` makes the game server on the table host the settings pick
+(:func:`host_for`: ``server/hosting.py``), the lobby facade over it (``server/lobby.py``:
 where a table runs) and, with several workers, the relay of the cluster bus
 (``server/relay.py``), then mounts the routers (``server/routes/``: health, games,
 lobby, profiles, replay, leaderboard, socket) and the browser client. Every HTTP
@@ -38,6 +39,7 @@ from twintable.server.catalog import client_folders, client_version, mount_game_
 from twintable.server.errors import LobbyError
 from twintable.server.game_server import GameServer
 from twintable.server.guards import unfinished_by_address
+from twintable.server.hosting import LocalHost, TableHost
 from twintable.server.instrumentation import RequestFigures
 from twintable.server.limits import EdgeMiddleware
 from twintable.server.lobby import Lobby
@@ -47,6 +49,7 @@ from twintable.server.outages import OUTAGE_ERRORS, service_out_of_reach
 from twintable.server.own_port import OwnPort
 from twintable.server.protocol import ErrorMessage
 from twintable.server.public import worker_sockets, worker_url
+from twintable.server.redis_host import RedisHost
 from twintable.server.relay import Relay
 from twintable.server.routes import games, health, leaderboard, lobby, profiles, replay, socket
 from twintable.server.settings import Settings, settings_from_env
@@ -61,12 +64,21 @@ log = logging.getLogger("twintable.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
+def host_for(settings: Settings, store: Store, metrics: Metrics) -> TableHost:
+    """The table host the settings ask for: workers sharing the tables through Redis with
+    ``redis_url``, this process alone otherwise."""
+    if settings.redis_url is not None:
+        return RedisHost(store, settings, metrics)
+    return LocalHost(store)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     limit_connections(settings)
     metrics = Metrics()
     store = Store(settings.db_url, metrics.db)
-    server = GameServer(store, default_registry(), settings, metrics)
+    server = GameServer(store, default_registry(), settings, metrics,
+                        host_for(settings, store, metrics))
     facade = Lobby(server, settings)
     relay = Relay(facade)
 
@@ -79,9 +91,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         own_port: OwnPort | None = None
         try:
             await store.migrate()
-            if server.cluster is not None:
+            cluster = server.host.cluster
+            if cluster is not None:
                 relay.start()
-                server.cluster.made_by = lambda: unfinished_by_address(server.tables)
+                cluster.made_by = lambda: unfinished_by_address(server.tables)
                 own: int | None = None
                 if settings.worker_ports:
                     first, last = settings.worker_ports
@@ -90,9 +103,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                        options=server_options(settings))
                     own = await own_port.start()
                 # From the configuration only, never from a request (server/public.py).
-                server.cluster.address = worker_url(settings.public_url,
-                                                    settings.advertise_url, own)
-                if server.cluster.address is None and (own or settings.advertise_url):
+                cluster.address = worker_url(settings.public_url, settings.advertise_url,
+                                             own)
+                if cluster.address is None and (own or settings.advertise_url):
                     log.warning("no public address (serve --public-url): clients of this "
                                 "worker's tables are served through Redis")
             await server.recover()
@@ -106,7 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             started = time.monotonic()
             log.info("worker started", extra={
                 "pid": os.getpid(), "worker": metrics.worker,
-                "address": server.cluster.address if server.cluster else None,
+                "address": server.host.address,
                 "public_url": settings.public_url})
             try:
                 yield
@@ -116,7 +129,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if own_port is not None:
                 await own_port.stop()
             relay.stop()
-            await server.leases.close()
             await store.close()
             log.info("worker stopped", extra={"pid": os.getpid(), "worker": metrics.worker,
                                               "up_s": round(time.monotonic() - started, 1)})

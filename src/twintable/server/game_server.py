@@ -1,9 +1,11 @@
 """The game server: every table this process runs, backed by the store.
 
 It makes tables (and rematches), finds them (in memory, in the database, or, with
-several workers, on the worker that holds the table's lease: ``server/cluster.py``),
-takes over tables no worker holds, recovers them at a start, lets finished and abandoned
-ones leave memory, and keeps profiles. What happens at one table is ``server/tables.py``.
+several workers, on the worker that runs them), takes over tables no worker holds,
+recovers them at a start, lets finished and abandoned ones leave memory, and keeps
+profiles. Whether this process may run a table, and who else runs it, is its
+:class:`~twintable.server.hosting.TableHost`'s to say (one process, or workers sharing
+tables through Redis). What happens at one table is ``server/tables.py``.
 """
 
 from __future__ import annotations
@@ -19,19 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from redis.exceptions import RedisError
-
 from twintable.bots.registry import bot_factories
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Outcome
 from twintable.core.registry import GameRegistry
 from twintable.core.replay import Replay
 from twintable.core.types import Action
-from twintable.server.bus import TakeOverCall
 from twintable.server.clock import now_ms
-from twintable.server.cluster import Cluster
 from twintable.server.errors import LobbyError
 from twintable.server.extension import ServerGame
+from twintable.server.hosting import TableHost
 from twintable.server.metrics import Metrics, ServerFigures
 from twintable.server.moves import stored_payload
 from twintable.server.presence import DEFAULT_GRACE_S
@@ -47,7 +46,6 @@ from twintable.server.storage.archive import (
 )
 from twintable.server.storage.models import ProfileRow, SeatRow, TableRow
 from twintable.server.storage.moves import StoredAction
-from twintable.server.storage.ownership import TableLeases
 from twintable.server.storage.store import Store
 from twintable.server.tables import MOVED_CLOSE_CODE, Table
 from twintable.server.tutorials import guided_seed
@@ -74,7 +72,7 @@ class GameServer:
     """The lobby: tables in memory, backed by the store."""
 
     def __init__(self, store: Store, registry: GameRegistry, settings: Settings,
-                 metrics: Metrics):
+                 metrics: Metrics, host: TableHost):
         self.store = store
         self.registry = registry
         self.settings = settings
@@ -82,64 +80,23 @@ class GameServer:
         self.records: dict[str, list[dict[str, Any]]] = {}  # finished rounds by game
         self.tables: dict[str, Table] = {}
         self.accepting = True
-        self.leases = TableLeases(store.engine)
-        self.cluster: Cluster | None = None
-        if settings.redis_url is not None:
-            self.cluster = Cluster(settings.redis_url, settings.redis_prefix,
-                                   settings.lease_ttl_ms)
-            self.cluster.on_lost = self._lease_lost
-            self.cluster.load = self.tables_in_play
-            self.cluster.timings = metrics.redis
-            metrics.worker = self.cluster.worker_id
+        self.host = host
+        """Who may run which table (``server/app.py`` picks it from the settings)."""
         metrics.watch(self.figures)
         self._retiring: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
-        self._scanner: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Task[Table | None]] = {}
-
-    # -- ownership ------------------------------------------------------------------
-    async def _acquire(self, table_id: str, floor: int) -> tuple[bool, int | None]:
-        """Whether this server may run the table now, and the fencing token its writes
-        carry (several workers: claimed in the database, above ``floor``)."""
-        if self.cluster is None:
-            return await self.leases.acquire(table_id), None
-        for _ in range(3):
-            fence = await self.cluster.acquire(table_id, floor)
-            if fence is None:
-                return False, None
-            if await self.store.claim(table_id, fence):
-                return True, fence
-            # The database saw a newer token than Redis handed out (a Redis that lost its
-            # data): give the lease back and ask again above that token.
-            await self.cluster.release(table_id)
-            floor = await self.store.fence(table_id) or 0
-        return False, None
-
-    async def _release(self, table_id: str, listed: bool = False) -> None:
-        """Give a table's lease back; ``listed``: it also leaves the shared lobby."""
-        if self.cluster is None:
-            await self.leases.release(table_id)
-            return
-        with contextlib.suppress(Exception):  # an expiring lease frees it anyway
-            await self.cluster.release(table_id)
-        if listed:
-            self.cluster.drop_info(table_id)
 
     async def _store_new(self, row: TableRow, seats: list[SeatRow]) -> Table:
         """Save a new table and run it here."""
-        fence = None
-        if self.cluster is not None:
-            fence = await self.cluster.acquire(row.id, asking=True)
-            if fence is None:
-                raise LobbyError(503, "server.busy", "could not open the table; try again")
+        fence = await self.host.hold_new(row.id)
+        if fence is not None:
             row.fence = fence
         await self.store.create_table(row, seats)
-        if self.cluster is None:
-            await self.leases.acquire(row.id)
         table = Table(self, row, seats)
         table.fence = fence
         self.tables[row.id] = table
-        if self.cluster is not None:
+        if not self.host.alone:
             table.announce()  # in the shared lobby at once, not at its first change
         return table
 
@@ -148,7 +105,7 @@ class GameServer:
         nowhere (None: no such table). A table in the database that no worker holds is
         taken over here."""
         table = self.tables.get(table_id)
-        if table is not None or self.cluster is None:
+        if table is not None or self.host.alone:
             return table
         for _ in range(3):
             taking = self._taking.get(table_id)
@@ -156,8 +113,8 @@ class GameServer:
                 await asyncio.shield(taking)
             if table_id in self.tables:
                 return self.tables[table_id]
-            owner = await self.cluster.owner(table_id)
-            if owner is not None and owner != self.cluster.worker_id:
+            owner = await self.host.owner(table_id)
+            if owner is not None and owner != self.host.worker:
                 return owner
             if owner is None:
                 table = await self.take_over(table_id)
@@ -169,7 +126,7 @@ class GameServer:
         raise LobbyError(503, "table.moving", "the table is moving between servers; retry")
 
     async def take_over(self, table_id: str) -> Table | None:
-        """Run a table that no worker holds: its lease first, then its state from the log
+        """Run a table that no worker holds: held from the host first, then its state from the log
         (its bots and timers re-armed). None when another worker got it first."""
         if not self.accepting:
             return None
@@ -181,10 +138,9 @@ class GameServer:
         return await asyncio.shield(taking)
 
     async def _take_over(self, table_id: str) -> Table | None:
-        floor = await self.store.fence(table_id)
-        if floor is None:
-            return None
-        owned, fence = await self._acquire(table_id, floor)
+        if await self.store.fence(table_id) is None:
+            return None  # no such table
+        owned, fence = await self.host.acquire(table_id)
         if not owned:
             return None
         try:
@@ -196,7 +152,7 @@ class GameServer:
             if table.status == "running":
                 table.recover(await self.store.load_actions(table_id))
         except Exception:
-            await self._release(table_id)
+            await self.host.release(table_id)
             raise
         self.tables[table_id] = table
         if table.status == "running":
@@ -213,19 +169,14 @@ class GameServer:
 
     async def lose(self, table_id: str) -> None:
         """This worker no longer holds the table: forget it, stop its bots and timers and
-        send its clients to the new owner (they reconnect), then give the lease back. In
-        that order: the lease may be out of reach (Redis cut off) for seconds, and the
-        table must not play on meanwhile."""
+        send its clients to the new owner (they reconnect), then give the table up to the
+        host. In that order: the host may be out of reach (Redis cut off) for seconds,
+        and the table must not play on meanwhile."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             await table.stop(MOVED_CLOSE_CODE)
-            log.warning("table given up: its lease is gone", extra={"table": table_id})
-        await self._release(table_id)
-
-    async def _lease_lost(self, table_id: str) -> None:
-        # Dropped in a task of its own: the lease loop renews every other table, and must
-        # not wait for this one's append in flight (the database may be slow to answer).
-        self.lose_later(table_id)
+            log.warning("table given up: another worker runs it", extra={"table": table_id})
+        await self.host.release(table_id)
 
     def lose_later(self, table_id: str) -> None:
         """:meth:`lose` from inside the table's own lock."""
@@ -233,32 +184,10 @@ class GameServer:
         self._retiring.add(task)
         task.add_done_callback(self._retiring.discard)
 
-    async def scan(self) -> None:
-        """Take over every table in play that no worker holds (a worker died, or Redis
-        forgot the leases), and drop the lobby entries of tables nobody holds, a few
-        times per lease time to live."""
-        assert self.cluster is not None
-        while True:
-            try:
-                in_play = await self.store.tables_in_play()
-                free = [t for t in in_play if t not in self.tables]
-                held = await self.cluster.leased(free)
-                for table_id in free:
-                    if len(self.tables) >= self.settings.max_tables:
-                        break  # full: the other workers take the rest (a person asking
-                        # for one still gets it here, see locate: a game is never lost)
-                    if table_id not in held:
-                        await self.take_over(table_id)
-                await self.cluster.prune_lobby(set(self.tables))
-            except Exception as error:
-                log.warning("could not look for tables to take over",
-                            extra={"error": repr(error)})
-            await asyncio.sleep(self.settings.lease_ttl_ms / 2000)
-
     async def sweep_abandoned(self) -> None:
         """Tables nobody started and nobody looks at, and running ones nobody has looked
         at for longer than their grace (see ``Settings.unattended_after_s``), leave
-        memory: each is marked abandoned in the database and its lease released, so they
+        memory: each is marked abandoned in the database and given up, so they
         never fill the server."""
         limit = self.settings.abandoned_after_s
         floor = self.settings.unattended_after_s
@@ -280,7 +209,7 @@ class GameServer:
                     await self.store.set_status(table.id, "abandoned", fence=table.fence)
                     self.tables.pop(table.id, None)
                     await table.stop()
-                    await self._release(table.id, listed=True)
+                    await self.host.release(table.id, listed=True)
                     log.info("table abandoned", extra={"table": table.id})
 
     async def recover(self) -> None:
@@ -303,12 +232,12 @@ class GameServer:
             with contextlib.suppress(Exception):  # an old log must never stop a start
                 records = round_records(replay.final_state(entry.rules))
                 self.records.setdefault(row.game, []).extend(records)
-        if self.cluster is not None:
-            await self.cluster.start()
-            self._scanner = asyncio.create_task(self.scan())
-            return
+        await self.host.start(self)
+        if not self.host.alone:
+            return  # the host's scans take the free tables over
         for row, seats in await self.store.load_tables(["open", "running"]):
-            if not await self.leases.acquire(row.id):
+            owned, _ = await self.host.acquire(row.id)
+            if not owned:
                 continue  # another server on this PostgreSQL database runs this table
             table = Table(self, row, seats)
             self.tables[row.id] = table
@@ -469,7 +398,7 @@ class GameServer:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if self.cluster is not None:
+        if not self.host.alone:
             found = await self.locate(table_id)
             if found is None:
                 raise LobbyError(404, "table.unknown", "no such table")
@@ -512,17 +441,14 @@ class GameServer:
         return sum(1 for table in self.tables.values() if table.status != "finished")
 
     def figures(self) -> ServerFigures:
-        """What ``/metrics`` reports of the tables here, their clients and leases."""
+        """What ``/metrics`` reports of the tables here, their clients and its host."""
         tables: dict[str, int] = {}
         connections = 0
         for table in self.tables.values():
             tables[table.status] = tables.get(table.status, 0) + 1
             connections += len(table.presence.connections)
-        cluster = self.cluster
         return ServerFigures(tables, connections, draining=not self.accepting,
-                             leases=None if cluster is None else (
-                                 len(cluster.held), cluster.leases_gained,
-                                 cluster.leases_lost))
+                             leases=self.host.leases())
 
     def check_capacity(self) -> None:
         """Refuse a new table past the server's bound (each address's share of it:
@@ -547,7 +473,7 @@ class GameServer:
             return
         del self.tables[table_id]
         await table.stop()
-        await self._release(table_id, listed=True)
+        await self.host.release(table_id, listed=True)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -595,8 +521,8 @@ class GameServer:
     async def drain(self, within_s: float) -> None:
         """Leave gracefully (SIGTERM, before the connections are closed): take no more
         tables, stop every table here between two moves, and send its clients on. With
-        several workers each table's lease is given back and another live worker is
-        asked to run it at once (not at a lease's expiry); its clients get ``moved``
+        several workers each table is given up to the host, which asks another live
+        worker to run it at once (not when its lease expires); its clients get ``moved``
         naming the table's new address, then the close 1012. Alone, the clients are
         closed with 1012 and come back when the server is up again (their tables are
         recovered from the log). Bounded by ``within_s``: what is left then, the
@@ -604,8 +530,8 @@ class GameServer:
         self.accepting = False
         started = time.monotonic()
         log.info("draining", extra={"tables": len(self.tables)})
-        await cancel_within([task for task in (self._sweeper, self._scanner) if task],
-                            1.0, "table sweeps")
+        await cancel_within([self._sweeper] if self._sweeper else [], 1.0, "table sweeps")
+        await self.host.stop_scanning()
         try:
             async with asyncio.timeout(within_s):
                 handed = await self._hand_over()
@@ -625,66 +551,34 @@ class GameServer:
         tables = list(self.tables.values())
         await asyncio.gather(*(table.halt() for table in tables))
         in_play = [t.id for t in tables if t.status in ("open", "running")]
-        cluster = self.cluster
-        if cluster is None:
+        if self.host.alone:
             await asyncio.gather(*(table.presence.send_away(MOVED_CLOSE_CODE)
                                    for table in tables))
             return HandOver([t.id for t in tables], in_play, {})
-        with contextlib.suppress(RedisError, OSError):  # Redis away: the leases expire
-            await cluster.leave()
         for table in tables:
             self.tables.pop(table.id, None)
-            await self._release(table.id, listed=table.status not in ("open", "running"))
-        sockets = await self._successors(in_play)
+        sockets = await self.host.hand_over(
+            {t.id: t.status not in ("open", "running") for t in tables}, in_play)
         await asyncio.gather(*(
             table.presence.send_away(MOVED_CLOSE_CODE, _moved_to(sockets.get(table.id)))
             for table in tables))
         return HandOver([t.id for t in tables], in_play, sockets)
 
-    async def _successors(self, table_ids: list[str]) -> dict[str, str | None]:
-        """Ask the live workers (fewest tables first) to take ``table_ids`` over now, in
-        turn; the tables each took, with their sockets there. A worker that does not
-        answer leaves its share to the scans (a lease time at most)."""
-        cluster = self.cluster
-        assert cluster is not None
-        try:
-            peers = await cluster.peers()
-        except (RedisError, OSError):
-            return {}
-        if not peers or not table_ids:
-            return {}
-        shares = {peer: table_ids[n::len(peers)] for n, peer in enumerate(peers)}
-
-        async def ask(peer: str, tables: list[str]) -> dict[str, str | None]:
-            try:
-                answer = await cluster.call(peer, TakeOverCall(tables=tables))
-            except (RedisError, OSError, TimeoutError):
-                return {}
-            return dict(answer.ok or {}) if answer.error is None else {}
-
-        taken: dict[str, str | None] = {}
-        for answered in await asyncio.gather(*(ask(p, t) for p, t in shares.items() if t)):
-            taken.update(answered)
-        return taken
-
     async def take_over_now(self, table_ids: list[str]) -> dict[str, str | None]:
         """Run tables a draining worker gave up (``TakeOverCall``): each one taken here,
         with its socket at this worker's own address (None: it has none)."""
-        assert self.cluster is not None
         taken: dict[str, str | None] = {}
         for table_id in table_ids:
             with contextlib.suppress(Exception):  # the scans take what fails here
                 if await self.take_over(table_id) is not None:
-                    taken[table_id] = table_socket(self.cluster.address, table_id)
+                    taken[table_id] = table_socket(self.host.address, table_id)
         return taken
 
     async def shutdown(self) -> None:
         self.accepting = False
-        for task in (self._sweeper, self._scanner):
-            if task is not None:
-                task.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         # Several workers: clients reconnect to whichever takes the tables over.
-        code = 1001 if self.cluster is None else MOVED_CLOSE_CODE
+        code = 1001 if self.host.alone else MOVED_CLOSE_CODE
         await asyncio.gather(*(table.stop(code) for table in self.tables.values()))
-        if self.cluster is not None:
-            await self.cluster.close()  # gives every lease back
+        await self.host.close()  # gives every table back

@@ -53,12 +53,10 @@ class Listing:
             tutorial=bool((row.settings or {}).get("tutorial")))
 
     def publish(self, info_json: str) -> None:
-        """Give the shared lobby the table's new description (several workers only)."""
+        """Give the shared lobby the table's new description (its host tells the other
+        workers, if any)."""
         table = self.table
-        cluster = table.server.cluster
-        if cluster is None:
-            return
         listed_as = None if table.seating.private else table.status
-        cluster.put_info(table.id, table.row.created_ms, info_json, listed_as,
-                         relist=listed_as != self.listed_as)
+        table.server.host.publish(table.id, table.row.created_ms, info_json, listed_as,
+                                  relist=listed_as != self.listed_as)
         self.listed_as = listed_as

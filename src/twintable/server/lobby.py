@@ -70,14 +70,14 @@ class Lobby:
         self.settings = settings
         self.store: Store = server.store
         self.registry: GameRegistry = server.registry
-        self.addresses = AddressBook(settings, server.cluster)
+        self.addresses = AddressBook(settings, server.host.cluster)
         """The WebSockets and the message allowance of each client address."""
         self.quota = TableQuota(settings.max_open_tables_per_client,
                                 lambda share: len(unfinished_by(server.tables, share)),
-                                server.cluster, settings.max_open_tables_per_profile)
+                                server.host.cluster, settings.max_open_tables_per_profile)
         """Each address's and each profile's share of unfinished tables, across
         workers."""
-        self.profile_quota = ProfileQuota(settings.profiles_per_minute, server.cluster)
+        self.profile_quota = ProfileQuota(settings.profiles_per_minute, server.host.cluster)
         self.replays = ReplayCache()
         """Finished games' replay answers, made off the loop and kept."""
 
@@ -96,7 +96,7 @@ class Lobby:
     def seated(self, table: Table, seat: int) -> Seated:
         """A seat at a table this worker runs, with the table's socket at this worker's
         own address (several workers)."""
-        cluster = self.server.cluster
+        cluster = self.server.host.cluster
         return Seated(table=table.listing.info(), seat=seat,
                       socket=table_socket(cluster.address, table.id)
                       if cluster is not None else None)
@@ -119,16 +119,16 @@ class Lobby:
         sealed = request.model_copy(update={"player_secret": None})
         token_hash, invite_hash = hash_token(token), digest(key)
         reservation = None
-        if server.cluster is not None and server.accepting:
+        if server.host.cluster is not None and server.accepting:
             # Several workers: the table is made on the one running the fewest.
             # Redis out of reach: no lease either, so no table anywhere; the placement's
             # own error is the answer (503 cluster.down), within one round trip.
-            placed = await server.cluster.place()
+            placed = await server.host.cluster.place()
             try:
                 if placed.worker is None:
                     reservation = placed.reservation
                 else:
-                    answer = await server.cluster.call(placed.worker, CreateCall(
+                    answer = await server.host.cluster.call(placed.worker, CreateCall(
                         request=sealed, client=client, reservation=placed.reservation,
                         token_hash=token_hash, invite_hash=invite_hash))
                     return self.joined(Seated.model_validate(self._result(answer)),
@@ -144,7 +144,7 @@ class Lobby:
                             invite_hash: str | None) -> Seated:
         """A table made here, its placement's reservation turned into this worker's count
         (or dropped, when it could not be made)."""
-        cluster = self.server.cluster
+        cluster = self.server.host.cluster
         if reservation is None or cluster is None:
             return await self.create_here(request, client, token_hash, invite_hash)
         try:
@@ -254,7 +254,7 @@ class Lobby:
         """Run ``call`` where the table runs: here, or on the worker that owns it; its
         answer as JSON data."""
         server = self.server
-        if server.cluster is None:
+        if server.host.cluster is None:
             table = (await server.load(call.table) if isinstance(call, RematchCall)
                      else server.get(call.table))
             return await self.table_op(table, call)
@@ -264,7 +264,7 @@ class Lobby:
                 raise LobbyError(404, "table.unknown", "no such table")
             if isinstance(found, Table):
                 return await self.table_op(found, call)
-            answer = await server.cluster.call(found, call)
+            answer = await server.host.cluster.call(found, call)
         except (RedisError, OSError, TimeoutError):
             raise LobbyError(503, "server.unavailable",
                              "the server running this table cannot be reached; retry") from None

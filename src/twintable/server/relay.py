@@ -78,7 +78,7 @@ class Relay:
 
     @property
     def cluster(self) -> Cluster:
-        cluster = self.server.cluster
+        cluster = self.server.host.cluster
         assert cluster is not None
         return cluster
 

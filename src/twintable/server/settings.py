@@ -1,18 +1,41 @@
-"""Server settings, with defaults for a person running it on their own machine."""
+"""Server settings, with defaults for a person running it on their own machine, and the
+rules a deployment must follow (``twintable serve``): which databases it runs on, what
+several workers need, which ports and addresses it may be given.
+
+:meth:`Settings.validate` holds the rules on the settings themselves;
+:func:`deployment` makes the settings of ``serve``'s options and checks the rules on how
+the processes run (workers, ports); :meth:`Deployment.check_reachable` looks at the
+machine (the ports free, Redis answering) before anything starts. Each refusal is a
+:class:`SettingsError` whose message is one line for the operator.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import json
 import os
 import shutil
+import socket
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
+
+from twintable.server.logs import without_password
+from twintable.server.public import (
+    check_advertise_url,
+    check_public_url,
+    default_public_url,
+)
+
+
+class SettingsError(ValueError):
+    """Settings no server runs with; the message says why, in one line."""
 
 
 def default_db_url() -> str:
@@ -148,6 +171,170 @@ class Settings:
     @property
     def clustered(self) -> bool:
         return self.redis_url is not None
+
+    def validate(self) -> None:
+        """Raise :class:`SettingsError` on settings no server runs with: a database other
+        than SQLite or PostgreSQL (SQLAlchemy's own error is a page of traceback), Redis
+        without PostgreSQL, an address list that names no network, a range of ports
+        that is none."""
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        for entry in self.metrics_from:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise SettingsError(f"--metrics-from takes addresses or networks "
+                                    f"(10.0.0.0/8), not {entry!r}") from None
+        try:
+            backend = make_url(self.db_url).get_backend_name()
+        except ArgumentError:
+            backend = None
+        if backend not in ("sqlite", "postgresql"):
+            raise SettingsError(f"--db takes a SQLite or PostgreSQL URL (sqlite:///PATH, "
+                                f"postgresql://user@host/db), not "
+                                f"{without_password(self.db_url)}")
+        if self.redis_url is not None and backend != "postgresql":
+            raise SettingsError("several workers need PostgreSQL: give --db "
+                                "postgresql://user@host/db")
+        if self.worker_ports is not None:
+            first, last = self.worker_ports
+            if not 0 < first <= last < 65536:
+                raise SettingsError(f"no such range of ports: {first}-{last}")
+
+
+@dataclass(slots=True)
+class Deployment:
+    """How ``serve`` runs: where it listens, in how many processes, with which settings."""
+
+    settings: Settings
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    warnings: list[str] = field(default_factory=list)
+    """What the operator should know but that does not stop the server."""
+
+    @property
+    def ports(self) -> list[int]:
+        """Every port this deployment listens on: the shared one, the workers' own."""
+        own = self.settings.worker_ports
+        return [self.port, *(range(own[0], own[1] + 1) if own else ())]
+
+    def check_reachable(self) -> None:
+        """Raise :class:`SettingsError` when a port is taken or the Redis of several
+        workers does not answer: before anything starts (uvicorn would fail only after
+        the database was opened and migrated)."""
+        for port in self.ports:
+            _check_port_free(self.host, port)
+        if self.settings.redis_url is not None:
+            _require_redis(self.settings.redis_url)
+
+    def banner(self) -> str:
+        """The first line ``serve`` prints: where, on which database, with whom."""
+        settings, redis = self.settings, self.settings.redis_url
+        own = settings.worker_ports
+        own_ports = f", their own ports {own[0]}-{own[1]}" if own else ""
+        return (f"Twin Table on http://{self.host}:{self.port} (database: "
+                f"{without_password(settings.db_url)}"
+                + (f", {self.workers} workers{own_ports}, Redis {without_password(redis)})"
+                   if redis else ")"))
+
+
+#: ``serve``'s options that are settings of the same name.
+_SAME_NAME = ("bot_delay_ms", "realtime_bot_pace", "redis_prefix", "lease_ttl_ms",
+              "ws_compression", "api_docs", "public_metrics", "ipv6_prefix")
+#: ``serve``'s options that are settings of another name.
+_RENAMED = {"redis": "redis_url",
+            "tables_per_address": "max_open_tables_per_client",
+            "tables_per_profile": "max_open_tables_per_profile",
+            "sockets_per_address": "max_sockets_per_client",
+            "messages_per_address": "client_messages_per_second",
+            "profiles_per_address": "profiles_per_minute",
+            "seats_per_address": "max_seats_per_client",
+            "connections_per_address": "max_connections_per_client",
+            "forwarded_bytes_per_address": "forwarded_bytes_per_second",
+            "forwarded_bytes_per_worker": "forwarded_bytes_per_worker",
+            "drain_timeout": "drain_timeout_s"}
+
+
+def deployment(*, host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
+               db: str | None = None, public_url: str | None = None,
+               advertise_url: str | None = None, worker_ports: str | None = None,
+               trusted_proxy: list[str] | None = None, metrics_from: list[str] | None = None,
+               **options: Any) -> Deployment:
+    """The deployment ``serve``'s options describe (each named as its option, the rest
+    as :data:`_SAME_NAME` and :data:`_RENAMED` say), checked: :class:`SettingsError`
+    names the first rule it breaks."""
+    try:
+        public = (check_public_url(public_url) if public_url is not None
+                  else default_public_url(host, port))
+        advertised = check_advertise_url(advertise_url) if advertise_url is not None else None
+    except ValueError as refused:
+        raise SettingsError(str(refused)) from None
+    values = {name: options.pop(name) for name in _SAME_NAME if name in options}
+    values |= {field_name: options.pop(option) for option, field_name in _RENAMED.items()
+               if option in options}
+    if options:
+        raise TypeError(f"not a serve option: {', '.join(sorted(options))}")
+    settings = Settings(db_url=async_db_url(db) if db else default_db_url(),
+                        public_url=public, advertise_url=advertised,
+                        worker_host=host, trusted_proxies=trusted_proxy or [],
+                        metrics_from=metrics_from or [], **values)
+    # Twice the rate at once: a burst of moves after a pause is a person, not a flood.
+    settings.client_message_burst = max(1, int(2 * settings.client_messages_per_second))
+    if workers < 1:
+        raise SettingsError("--workers takes 1 or more")
+    if workers > 1:
+        if advertised is not None:
+            raise SettingsError("--advertise-url names one worker's address: with "
+                                "--workers, each worker has a port of its own "
+                                "(--worker-ports)")
+        if worker_ports != "off":
+            settings.worker_ports = _port_range(worker_ports, port + 1, port + workers)
+        if settings.redis_url is None:
+            raise SettingsError("several workers need Redis: give --redis "
+                                "redis://127.0.0.1:6379/0")
+    settings.validate()
+    warnings = []
+    if settings.redis_url is not None and public is None and (workers > 1 or advertised):
+        warnings.append("listening on every address without --public-url: clients are "
+                        "served through their table's worker over Redis, not sent to it")
+    return Deployment(settings, host, port, workers, warnings)
+
+
+def _port_range(text: str | None, first: int, last: int) -> list[int]:
+    """``--worker-ports`` (``8101-8104``), or ``first..last`` when it is not given."""
+    if text is not None:
+        low, _, high = text.partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError:
+            raise SettingsError("--worker-ports takes a range of ports: 8101-8104") from None
+    if not 0 < first <= last < 65536:
+        raise SettingsError(f"no such range of ports: {first}-{last}")
+    return [first, last]
+
+
+def _check_port_free(host: str, port: int) -> None:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise SettingsError(f"cannot listen on {host}:{port}: "
+                                f"{error.strerror or error} (another server there? "
+                                f"choose another with --port)") from None
+
+
+def _require_redis(url: str) -> None:
+    import redis as redis_client
+
+    try:
+        redis_client.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except (redis_client.RedisError, OSError, ValueError) as error:
+        raise SettingsError(f"Redis at {without_password(url)} is unreachable ({error}); "
+                            "several workers need it") from None
 
 
 #: The environment variable naming the file that carries the settings to ``serve

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 from twintable.core.game import Game
 from twintable.core.plugin import GameEntry
 from twintable.core.registry import GameRegistry
-from twintable.server.cluster import Cluster
 from twintable.server.connection import Connection
+from twintable.server.hosting import TableHost
 from twintable.server.settings import Settings
 from twintable.server.storage.models import SeatRow, TableRow
 from twintable.server.storage.store import Store
@@ -35,7 +35,8 @@ class ServerView(Protocol):
     @property
     def metrics(self) -> Any: ...
     @property
-    def cluster(self) -> Cluster | None: ...
+    def host(self) -> TableHost:
+        """Whether this process may run a table, and who else does."""
     @property
     def records(self) -> dict[str, list[dict[str, Any]]]:
         """Finished rounds by game, for bots that learn from people."""

@@ -10,10 +10,10 @@ is connected and when stand-ins play (``server/presence.py``), its automatic mov
 (``server/automation.py``), its description in the lobby (``server/listing.py``); the
 tables a process runs are kept by ``server/game_server.py``.
 
-With several workers (``settings.redis_url``) a worker runs only the tables whose lease
-it holds (``server/cluster.py``): it takes unowned tables over from the log, writes
-with the lease's fencing token, and drops a table the moment it learns the lease is
-gone, closing its connections so that clients reconnect to the new owner.
+Whether this process may run a table is its host's to say (``server/hosting.py``): a
+table writes with the token its host gave it (:attr:`Table.fence`), and when the store
+refuses a write for a newer token the game server drops the table, closing its
+connections so that clients reconnect to whoever runs it now.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Table:
         # The answers to each seat's latest moves by client id, for resends.
         self.answered: dict[int, OrderedDict[str, str]] = {}
         self.fence: int | None = None
-        """The fencing token every write carries (several workers; None: one process)."""
+        """The token every write carries, from the table's host (None: one process)."""
         self.recent: deque[Told] = deque(maxlen=RECENT_MOVES)
         """The latest moves, for clients that come back after missing them."""
         self.moves: dict[int, tuple[int, int]] = {}

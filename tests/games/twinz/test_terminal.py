@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from twintable.cli import shell_line
+from twintable.cli.play import shell_line
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz import terminal as terminal_module
 from twintable.games.twinz.rules import TwinzGame

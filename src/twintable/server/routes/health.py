@@ -31,9 +31,9 @@ async def readyz(lobby: LobbyDep) -> JSONResponse:
     except Exception:
         return JSONResponse(ErrorMessage(code="storage.down", message="no database")
                             .model_dump(), status_code=503)
-    if server.cluster is not None:
+    if server.host.cluster is not None:
         try:
-            await asyncio.wait_for(server.cluster.ping(), 2.0)
+            await asyncio.wait_for(server.host.cluster.ping(), 2.0)
         except (ClusterUnavailable, TimeoutError):
             return JSONResponse(ErrorMessage(code="cluster.down", message="no Redis")
                                 .model_dump(), status_code=503)

@@ -32,9 +32,9 @@ async def list_tables(lobby: LobbyDep, status: str = "open", limit: int = 50,
     are never listed."""
     server = lobby.server
     limit, offset = max(1, min(limit, 100)), max(0, offset)
-    if server.cluster is not None:  # every worker's tables, from the shared lobby
+    if server.host.cluster is not None:  # every worker's tables, from the shared lobby
         # Redis out of reach: 503 cluster.down (server/outages.py), as /readyz says.
-        page = await server.cluster.listed(status, offset, limit)
+        page = await server.host.cluster.listed(status, offset, limit)
         return [TableInfo.model_validate_json(info) for info in page]
     chosen = [table for table in server.tables.values()
               if table.status == status and not table.seating.private]
@@ -47,9 +47,9 @@ async def table_info(table_id: str, lobby: LobbyDep, key: TableKey = None,
                      authorization: Authorization = None) -> TableInfo:
     server = lobby.server
     table = await lobby.opened_table(table_id, key, authorization)
-    if table_id not in server.tables and server.cluster is not None:
+    if table_id not in server.tables and server.host.cluster is not None:
         with contextlib.suppress(RedisError, OSError):  # else: the database's word
-            if info := await server.cluster.info(table_id):
+            if info := await server.host.cluster.info(table_id):
                 return TableInfo.model_validate_json(info)  # live, from its worker
     return table.listing.info()
 

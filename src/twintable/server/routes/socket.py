@@ -64,7 +64,7 @@ async def counted_socket(websocket: WebSocket, table_id: str, lobby: Lobby,
     server, store, settings = lobby.server, lobby.store, lobby.settings
     await websocket.accept()
     table = server.tables.get(table_id)
-    if table is None and server.accepting and server.cluster is not None:
+    if table is None and server.accepting and server.host.cluster is not None:
         try:
             found = await server.locate(table_id)
         except (LobbyError, RedisError, OSError):
