@@ -8,7 +8,7 @@ import { botChoices, chooseBot, chosenBot, levelLabel } from "../lib/levels.js";
 import { displayName, saveToken, setDisplayName } from "../lib/store.js";
 import { seatName, tableName } from "../table/names.js";
 import { tableForm } from "./create.js";
-import { coachStyles, guidedLink, guidedOffer, guidedSeen } from "./guided.js";
+import { coachStyles, guidedLink, guidedOffer, guidedSeen, profileMarks } from "./guided.js";
 
 const PAGE = 8;
 const REFRESH_MS = 4000;
@@ -51,18 +51,21 @@ export async function lobbyPage() {
     tableForm(game, factsOf(game), form, message, who);
   };
 
+  // A game this player never played: the guided game offered on its card first (true),
+  // and `then` once it is skipped. A second offer takes the first's place (and its way
+  // on: the button pressed last).
+  async function offeredGuided(game, button, then) {
+    const card = button.closest(".lb-game");
+    if (!game.tutorial || !card || await guidedSeen(game.id)) return false;
+    await coachStyles();
+    card.querySelector("[data-guided-offer]")?.remove();
+    card.querySelector(".lb-game-text").append(guidedOffer(game, { displayName: who, message: playMessage, onSkip: then }));
+    return true;
+  }
+
   async function playNow(game, button, bot) {
     playMessage.textContent = "";
-    // A game this browser never played here: a guided game first, or skip it.
-    const card = button.closest(".lb-game");
-    if (game.tutorial && !guidedSeen(game.id) && card) {
-      if (!card.querySelector("[data-guided-offer]")) {
-        await coachStyles();
-        card.querySelector(".lb-game-text").append(guidedOffer(game, { displayName: who, message: playMessage,
-          onSkip: () => playNow(game, button, bot) }));
-      }
-      return;
-    }
+    if (await offeredGuided(game, button, () => playNow(game, button, bot))) return;
     button.disabled = true;
     const { players, seats } = playNowSeats(game, factsOf(game), bot);
     try {
@@ -88,6 +91,14 @@ export async function lobbyPage() {
     botChoices(game, chosenBot(game)).map((bot) => el("option", { value: bot, selected: bot === chosenBot(game) }, levelLabel(game.id, bot))));
     const play = el("button", { class: "primary", id: `play-${game.id}`, "data-play-now": game.id,
       onclick: () => playNow(game, play, level.value) }, t("lobby.play_now"));
+    const setUp = el("button", { class: "lb-setup", "data-set-up": game.id, onclick: async function drawIt() {
+      playMessage.textContent = "";
+      if (await offeredGuided(game, setUp, drawIt)) return;
+      gameSelect.value = game.id;
+      drawForm();
+      gameSelect.scrollIntoView({ block: "center" });
+      gameSelect.focus();
+    } }, t("lobby.set_up"));
     return el("li", { class: "lb-game", "data-game": game.id },
       picture,
       el("div", { class: "lb-game-text" },
@@ -98,12 +109,7 @@ export async function lobbyPage() {
           minutes ? el("span", {}, t("lobby.minutes", { n: minutes })) : ""),
         el("div", { class: "lb-actions" },
           el("label", { class: "lb-level-field" }, t("lobby.level"), " ", level), play,
-          el("button", { class: "lb-setup", onclick: () => {
-            gameSelect.value = game.id;
-            drawForm();
-            gameSelect.scrollIntoView({ block: "center" });
-            gameSelect.focus();
-          } }, t("lobby.set_up")),
+          setUp,
           el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")),
           game.tutorial ? guidedLink(game, { displayName: who, message: playMessage }) : "")));
   }
@@ -152,6 +158,7 @@ export async function lobbyPage() {
         el("label", { class: "field", for: "game" }, t("lobby.game"), " ", gameSelect), form, message),
       el("section", { class: "panel lb-list" }, tables)));
   drawForm();
+  profileMarks();  // asked now, so that a first "Play now" need not wait for it
   drawTables(true).catch((error) => { tables.textContent = errorText(error); });
   const timer = setInterval(() => drawTables().catch(() => {}), REFRESH_MS);
   return () => clearInterval(timer);
