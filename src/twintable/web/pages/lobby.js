@@ -33,12 +33,13 @@ export function typicalMinutes(game) {
 
 export async function lobbyPage() {
   const list = await games();
-  // A game whose client cannot load still gets its card (without a picture).
-  // Each game's tile and facts from its small pictures module, never its board.
-  const [clients] = await Promise.all([
-    Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await pictures(g.id).catch(() => ({}))]))),
-    loadStyles().catch(() => {})]);
-  const factsOf = (game) => clients[game.id].facts || {};
+  // Each game's tile and facts from its small pictures module, never its board. The
+  // cards' words are drawn at once (they are what a phone shows first), each picture
+  // once its module and the games' styles are in; a game whose client cannot load still
+  // gets its card (without a picture).
+  const styled = loadStyles().catch(() => {});
+  const clientOf = (game) => pictures(game.id).catch(() => ({}));
+  const factsOf = async (game) => (await clientOf(game)).facts || {};
   const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
     oninput: (e) => setDisplayName(e.target.value.trim()) });
   const gameSelect = el("select", { id: "game" }, list.map((g) => el("option", { value: g.id }, t(`game.${g.id}`))));
@@ -46,9 +47,12 @@ export async function lobbyPage() {
   const tables = el("div", { id: "tables" });
   const message = el("p", { class: "error", role: "alert", id: "create-error" });
   const playMessage = el("p", { class: "error", role: "alert", id: "play-error" });
-  const drawForm = () => {
+  let formsAsked = 0;
+  const drawForm = async () => {
     const game = list.find((g) => g.id === gameSelect.value);
-    tableForm(game, factsOf(game), form, message, who);
+    const mine = ++formsAsked;
+    const facts = await factsOf(game);
+    if (mine === formsAsked) tableForm(game, facts, form, message, who);  // the game chosen last
   };
 
   // A game this player never played: the guided game offered on its card first (true),
@@ -67,7 +71,7 @@ export async function lobbyPage() {
     playMessage.textContent = "";
     if (await offeredGuided(game, button, () => playNow(game, button, bot))) return;
     button.disabled = true;
-    const { players, seats } = playNowSeats(game, factsOf(game), bot);
+    const { players, seats } = playNowSeats(game, await factsOf(game), bot);
     try {
       const joined = await asPlayer((me) => api("POST", "/api/tables", { game: game.id, players,
         options: {}, seats, display_name: who(), ...me }));
@@ -83,8 +87,9 @@ export async function lobbyPage() {
   function gameCard(game) {
     const minutes = typicalMinutes(game);
     const picture = el("div", { class: `lb-pic lb-pic-${game.id}`, "aria-hidden": "true" });
-    // The game's picture, drawn by its own card code.
-    Promise.resolve(clients[game.id].picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
+    // The game's picture, drawn by its own card code once it and the styles are in.
+    Promise.all([clientOf(game), styled])
+      .then(([client]) => client.picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
     // The bots' level for "Play now", remembered by this browser for the game.
     const level = el("select", { id: `level-${game.id}`, class: "lb-level", "data-level-for": game.id,
       onchange: () => chooseBot(game, level.value) },
@@ -95,7 +100,7 @@ export async function lobbyPage() {
       playMessage.textContent = "";
       if (await offeredGuided(game, setUp, drawIt)) return;
       gameSelect.value = game.id;
-      drawForm();
+      await drawForm();
       gameSelect.scrollIntoView({ block: "center" });
       gameSelect.focus();
     } }, t("lobby.set_up"));
