@@ -68,3 +68,35 @@ def test_a_game_without_a_guided_game_refuses_one(sqlite_url: str) -> None:
     if response.status_code == 422 and response.json()["code"] == "game.unknown":
         return  # the example game is not installed here
     assert response.status_code == 422 and response.json()["code"] == "tutorial.none"
+
+
+def test_a_profile_keeps_which_guided_games_it_has_seen(sqlite_url: str) -> None:
+    """What a profile did with each guided game is kept on the server (a browser holding
+    the profile elsewhere is not offered it again); only the secret reads or writes it."""
+    with app_client(sqlite_url) as client:
+        ann = profile(client)
+        url = f"/api/profiles/{ann['player_id']}/guided"
+        key = auth(ann["player_secret"])
+        assert client.get(url, headers=key).json() == {"games": {}}
+        marked = client.put(f"{url}/timo", json={"how": "skipped"}, headers=key)
+        assert marked.status_code == 200, marked.text
+        assert marked.json() == {"games": {"timo": "skipped"}}
+        # The latest word wins, per game; the others are kept.
+        client.put(f"{url}/twins", json={"how": "started"}, headers=key)
+        client.put(f"{url}/twins", json={"how": "done"}, headers=key)
+        both = {"games": {"timo": "skipped", "twins": "done"}}
+        assert client.get(url, headers=key).json() == both
+
+        # Without the secret, or with another's, nothing is read or changed.
+        bo = profile(client, "Bo")
+        for headers in ({}, auth(bo["player_secret"])):
+            refused = client.get(url, headers=headers)
+            assert refused.status_code == 403 and refused.json()["code"] == "profile.invalid"
+            refused = client.put(f"{url}/twinz", json={"how": "done"}, headers=headers)
+            assert refused.status_code == 403 and refused.json()["code"] == "profile.invalid"
+        # A game not installed here, or a word the server does not know, changes nothing.
+        unknown = client.put(f"{url}/chess", json={"how": "done"}, headers=key)
+        assert unknown.status_code == 404 and unknown.json()["code"] == "game.unknown"
+        wrong = client.put(f"{url}/twinz", json={"how": "maybe"}, headers=key)
+        assert wrong.status_code == 422 and wrong.json()["code"] == "request.invalid"
+        assert client.get(url, headers=key).json() == both

@@ -67,3 +67,53 @@ def test_two_people_chat_react_mute_and_the_host_turns_chat_off(tab: Tab,
     assert bo.locator('.chat-react[data-emote="👍"]').is_disabled()
     ann.check("#chat-switch")
     bo.wait_for_selector("#chat-input:not([disabled])")
+
+
+# Each reaction button's picture drawn on a canvas: how much of it is painted and in how
+# many colours (an empty or failed picture paints nothing; a missing-glyph box, one
+# colour).
+PAINTED = """async () => {
+  const out = {};
+  for (const button of document.querySelectorAll('.chat-react')) {
+    const svg = button.querySelector('svg.reaction-icon');
+    if (!svg) { out[button.dataset.emote] = null; continue; }
+    const copy = svg.cloneNode(true);
+    copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+    copy.setAttribute('width', 48); copy.setAttribute('height', 48);
+    const image = new Image();
+    const text = new XMLSerializer().serializeToString(copy);
+    image.src = 'data:image/svg+xml,' + encodeURIComponent(text);
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 48;
+    const pen = canvas.getContext('2d');
+    pen.drawImage(image, 0, 0);
+    const data = pen.getImageData(0, 0, 48, 48).data;
+    let painted = 0;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] <= 200) continue;
+      painted += 1;
+      colours.add(data[i] >> 4 << 8 | data[i + 1] >> 4 << 4 | data[i + 2] >> 4);
+    }
+    const box = svg.getBoundingClientRect();
+    out[button.dataset.emote] = { share: painted / (48 * 48), colours: colours.size,
+      width: box.width, height: box.height };
+  }
+  return out;
+}"""
+
+
+def test_the_reactions_are_drawn_without_an_emoji_font(tab: Tab) -> None:
+    """Headless Chromium here has no emoji font: the reactions are our own pictures, each
+    painted in several colours at the size of the text, and named for screen readers."""
+    create_table(tab, "timo", 2, {"target": "60"})
+    tab.page.wait_for_selector(".chat-react")
+    drawn = tab.page.evaluate(PAINTED)
+    assert len(drawn) == 8
+    for emote, picture in drawn.items():
+        assert picture is not None, emote
+        assert picture["share"] > 0.2 and picture["colours"] >= 3, (emote, picture)
+        assert 16 <= picture["width"] <= 40 and 16 <= picture["height"] <= 40, (emote, picture)
+    names = tab.page.eval_on_selector_all(".chat-react", "all => all.map(b => b.ariaLabel)")
+    assert all(names) and len(set(names)) == 8

@@ -122,8 +122,10 @@ def test_a_profile_the_server_does_not_know_is_replaced_and_the_table_made(tab: 
         stored = tab.page.evaluate("() => localStorage.getItem('tt.player')")
         assert stored.startswith("p-") and stored != gone_id
     # The refusals of the old profile, before the new one was made, are the browser's
-    # own lines for a failed request.
-    assert len(tab.errors) == 2 and all("403" in e or "422" in e for e in tab.errors), \
+    # own lines for a failed request: the table asked for under it (403, then 422 for the
+    # malformed one) and, where the lobby's question had its answer by then, which guided
+    # games the profile has seen (403 each; the lobby then goes by this browser's marks).
+    assert 2 <= len(tab.errors) <= 4 and all("403" in e or "422" in e for e in tab.errors), \
         tab.errors
     tab.errors.clear()
 

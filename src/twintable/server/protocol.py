@@ -517,6 +517,22 @@ class Profile(BaseModel):
     secret: str | None = None
 
 
+#: How far a player went with a game's guided first game.
+GuidedHow = Literal["started", "skipped", "done"]
+
+
+class MarkGuided(Strict):
+    """What a profile did with a game's guided game (the lobby offers it no more)."""
+
+    how: GuidedHow
+
+
+class GuidedGames(BaseModel):
+    """The games whose guided game a profile started, skipped or finished, and how."""
+
+    games: dict[str, GuidedHow]
+
+
 class SeatBot(Strict):
     bot: str
 

@@ -10,16 +10,21 @@ import { catalogueFolders } from "./lib/games.js";
 import { preferredLanguage, t, useLanguage } from "./lib/i18n.js";
 import { listenForGesture } from "./lib/sound.js";
 import { saveSetting, setting } from "./lib/store.js";
-import { joinPage } from "./pages/join.js";
-import { leaderboardPage } from "./pages/leaderboard.js";
 import { lobbyPage } from "./pages/lobby.js";
-import { profilePage } from "./pages/profile.js";
-import { replayPage } from "./pages/replay.js";
-import { rulesPage } from "./pages/rules.js";
-import { tablePage } from "./table/page.js";
 
-const PAGES = { table: tablePage, join: joinPage, replay: replayPage, rules: rulesPage,
-  leaderboard: leaderboardPage, profile: profilePage };
+// Every page but the lobby is loaded when first opened (the lobby, on a phone, waited
+// for the table's, the replay's and every other page's modules); the page an address
+// opens is asked for at once, beside the catalogues.
+const PAGES = {
+  table: () => import("./table/page.js").then((m) => m.tablePage),
+  join: () => import("./pages/join.js").then((m) => m.joinPage),
+  replay: () => import("./pages/replay.js").then((m) => m.replayPage),
+  rules: () => import("./pages/rules.js").then((m) => m.rulesPage),
+  leaderboard: () => import("./pages/leaderboard.js").then((m) => m.leaderboardPage),
+  profile: () => import("./pages/profile.js").then((m) => m.profilePage),
+};
+const pageOf = (name) => (PAGES[name] ? PAGES[name]() : Promise.resolve(lobbyPage));
+pageOf((location.hash || "#/").split("/")[1]).catch(() => {});
 let leaving = () => {};  // tears down the current page (closes its socket, stops its timers)
 
 // Routes started, and the latest whose page was drawn: a page still loading when the
@@ -40,7 +45,7 @@ async function route() {
   }
   const [, name, arg, more] = (location.hash || "#/").split("/");
   try {
-    const left = (await (PAGES[name] || lobbyPage)(arg, more)) || (() => {});
+    const left = (await (await pageOf(name))(arg, more)) || (() => {});
     if (mine < started) {  // a newer route began while this page loaded
       left();
       if (drawn > mine) route();  // and was drawn first, this one over it: draw it again

@@ -90,3 +90,8 @@ test("the chat panel draws every line as text: no HTML anywhere in it", () => {
   // el() turns every string child into a text node; only its `html` attribute would parse.
   assert.doesNotMatch(panel, /innerHTML|outerHTML|insertAdjacentHTML|\bhtml:/);
 });
+
+test("every reaction has its own picture, and only the reactions have one", async () => {
+  const { drawnReactions } = await import("../../../src/twintable/web/table/reaction_icons.js");
+  assert.deepEqual(drawnReactions(), REACTIONS.map(([emote]) => emote));
+});

@@ -9,6 +9,8 @@ from twintable.server.errors import LobbyError
 from twintable.server.lobby import bearer
 from twintable.server.protocol import (
     CreateProfile,
+    GuidedGames,
+    MarkGuided,
     PlayerRating,
     Profile,
     RatingPoint,
@@ -62,6 +64,27 @@ async def rename_profile(player_id: str, request: RenameProfile, lobby: LobbyDep
     await lobby.server.check_profile(player_id, bearer(authorization))
     await lobby.store.rename_profile(player_id, request.display_name)
     return Profile(player_id=player_id, display_name=request.display_name)
+
+
+@router.get("/api/profiles/{player_id}/guided", responses=ERRORS)
+async def guided_games(player_id: str, lobby: LobbyDep,
+                       authorization: Authorization = None) -> GuidedGames:
+    """The games whose guided first game this profile started, skipped or finished (only
+    with the profile's secret: what a player has learnt is theirs to read)."""
+    await lobby.server.check_profile(player_id, bearer(authorization))
+    return GuidedGames.model_validate({"games": await lobby.store.guided_games(player_id)})
+
+
+@router.put("/api/profiles/{player_id}/guided/{game}", responses=ERRORS)
+async def mark_guided(player_id: str, game: str, request: MarkGuided, lobby: LobbyDep,
+                      authorization: Authorization = None) -> GuidedGames:
+    """Records what the profile did with ``game``'s guided game, so that no browser
+    holding the profile is offered it again; answers all the profile's marks."""
+    await lobby.server.check_profile(player_id, bearer(authorization))
+    if game not in lobby.registry:
+        raise LobbyError(404, "game.unknown", "no such game")
+    await lobby.store.mark_guided(player_id, game, request.how)
+    return GuidedGames.model_validate({"games": await lobby.store.guided_games(player_id)})
 
 
 @router.get("/api/profiles/{player_id}/ratings", responses=ERRORS)

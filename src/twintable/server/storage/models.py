@@ -71,6 +71,19 @@ class ProfileRow(Base):
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
 
+class GuidedGameRow(Base):
+    """How far a profile went with a game's guided first game ("started", "skipped" or
+    "done"): once there is a row, the lobby offers that guided game no more."""
+
+    __tablename__ = "guided_games"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    how: Mapped[str] = mapped_column(String(16))
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
 class RatingRow(Base):
     __tablename__ = "ratings"
 

@@ -52,6 +52,7 @@ from twintable.server.storage.models import (
     ActionRow,
     ArchivedGameRow,
     ChatLineRow,
+    GuidedGameRow,
     ProfileRow,
     RatingHistoryRow,
     RatingOpponentRow,
@@ -425,6 +426,19 @@ class Store:
                                   .values(display_name=display_name))
             await session.execute(update(RatingRow).where(RatingRow.player_id == profile_id)
                                   .values(display_name=display_name))
+
+    async def guided_games(self, profile_id: str) -> dict[str, str]:
+        """The games whose guided game the profile started, skipped or finished, and how."""
+        async with self.sessions() as session:
+            rows = (await session.scalars(select(GuidedGameRow).where(
+                GuidedGameRow.player_id == profile_id))).all()
+            return {row.game: row.how for row in rows}
+
+    async def mark_guided(self, profile_id: str, game: str, how: str) -> None:
+        """Records how the profile went with ``game``'s guided game (the latest word wins)."""
+        async with self.sessions.begin() as session:
+            await session.merge(GuidedGameRow(player_id=profile_id, game=game, how=how,
+                                              at_ms=int(time.time() * 1000)))
 
     # -- ratings --------------------------------------------------------------------
     async def ratings(self, game: str, player_ids: Sequence[str]) -> dict[str, RatingRow]:

@@ -1,14 +1,56 @@
-// The guided first game from the lobby: offered once per game on this browser (its first
-// "Play now"), always on the game's card, and started as a table the server deals from
-// the game's declaration (`tutorial: true`). Nothing happens on import.
+// The guided first game from the lobby: offered once per game to a player (on its first
+// "Play now" or "Set up a table"), always on the game's card, and started as a table the
+// server deals from the game's declaration (`tutorial: true`). Whether a player has seen
+// a game's guided game is kept on their profile (the server), so another browser holding
+// the profile does not offer it again, and on this browser (for a player with no profile
+// yet, or a server that cannot be asked). Nothing happens on import.
 import { api, errorText } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import { saveKey, saveSetting, saveToken, setting } from "../lib/store.js";
+import { profile, saveKey, saveSetting, saveToken, setting } from "../lib/store.js";
 
-// Whether this browser has played, skipped or been through the game's guided game.
-export const guidedSeen = (gameId) => setting(`guided.${gameId}`) !== null;
-export const markGuided = (gameId, how) => saveSetting(`guided.${gameId}`, how);
+const LOCAL = "guided.";
+const localMarks = () => Object.fromEntries(Object.keys(localStorage)
+  .filter((key) => key.startsWith(`tt.${LOCAL}`)).map((key) => [key.slice(3 + LOCAL.length), localStorage.getItem(key)]));
+const guidedUrl = (id, game = "") => `/api/profiles/${encodeURIComponent(id)}/guided${game ? `/${encodeURIComponent(game)}` : ""}`;
+
+// The profile's marks ({game: how}), asked once per profile and page load; marks made
+// on this browser before the profile knew them are sent to it then. {} without a
+// profile or when the server does not answer (this browser's marks still count).
+let asked = { id: null, marks: null };
+export function profileMarks() {
+  const { id, secret } = profile();
+  if (!id || !secret) return Promise.resolve({});
+  if (asked.id !== id) {
+    asked = { id, marks: api("GET", guidedUrl(id), null, secret).then(async ({ games }) => {
+      const untold = Object.entries(localMarks()).filter(([game]) => !(game in games));
+      for (const [game, how] of untold) {
+        await api("PUT", guidedUrl(id, game), { how }, secret).catch(() => {});  // a game not installed here
+      }
+      return { ...Object.fromEntries(untold), ...games };
+    }).catch(() => ({})) };
+  }
+  return asked.marks;
+}
+
+// Whether this player has played, skipped or been through the game's guided game.
+export async function guidedSeen(gameId) {
+  if (setting(`${LOCAL}${gameId}`) !== null) return true;
+  const kept = (await profileMarks())[gameId];
+  if (kept) saveSetting(`${LOCAL}${gameId}`, kept);
+  return Boolean(kept);
+}
+
+// Kept here at once, and on the profile when there is one (a failed request leaves this
+// browser's mark, sent again with the next lobby's).
+export function markGuided(gameId, how) {
+  saveSetting(`${LOCAL}${gameId}`, how);
+  const { id, secret } = profile();
+  if (!id || !secret) return Promise.resolve();
+  return api("PUT", guidedUrl(id, gameId), { how }, secret).then(({ games }) => {
+    asked = { id, marks: Promise.resolve(games) };
+  }).catch(() => {});
+}
 
 // A guided table, started at once, and the page goes to it. No profile is sent: a
 // lesson is never rated.

@@ -8,7 +8,7 @@ import { botChoices, chooseBot, chosenBot, levelLabel } from "../lib/levels.js";
 import { displayName, saveToken, setDisplayName } from "../lib/store.js";
 import { seatName, tableName } from "../table/names.js";
 import { tableForm } from "./create.js";
-import { coachStyles, guidedLink, guidedOffer, guidedSeen } from "./guided.js";
+import { coachStyles, guidedLink, guidedOffer, guidedSeen, profileMarks } from "./guided.js";
 
 const PAGE = 8;
 const REFRESH_MS = 4000;
@@ -33,12 +33,13 @@ export function typicalMinutes(game) {
 
 export async function lobbyPage() {
   const list = await games();
-  // A game whose client cannot load still gets its card (without a picture).
-  // Each game's tile and facts from its small pictures module, never its board.
-  const [clients] = await Promise.all([
-    Object.fromEntries(await Promise.all(list.map(async (g) => [g.id, await pictures(g.id).catch(() => ({}))]))),
-    loadStyles().catch(() => {})]);
-  const factsOf = (game) => clients[game.id].facts || {};
+  // Each game's tile and facts from its small pictures module, never its board. The
+  // cards' words are drawn at once (they are what a phone shows first), each picture
+  // once its module and the games' styles are in; a game whose client cannot load still
+  // gets its card (without a picture).
+  const styled = loadStyles().catch(() => {});
+  const clientOf = (game) => pictures(game.id).catch(() => ({}));
+  const factsOf = async (game) => (await clientOf(game)).facts || {};
   const nameInput = el("input", { id: "name", maxlength: 40, value: displayName(), autocomplete: "nickname",
     oninput: (e) => setDisplayName(e.target.value.trim()) });
   const gameSelect = el("select", { id: "game" }, list.map((g) => el("option", { value: g.id }, t(`game.${g.id}`))));
@@ -46,25 +47,31 @@ export async function lobbyPage() {
   const tables = el("div", { id: "tables" });
   const message = el("p", { class: "error", role: "alert", id: "create-error" });
   const playMessage = el("p", { class: "error", role: "alert", id: "play-error" });
-  const drawForm = () => {
+  let formsAsked = 0;
+  const drawForm = async () => {
     const game = list.find((g) => g.id === gameSelect.value);
-    tableForm(game, factsOf(game), form, message, who);
+    const mine = ++formsAsked;
+    const facts = await factsOf(game);
+    if (mine === formsAsked) tableForm(game, facts, form, message, who);  // the game chosen last
   };
+
+  // A game this player never played: the guided game offered on its card first (true),
+  // and `then` once it is skipped. A second offer takes the first's place (and its way
+  // on: the button pressed last).
+  async function offeredGuided(game, button, then) {
+    const card = button.closest(".lb-game");
+    if (!game.tutorial || !card || await guidedSeen(game.id)) return false;
+    await coachStyles();
+    card.querySelector("[data-guided-offer]")?.remove();
+    card.querySelector(".lb-game-text").append(guidedOffer(game, { displayName: who, message: playMessage, onSkip: then }));
+    return true;
+  }
 
   async function playNow(game, button, bot) {
     playMessage.textContent = "";
-    // A game this browser never played here: a guided game first, or skip it.
-    const card = button.closest(".lb-game");
-    if (game.tutorial && !guidedSeen(game.id) && card) {
-      if (!card.querySelector("[data-guided-offer]")) {
-        await coachStyles();
-        card.querySelector(".lb-game-text").append(guidedOffer(game, { displayName: who, message: playMessage,
-          onSkip: () => playNow(game, button, bot) }));
-      }
-      return;
-    }
+    if (await offeredGuided(game, button, () => playNow(game, button, bot))) return;
     button.disabled = true;
-    const { players, seats } = playNowSeats(game, factsOf(game), bot);
+    const { players, seats } = playNowSeats(game, await factsOf(game), bot);
     try {
       const joined = await asPlayer((me) => api("POST", "/api/tables", { game: game.id, players,
         options: {}, seats, display_name: who(), ...me }));
@@ -80,14 +87,23 @@ export async function lobbyPage() {
   function gameCard(game) {
     const minutes = typicalMinutes(game);
     const picture = el("div", { class: `lb-pic lb-pic-${game.id}`, "aria-hidden": "true" });
-    // The game's picture, drawn by its own card code.
-    Promise.resolve(clients[game.id].picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
+    // The game's picture, drawn by its own card code once it and the styles are in.
+    Promise.all([clientOf(game), styled])
+      .then(([client]) => client.picture?.(picture, { t, el, assets: () => assets(game.id) })).catch(() => {});
     // The bots' level for "Play now", remembered by this browser for the game.
     const level = el("select", { id: `level-${game.id}`, class: "lb-level", "data-level-for": game.id,
       onchange: () => chooseBot(game, level.value) },
     botChoices(game, chosenBot(game)).map((bot) => el("option", { value: bot, selected: bot === chosenBot(game) }, levelLabel(game.id, bot))));
     const play = el("button", { class: "primary", id: `play-${game.id}`, "data-play-now": game.id,
       onclick: () => playNow(game, play, level.value) }, t("lobby.play_now"));
+    const setUp = el("button", { class: "lb-setup", "data-set-up": game.id, onclick: async function drawIt() {
+      playMessage.textContent = "";
+      if (await offeredGuided(game, setUp, drawIt)) return;
+      gameSelect.value = game.id;
+      await drawForm();
+      gameSelect.scrollIntoView({ block: "center" });
+      gameSelect.focus();
+    } }, t("lobby.set_up"));
     return el("li", { class: "lb-game", "data-game": game.id },
       picture,
       el("div", { class: "lb-game-text" },
@@ -98,12 +114,7 @@ export async function lobbyPage() {
           minutes ? el("span", {}, t("lobby.minutes", { n: minutes })) : ""),
         el("div", { class: "lb-actions" },
           el("label", { class: "lb-level-field" }, t("lobby.level"), " ", level), play,
-          el("button", { class: "lb-setup", onclick: () => {
-            gameSelect.value = game.id;
-            drawForm();
-            gameSelect.scrollIntoView({ block: "center" });
-            gameSelect.focus();
-          } }, t("lobby.set_up")),
+          setUp,
           el("a", { href: `#/rules/${game.id}`, class: "lb-rules" }, t("lobby.rules")),
           game.tutorial ? guidedLink(game, { displayName: who, message: playMessage }) : "")));
   }
@@ -152,6 +163,7 @@ export async function lobbyPage() {
         el("label", { class: "field", for: "game" }, t("lobby.game"), " ", gameSelect), form, message),
       el("section", { class: "panel lb-list" }, tables)));
   drawForm();
+  profileMarks();  // asked now, so that a first "Play now" need not wait for it
   drawTables(true).catch((error) => { tables.textContent = errorText(error); });
   const timer = setInterval(() => drawTables().catch(() => {}), REFRESH_MS);
   return () => clearInterval(timer);

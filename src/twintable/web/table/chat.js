@@ -8,6 +8,7 @@ import { t } from "../lib/i18n.js";
 import { phoneWidth, reducedMotion, seatColour } from "../lib/motion.js";
 import { displayName } from "../lib/store.js";
 import { seatName } from "./names.js";
+import { reactionIcon } from "./reaction_icons.js";
 import { Bucket, CHAT_MAX_CHARS, REACTIONS, cleanLine, mergeLines, mutedAuthors, reactionKey, setMuted, shownLines } from "./chat_rules.js";
 
 // How long a reaction shows on its seat.
@@ -38,7 +39,7 @@ export function chatPanel({ tableId, info, me, send }) {
   const reactions = el("div", { class: "chat-reactions", role: "group", "aria-label": t("chat.reactions") },
     REACTIONS.map(([emote, key]) => el("button", { type: "button", class: "chat-react", "data-emote": emote,
       "aria-label": t(`chat.reaction.${key}`), title: t(`chat.reaction.${key}`),
-      onclick: () => say({ type: "react", emote }) }, emote)));
+      onclick: () => say({ type: "react", emote }) }, reactionIcon(emote))));
   const mutedBox = el("p", { class: "chat-muted", id: "chat-muted", hidden: true });
   const hostSwitch = el("input", { type: "checkbox", id: "chat-switch", onchange: () => {
     send({ type: "chat_setting", enabled: hostSwitch.checked });
@@ -71,7 +72,7 @@ export function chatPanel({ tableId, info, me, send }) {
       line.channel === "spectators" ? el("small", { class: "chat-tag" }, t("chat.spectator_tag")) : "",
       " ",
       line.emote
-        ? el("span", { class: "chat-emote", role: "img", "aria-label": t(`chat.reaction.${reactionKey(line.emote)}`) }, line.emote)
+        ? el("span", { class: "chat-emote", role: "img", "aria-label": t(`chat.reaction.${reactionKey(line.emote)}`) }, reactionIcon(line.emote))
         : el("span", { class: "chat-text" }, line.text),
       mine(line) ? "" : el("button", { type: "button", class: "chat-mute", "aria-label": t("chat.mute", { name }),
         title: t("chat.mute", { name }), onclick: () => mute(line.author, true) }, "⊘"));
@@ -112,7 +113,7 @@ export function chatPanel({ tableId, info, me, send }) {
     if (!line.emote || line.seat === null || line.seat === undefined) return;
     const seat = document.querySelector(`.seat[data-seat="${line.seat}"]`);
     if (!seat) return;
-    const shown = el("span", { class: `chat-bubble${reducedMotion() ? " still" : ""}`, "aria-hidden": "true" }, line.emote);
+    const shown = el("span", { class: `chat-bubble${reducedMotion() ? " still" : ""}`, "aria-hidden": "true" }, reactionIcon(line.emote));
     seat.append(shown);
     setTimeout(() => shown.remove(), BUBBLE_MS);
   }
@@ -169,7 +170,7 @@ export function replayChat(tableId, lines, info) {
     line.channel === "spectators" ? el("small", { class: "chat-tag" }, t("chat.spectator_tag")) : "",
     " ",
     line.emote
-      ? el("span", { class: "chat-emote", role: "img", "aria-label": t(`chat.reaction.${reactionKey(line.emote)}`) }, line.emote)
+      ? el("span", { class: "chat-emote", role: "img", "aria-label": t(`chat.reaction.${reactionKey(line.emote)}`) }, reactionIcon(line.emote))
       : el("span", { class: "chat-text" }, line.text))));
     list.scrollTop = list.scrollHeight;
   }
