@@ -113,16 +113,18 @@ class Automation:
 
     def _make(self, missing: list[tuple[int, str | None]]) -> list[tuple[int, str | None, Any]]:
         entry = self.table.entry
+        factories = bot_factories(entry)
         made = []
         for seat, name in missing:
+            wanted = default_bot(entry) if name is None else name
             try:
                 # A seat's bot may carry a noise (``heuristic@0.2``): bot_factory reads it.
-                bot = self.make_bot(bot_factory(entry, default_bot(entry) if name is None
-                                                else name))
+                bot = self.make_bot(factories[wanted] if wanted in factories
+                                    else bot_factory(entry, wanted))
             except Exception:  # a bot that cannot be made must not stop the table
                 log.exception("bot could not be made; the random bot plays the seat",
                               extra={"table": self.table.id, "seat": seat})
-                bot = self.make_bot(bot_factories(entry)["random"])
+                bot = self.make_bot(factories["random"])
             made.append((seat, name, bot))
         return made
 
