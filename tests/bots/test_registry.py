@@ -4,14 +4,18 @@ bot the lobby offers at that level, and every former name still seats its bot.""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 
 from twintable.bots.base import RandomBot
 from twintable.bots.registry import (
+    bot_factories,
+    bot_factory,
     level_bots,
     level_of,
     resolve_bot,
+    table_bot,
     unknown_bot_message,
 )
 from twintable.core.plugin import BotLevel, GameEntry
@@ -75,3 +79,24 @@ def test_make_bots_refuses_a_level_the_game_lacks() -> None:
     entry = default_registry().entry("twins")
     with pytest.raises(ValueError, match="no bot at level expert"):
         make_bots(entry, ["expert", "hard"])
+
+
+def test_a_server_table_seats_bots_and_levels_with_noise_but_never_user_agents() -> None:
+    timo = default_registry().entry("timo")
+    assert table_bot(timo, "heuristic") == "heuristic"
+    assert table_bot(timo, "Medium") == "heuristic"
+    assert table_bot(timo, "medium@0.2") == "heuristic@0.2"
+    assert table_bot(timo, "greedy@0") == "greedy"  # no noise is the bot itself
+    for agent in ("agent.zip", "policy.npz", "os:system", "agent.zip@0.2", "hard"):
+        assert table_bot(timo, agent) is None, agent  # Timo has no Hard level
+    with pytest.raises(ValueError, match="noise"):
+        table_bot(timo, "medium@1.5")
+
+
+def test_noise_keeps_a_learning_bots_records() -> None:
+    """A table hands the word bots the rounds people played (``records``); through a noise
+    too: the noisy factory shows the inner one's signature."""
+    twinz = default_registry().entry("twinz")
+    learner = next(name for name, factory in bot_factories(twinz).items()
+                   if "records" in inspect.signature(factory).parameters)
+    assert "records" in inspect.signature(bot_factory(twinz, f"{learner}@0.3")).parameters

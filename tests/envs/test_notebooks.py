@@ -4,6 +4,7 @@ and puts it on the ladder."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -38,4 +39,10 @@ def test_each_notebook_trains_evaluates_and_ladders_an_agent(
     assert scope["results"], "nothing was evaluated"
     rated = {row["bot"] for row in scope["rated"]["ratings"]}  # type: ignore[index]
     assert str(agent) in rated
+    if importlib.util.find_spec("sb3_contrib") is not None:
+        # Where sb3-contrib is installed, the MaskablePPO cell trained, saved and laddered
+        # a model too (CI installs it: .ci/run).
+        model = tmp_path / f"{scope['GAME']}_ppo.zip"
+        assert model.is_file() and str(model) in rated
+        assert any(agent == str(model) for agent, _ in scope["results"])  # type: ignore[attr-defined]
     assert "ordinal" in capsys.readouterr().out

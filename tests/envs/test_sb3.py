@@ -5,6 +5,7 @@ sb3-contrib's way of reading masks, self-play; training itself where SB3 is inst
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +16,15 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 
 from twintable.bots.registry import level_bots
+from twintable.bots.user import SB3Policy
 from twintable.core.registry import default_registry
+from twintable.envs import IllegalActionError, evaluate
 from twintable.envs.sb3 import SelfPlay, TableVecEnv, vec_env
+from twintable.sim.ladder import climb, game_ladder
+from twintable.sim.runner import run_games
+
+#: Why the training tests skip: Stable-Baselines3 is an extra (CI installs it, .ci/run).
+NO_SB3 = "training needs Stable-Baselines3 and sb3-contrib: pip install 'twintable[sb3]'"
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -115,7 +123,7 @@ def test_timo_keeps_its_c_engine_adapter_under_the_same_module() -> None:
 
 
 def test_maskable_ppo_learns_on_any_game_where_sb3_contrib_is_installed() -> None:
-    sb3_contrib = pytest.importorskip("sb3_contrib")
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason=NO_SB3)
     from stable_baselines3.common.vec_env import VecEnv
 
     rivals = SelfPlay()
@@ -130,3 +138,46 @@ def test_maskable_ppo_learns_on_any_game_where_sb3_contrib_is_installed() -> Non
     masks = env.action_masks()
     actions, _ = model.predict(observations, action_masks=masks)
     assert masks[np.arange(2), actions].all()
+
+
+def test_plain_ppo_is_told_to_take_the_penalty_mode() -> None:
+    env = vec_env("twins", 1, players=3, opponents="random", options={"max_hands": 1})
+    env.reset()
+    illegal = int(np.flatnonzero(~env.action_masks()[0])[0])
+    with pytest.raises(IllegalActionError, match="illegal_action='penalty'"):
+        env.step(np.array([illegal]))
+    env = vec_env("twins", 1, players=3, opponents="random", options={"max_hands": 1},
+                  illegal_action="penalty")
+    env.reset()
+    _, rewards, dones, infos = env.step(np.array([illegal]))
+    assert dones[0] and rewards[0] == -1 and infos[0]["illegal_action"]
+
+
+@pytest.mark.parametrize("algorithm", ["MaskablePPO", "PPO"])
+def test_a_trained_zip_plays_in_evaluate_sim_and_the_ladder(algorithm: str,
+                                                             tmp_path: Path) -> None:
+    """A model SB3 saved is a bot by its path everywhere a bot is named: trained a few
+    steps (plain PPO in the penalty mode it needs), saved, loaded back."""
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason=NO_SB3)
+    stable_baselines3 = pytest.importorskip("stable_baselines3", reason=NO_SB3)
+
+    options = {"max_hands": 1}
+    kind = (sb3_contrib.MaskablePPO if algorithm == "MaskablePPO"
+            else stable_baselines3.PPO)
+    extra: dict[str, Any] = ({} if algorithm == "MaskablePPO"
+                             else {"illegal_action": "penalty"})
+    env = vec_env("twins", 2, players=3, opponents="random", options=options, **extra)
+    model = kind("MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(64)
+    model.save(tmp_path / "agent.zip")
+    path = str(tmp_path / "agent.zip")
+    assert SB3Policy(path).masked == (algorithm == "MaskablePPO")
+    one = evaluate(path, "medium@0.2", 4, seed=3, game="twins", players=3, options=options)
+    assert one.games == 4
+    assert one == evaluate(path, "medium@0.2", 4, seed=3, game="twins", players=3,
+                           options=options, batch=2)
+    results = next(run_games("twins", options, [path, "random", "random"], 3, seed=0))
+    assert all(path in result.bots for result in results)
+    rated = climb(game_ladder("twins", 3, options, only=["beginner"], agents=[path]),
+                  games=1, seed=1)
+    assert path in {row["bot"] for row in rated["ratings"]}

@@ -9,6 +9,7 @@ the entry's :meth:`~twintable.core.plugin.GameEntry.plan`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from twintable.bots.base import Bot, RandomBot
 from twintable.bots.noise import NOISE_MARK, noisy_name, split_noise, with_noise
@@ -114,8 +115,29 @@ def bot_factory(entry: GameEntry, name: str) -> Callable[[], Bot]:
     base, mark, suffix = seated.rpartition(NOISE_MARK)
     if mark and _number(suffix):
         inner, noise = bot_factory(entry, base), float(suffix)
-        return lambda: with_noise(inner(), noise, seated)
+
+        def noisy(*args: Any, **kwargs: Any) -> Bot:
+            return with_noise(inner(*args, **kwargs), noise, seated)  # type: ignore[no-any-return]
+
+        # Its signature is the inner factory's: a table hands a bot that learns from
+        # people (``records``) its rounds through the noise too.
+        noisy.__wrapped__ = inner  # type: ignore[attr-defined]
+        return noisy
     return user_bot_factory(entry, seated)
+
+
+def table_bot(entry: GameEntry, name: str) -> str | None:
+    """The bot a server table seats for ``name``: a bot's name (a former one too) as it
+    is, or a level's name as :func:`level_bots` seats it, either with a noise
+    (``medium@0.2`` seats ``heuristic@0.2``); None when it names none of these. Never a
+    user's agent (``module:Class``, a file): a table imports no code and reads no file
+    a request names. A malformed noise is a ValueError saying what a noise is."""
+    factories = bot_factories(entry)
+    if name in factories:
+        return name
+    base, noise = split_noise(name)
+    bot = base if base in factories else level_bots(entry).get(base.strip().lower())
+    return None if bot is None else noisy_name(bot, noise)
 
 
 def make_bot(entry: GameEntry, name: str) -> Bot:

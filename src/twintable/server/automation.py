@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from twintable.bots.registry import bot_factories, default_bot
+from twintable.bots.registry import bot_factories, bot_factory, default_bot
 from twintable.core.plugin import Pacing
 from twintable.core.schedule import EventKind, Plan, earliest, next_event
 from twintable.core.types import SYSTEM_SEAT
@@ -116,9 +116,11 @@ class Automation:
         factories = bot_factories(entry)
         made = []
         for seat, name in missing:
-            factory = factories[default_bot(entry) if name is None else name]
+            wanted = default_bot(entry) if name is None else name
             try:
-                bot = self.make_bot(factory)
+                # A seat's bot may carry a noise (``heuristic@0.2``): bot_factory reads it.
+                bot = self.make_bot(factories[wanted] if wanted in factories
+                                    else bot_factory(entry, wanted))
             except Exception:  # a bot that cannot be made must not stop the table
                 log.exception("bot could not be made; the random bot plays the seat",
                               extra={"table": self.table.id, "seat": seat})

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from twintable.bots.registry import bot_factories
 from twintable.core.errors import OptionError, RuleError
 from twintable.core.game import Outcome
 from twintable.core.registry import GameRegistry
@@ -36,7 +35,7 @@ from twintable.server.moves import stored_payload
 from twintable.server.presence import DEFAULT_GRACE_S
 from twintable.server.protocol import Moved
 from twintable.server.public import table_socket
-from twintable.server.seating import bot_name, hash_token, new_token
+from twintable.server.seating import bot_name, hash_token, new_token, seated_bot
 from twintable.server.settings import Settings
 from twintable.server.stopping import cancel_within
 from twintable.server.storage.archive import (
@@ -281,10 +280,9 @@ class GameServer:
         if len(seat_kinds) != players or seat_kinds[0][0] != "human":
             raise LobbyError(422, "seats.invalid",
                              "give one entry per seat; seat 0 is the creator's")
-        known = bot_factories(self.registry.entry(game_id))
-        for kind, bot in seat_kinds:
-            if kind == "bot" and bot not in known:
-                raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {game_id}")
+        entry = self.registry.entry(game_id)
+        seat_kinds = [(kind, seated_bot(entry, bot) if kind == "bot" else bot)
+                      for kind, bot in seat_kinds]
         table_id = secrets.token_hex(8)
         row = TableRow(id=table_id, game=game_id, name=name or f"{display_name}'s table",
                        options={k: list(v) if isinstance(v, tuple) else v

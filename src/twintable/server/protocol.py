@@ -30,6 +30,8 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from twintable.bots.noise import split_noise
+
 PROTOCOL_VERSION = 1
 
 #: Format characters that reorder or hide text (bidi overrides and isolates, zero-width
@@ -81,6 +83,20 @@ DisplayName = Annotated[str, StringConstraints(min_length=1, max_length=40),
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 Token = Annotated[str, StringConstraints(min_length=16, max_length=100)]
 InviteKey = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
+def _bot_choice(name: str) -> str:
+    """A bot's name or level, with a noise or without (``medium@0.2``: a random legal
+    move one time in five, bots/noise.py); a malformed noise is refused here, what the
+    name seats by the game (``bot.unknown``)."""
+    split_noise(name)
+    return name
+
+
+#: A bot for a seat, as the lobby's requests name it: ``medium``, ``heuristic``,
+#: ``medium@0.2``.
+BotChoice = Annotated[str, StringConstraints(min_length=1, max_length=64),
+                      AfterValidator(_bot_choice)]
 
 
 def _whole_number(value: Any) -> Any:
@@ -464,7 +480,8 @@ ServerMessage = Annotated[Welcome | Snapshot | EventFrame | Ack | ErrorMessage |
 # -- the lobby over HTTP ------------------------------------------------------------
 class SeatRequest(Strict):
     kind: Literal["human", "bot"]
-    bot: str | None = None
+    bot: BotChoice | None = None
+    """A bot's name or level, optionally with a noise (``medium@0.2``)."""
 
 
 class CreateTable(Strict):
@@ -534,7 +551,8 @@ class GuidedGames(BaseModel):
 
 
 class SeatBot(Strict):
-    bot: str
+    bot: BotChoice
+    """A bot's name or level, optionally with a noise (``medium@0.2``)."""
 
 
 class Joined(BaseModel):

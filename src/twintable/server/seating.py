@@ -12,7 +12,8 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 
-from twintable.bots.registry import bot_factories
+from twintable.bots.registry import table_bot
+from twintable.core.plugin import GameEntry
 from twintable.server.errors import LobbyError
 from twintable.server.storage.models import SeatRow
 from twintable.server.table_view import TableView
@@ -36,6 +37,18 @@ def bot_name(table_id: str, seat: int, taken: set[str]) -> str:
         if name.casefold() not in used:
             return name
     return f"{BOT_NAMES[start % len(BOT_NAMES)]} {seat + 1}"
+
+
+def seated_bot(entry: GameEntry, bot: str | None) -> str:
+    """The bot a seat gets for ``bot`` (a bot's name or level, with a noise or without:
+    ``medium@0.2``, :func:`~twintable.bots.registry.table_bot`), or ``bot.unknown``."""
+    try:
+        seated = None if bot is None else table_bot(entry, bot)
+    except ValueError as error:  # a malformed noise (requests' models refuse it first)
+        raise LobbyError(422, "bot.unknown", str(error)) from None
+    if seated is None:
+        raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {entry.id}")
+    return seated
 
 
 def hash_token(token: str) -> str:
@@ -254,8 +267,7 @@ class Seating:
             if bot is None:
                 await self._empty_seat(seat)
                 return
-            if bot not in bot_factories(table.entry):
-                raise LobbyError(422, "bot.unknown", f"unknown bot {bot!r} for {table.game.id}")
+            bot = seated_bot(table.entry, bot)
             row = table.seats[seat]
             if row.kind != "bot":
                 row.display_name = self.bot_name(seat)

@@ -14,10 +14,20 @@ export function levelOf(gameId, bot) {
   return declared(gameId).find((entry) => entry.bot === bot)?.level || null;
 }
 
-// What a bot is called before people: its level, else its own name.
+// A seat's bot without its noise: "heuristic@0.2" (a random legal move one time in
+// five, the server's bots/noise.py) is the heuristic bot, noisy.
+export function splitNoise(bot) {
+  const at = bot.lastIndexOf("@");
+  return at > 0 ? { base: bot.slice(0, at), noisy: Number(bot.slice(at + 1)) > 0 } : { base: bot, noisy: false };
+}
+
+// What a bot is called before people: its level, else its own name; with a noise,
+// "Medium (noisy)".
 export function levelLabel(gameId, bot) {
-  const level = levelOf(gameId, bot);
-  return level ? t(`level.${level}`) : t(`bot.${bot}`);
+  const { base, noisy } = splitNoise(bot);
+  const level = levelOf(gameId, base);
+  const label = level ? t(`level.${level}`) : t(`bot.${base}`);
+  return noisy ? t("level.noisy", { level: label }) : label;
 }
 
 // The bots a person may choose, weakest first where levels are declared (then only
@@ -35,7 +45,8 @@ export function botChoices(game, keep = null) {
     bots.push(named.includes(game.default_bot) ? game.default_bot
       : named.find((bot) => !SCALE.includes(bot) && bot !== "random") || named[0]);
   }
-  return keep && !bots.includes(keep) && game.bots.includes(keep) ? [...bots, keep] : bots;
+  const kept = keep && !bots.includes(keep) && game.bots.includes(splitNoise(keep).base);
+  return kept ? [...bots, keep] : bots;
 }
 
 // The level "Play now" seats: the one this browser chose last for the game while the

@@ -14,6 +14,9 @@ from gymnasium.vector import AutoresetMode
 
 from tests.games.timo.native import require_native
 
+#: Why the training tests skip: Stable-Baselines3 is an extra (CI installs it, .ci/run).
+NO_SB3 = "training needs Stable-Baselines3 and sb3-contrib: pip install 'twintable[sb3]'"
+
 
 @pytest.fixture(autouse=True)
 def native() -> None:
@@ -99,7 +102,7 @@ def test_the_adapter_needs_same_step_autoreset() -> None:
 
 
 def test_maskable_ppo_learns_on_it_where_sb3_contrib_is_installed() -> None:
-    sb3_contrib = pytest.importorskip("sb3_contrib")
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason=NO_SB3)
     from stable_baselines3.common.vec_env import VecEnv
 
     from twintable.games.timo.research.sb3 import timo_vec_env

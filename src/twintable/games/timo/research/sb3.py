@@ -8,7 +8,9 @@ that ends a game returns the next game's first observation, the last one travell
 :class:`~twintable.envs.timo_vector.TimoVectorEnv` in Gymnasium's same-step mode and
 wraps it in :class:`TimoSB3VecEnv`, a subclass of SB3's ``VecEnv`` when Stable-Baselines3
 is installed (it is not a dependency: without it the class has the same methods, for
-code that only needs the interface)::
+code that only needs the interface). What every SB3 adapter here shares (seeding,
+``get_attr``, ``env_method``, masks for sb3-contrib) is
+:class:`twintable.envs.sb3.VecEnvMethods`; this module only steps the C engine::
 
     from sb3_contrib import MaskablePPO
     from twintable.envs.sb3 import timo_vec_env
@@ -22,37 +24,46 @@ decisions, as SB3's ``Monitor`` writes), ``winner`` and ``scores``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
+from twintable.envs.sb3 import VecEnvMethods, sb3_bases
 from twintable.games.timo.research.codec import N_ACTIONS
 from twintable.games.timo.research.vector import TimoVectorEnv
 
 
-class SB3VecEnvMethods:
-    """The methods of Stable-Baselines3's ``VecEnv`` over a same-step TimoVectorEnv."""
+class SB3VecEnvMethods(VecEnvMethods):
+    """:class:`~twintable.envs.sb3.VecEnvMethods` over a same-step TimoVectorEnv: the C
+    engine steps every game at once, and its games share their settings."""
 
     def __init__(self, vector: TimoVectorEnv):
         if vector.autoreset_mode != AutoresetMode.SAME_STEP:
             raise ValueError("Stable-Baselines3 needs AutoresetMode.SAME_STEP")
         self.vector = vector
-        self.num_envs = vector.num_envs
-        self.observation_space = vector.single_observation_space
-        self.action_space = vector.single_action_space
-        self.render_mode: str | None = None
-        self.metadata: dict[str, Any] = {"render_modes": []}
-        # What SB3's own VecEnv.__init__ would set, which this class does not call.
-        self._seeds: list[int | None] = [None] * self.num_envs
-        self._options: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        self._seed: int | None = None
-        self._actions: npt.NDArray[np.int64] | None = None
+        super().__init__(vector.num_envs, vector.single_observation_space,
+                         vector.single_action_space)
         self._masks = np.zeros((self.num_envs, N_ACTIONS), dtype=np.bool_)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _mask(self, game: int) -> npt.NDArray[np.bool_]:
+        return np.array(self._masks[game], dtype=np.bool_)
+
+    def _attr(self, game: int, name: str) -> Any:
+        return getattr(self.vector, name)
+
+    def _set_attr(self, game: int, name: str, value: Any) -> None:
+        raise AttributeError(f"the games of a vector engine share their settings; "
+                             f"{name} cannot be set game by game")
+
+    def _method(self, game: int, name: str) -> Callable[..., Any]:
+        return getattr(self.vector, name)  # type: ignore[no-any-return]
+
+    def _is_wrapped(self, game: int, wrapper_class: type) -> bool:
+        return False
 
     # -- stepping ----------------------------------------------------------------------
     def reset(self) -> dict[str, npt.NDArray[Any]]:
@@ -62,15 +73,10 @@ class SB3VecEnvMethods:
         self._masks = observations["action_mask"].astype(np.bool_)
         return observations
 
-    def step_async(self, actions: npt.NDArray[Any]) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-
     def step_wait(self) -> tuple[dict[str, npt.NDArray[Any]], npt.NDArray[np.float32],
                                  npt.NDArray[np.bool_], list[dict[str, Any]]]:
-        if self._actions is None:
-            raise RuntimeError("step_async() first")
-        observations, rewards, terminated, truncated, infos = self.vector.step(self._actions)
-        self._actions = None
+        actions = self._take_actions()
+        observations, rewards, terminated, truncated, infos = self.vector.step(actions)
         self._lengths += 1
         dones = terminated | truncated
         per_game: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -87,74 +93,15 @@ class SB3VecEnvMethods:
         self._masks = observations["action_mask"].astype(np.bool_)
         return observations, rewards.astype(np.float32), dones, per_game
 
-    def step(self, actions: npt.NDArray[Any]) -> tuple[Any, ...]:
-        self.step_async(actions)
-        return self.step_wait()
-
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal moves of every game now, ``(num_envs, 125)``."""
         return self._masks.copy()
-
-    # -- what SB3 asks of every VecEnv ---------------------------------------------------
-    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
-
-    def get_attr(self, attr_name: str, indices: int | Iterable[int] | None = None
-                 ) -> list[Any]:
-        """An attribute per game; ``action_masks`` gives each game's mask function
-        (sb3-contrib checks for it this way)."""
-        games = self._indices(indices)
-        if attr_name == "action_masks":
-            return [lambda game=game: self._masks[game].copy() for game in games]
-        value = getattr(self.vector, attr_name)
-        return [value for _ in games]
-
-    def set_attr(self, attr_name: str, value: Any,
-                 indices: int | Iterable[int] | None = None) -> None:
-        raise AttributeError(f"the games of a vector engine share their settings; "
-                             f"{attr_name} cannot be set game by game")
-
-    def env_method(self, method_name: str, *method_args: Any,
-                   indices: int | Iterable[int] | None = None, **method_kwargs: Any
-                   ) -> list[Any]:
-        games = self._indices(indices)
-        if method_name == "action_masks":
-            return [self._masks[game].copy() for game in games]
-        method = getattr(self.vector, method_name)
-        return [method(*method_args, **method_kwargs) for _ in games]
-
-    def env_is_wrapped(self, wrapper_class: type,
-                       indices: int | Iterable[int] | None = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
-
-    def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        """Seed the next reset (SB3's convention): game ``i`` then deals from seed + i."""
-        self._seed = seed
-        return [None if seed is None else seed + game for game in range(self.num_envs)]
-
-    def get_images(self) -> Sequence[np.ndarray | None]:
-        return [None for _ in range(self.num_envs)]
-
-    def render(self, mode: str | None = None) -> np.ndarray | None:
-        return None
 
     def close(self) -> None:
         self.vector.close()
 
 
-def _sb3_base() -> tuple[type, ...]:
-    try:
-        from stable_baselines3.common.vec_env import VecEnv
-    except ImportError:
-        return ()
-    return (VecEnv,)
-
-
-class TimoSB3VecEnv(SB3VecEnvMethods, *_sb3_base()):  # type: ignore[misc]
+class TimoSB3VecEnv(SB3VecEnvMethods, *sb3_bases()):  # type: ignore[misc]
     """:class:`SB3VecEnvMethods`, and an SB3 ``VecEnv`` when Stable-Baselines3 is
     installed, so that SB3 and sb3-contrib accept it."""
 
