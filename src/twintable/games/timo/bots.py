@@ -218,6 +218,14 @@ class Mix:
         return ((self.next() >> 32) * n) >> 32
 
 
+#: Deals per decision. At 4 seats one move is a small part of a long round, and 150 deals
+#: left Expert no stronger than Medium there (51%, 44-58%, bench/levels.py); 1000 make
+#: it so (58.2% of 400 games, 53.4-63.0%; 4000 did no better, 56.5% of 200). A decision
+#: costs the C engine about 13 ms of one core on average, 45 ms at worst (2 to 6 seats);
+#: the Python search, for installs without a compiler, is many times slower.
+SAMPLES = 1000
+
+
 class SearchTimoBot:
     """Determinized Monte Carlo: deal the unseen cards again many times, play each
     candidate forward in every deal, keep the best on average.
@@ -236,7 +244,7 @@ class SearchTimoBot:
 
     name = "search"
 
-    def __init__(self, samples: int = 150, game: TimoGame | None = None,
+    def __init__(self, samples: int = SAMPLES, game: TimoGame | None = None,
                  native: bool | None = None):
         self.samples = samples
         self.game = game or TimoGame()
