@@ -14,4 +14,7 @@ threads = [] if os.name == "nt" else ["-pthread"]
 setup(ext_modules=[
     Extension("twintable.games.timo._native", ["src/twintable/games/timo/_native.c"],
               optional=True, extra_compile_args=["-O2", *threads], extra_link_args=threads),
+    # Twins' rules for its environment (games/twins/env.py; optional the same way).
+    Extension("twintable.games.twins._native", ["src/twintable/games/twins/_native.c"],
+              optional=True, extra_compile_args=["-O2"]),
 ])

@@ -3,9 +3,12 @@ ratio to ``timo_v0`` measured in the same run.
 
 The loop is the standard one (``agent_iter``, ``last``, a uniformly random index among the
 mask's ones, ``step``) on each game's ``env()`` with its default options and the player
-count given, for ``--seconds`` per game split into ``--repeats`` runs (best run kept: the
-machine may be shared). An episode that reaches its default cap is truncated as a learner
-would see it. Target (issue 41): Twins, Twin It and Twinz at >= 50% of ``timo_v0``.
+count given, for ``--seconds`` per game split into ``--repeats`` rounds. Each round runs
+every game once, one after another, and each game's ratio to ``timo_v0`` is taken within
+the round; the median of the rounds' ratios is printed (a shared machine's load drifts
+between rounds more than within one), with the best rate seen. An episode that reaches
+its default cap is truncated as a learner would see it. Target (issue 41): Twins, Twin It
+and Twinz at >= 50% of ``timo_v0``.
 Usage: python bench/envs_all.py [--seconds S] [--repeats N] [--games timo twins ...]
        [--profile GAME] (cProfile of one game's loop, the 25 costliest calls)
 """
@@ -16,6 +19,7 @@ import argparse
 import cProfile
 import pstats
 import random
+import statistics
 import time
 from typing import Any
 
@@ -64,21 +68,23 @@ def main() -> None:
         return
     runs, share = max(1, args.repeats), args.seconds / max(1, args.repeats)
     games = ["timo", *[game for game in args.games if game != "timo"]]
-    rates: dict[str, float] = {}
-    for game in games:
-        env = make(game)
-        aec_rate(env, 0.5)  # warm up: first-use loads (Twinz's word roots) are not steps
-        rates[game] = max(aec_rate(env, share) for _ in range(runs))
+    envs = {game: make(game) for game in games}
     # Timo's environment runs on its C engine; its Python reference rules, for scale.
-    reference = env_module("timo").env(players=PLAYERS["timo"], native=False)
-    aec_rate(reference, 0.5)
-    python_timo = max(aec_rate(reference, share) for _ in range(runs))
-    print(f"AEC env() steps/s, random legal moves, best of {runs} runs of {share:.1f} s")
-    for game, rate in rates.items():
-        print(f"  {game:8s} {PLAYERS.get(game, 4)} players: {rate:9.0f} steps/s  "
-              f"{rate / rates['timo']:6.1%} of timo_v0  "
-              f"{rate / python_timo:6.1%} of timo_v0 on its Python rules")
-    print(f"  timo_v0 on its Python rules (native=False): {python_timo:9.0f} steps/s")
+    envs["python timo"] = env_module("timo").env(players=PLAYERS["timo"], native=False)
+    for env in envs.values():
+        aec_rate(env, 0.5)  # warm up: first-use loads (Twinz's word roots) are not steps
+    rounds = [{game: aec_rate(env, share) for game, env in envs.items()}
+              for _ in range(runs)]
+    print(f"AEC env() steps/s, random legal moves, {runs} rounds of {share:.1f} s a game; "
+          "ratios: median over the rounds of each round's ratio")
+    for game in games:
+        best = max(rates[game] for rates in rounds)
+        ratio = statistics.median(rates[game] / rates["timo"] for rates in rounds)
+        python = statistics.median(rates[game] / rates["python timo"] for rates in rounds)
+        print(f"  {game:8s} {PLAYERS.get(game, 4)} players: {best:9.0f} steps/s  "
+              f"{ratio:6.1%} of timo_v0  {python:6.1%} of timo_v0 on its Python rules")
+    python_best = max(rates["python timo"] for rates in rounds)
+    print(f"  timo_v0 on its Python rules (native=False): {python_best:9.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -115,8 +115,9 @@ from twintable.games.twinit.state import (
     TOUCH,
     TURN_OVER,
     TwinItState,
+    ref_side,
 )
-from twintable.games.twinit.views import PublicTable, legal_moves
+from twintable.games.twinit.views import PublicTable, legal_moves, public_table
 
 MAX_SEATS = 6
 MAX_SETS = CARDS // 2
@@ -186,65 +187,79 @@ def index_of(action: Action) -> int:
     raise ValueError(f"Twin It has no action index for {action.kind!r}")
 
 
+_AT = {name: where.start for name, where in OBSERVATION.slices.items()}
+_PICTURE, _MY_HAND, _ALLY_HAND, _RIVAL_HAND = (_AT["picture"], _AT["my_hand"],
+                                               _AT["ally_hand"], _AT["rival_hand"])
+_LIFT, _BANNED, _TRIPLE, _ME, _MY_SIDE = (_AT["lift"], _AT["banned"], _AT["triple"],
+                                          _AT["me"], _AT["my_side"])
+_ALLIES, _PRESENT, _PILES, _TURN, _SCORES = (_AT["allies"], _AT["present"], _AT["piles"],
+                                             _AT["turn"], _AT["scores"])
+_CONTENDERS, _MODE, _EDITION, _PHASE = (_AT["contenders"], _AT["mode"], _AT["edition"],
+                                        _AT["phase"])
+_TIME_LEFT, _ROUND, _TARGET, _TOUCHES_LEFT = (_AT["time_left"], _AT["round"], _AT["target"],
+                                              _AT["touches_left"])
+
+
 def encode(table: PublicTable, seat: int, recent_touches: tuple[int, ...],
            now: int) -> np.ndarray:
-    """One seat's view at time ``now`` as the observation vector (the layout above)."""
-    out = OBSERVATION.zeros()
-    where = OBSERVATION.slices
+    """One seat's view at time ``now`` as the observation vector (the layout above).
+
+    Its hot path: per-place values go in with one fancy assignment per field, the rest
+    one element at a time at offsets worked out once (no Layout lookups)."""
+    out = np.zeros(OBSERVATION.size, dtype=np.float32)
     options = table.options
-    side = table.side_of[seat]
+    side_of = table.side_of
+    side = side_of[seat]
     visible = table.visible
+    groups = table.groups
     if visible:
-        # One fancy assignment per field, not two numpy writes per place.
-        places = [_place(place) for place, _ in visible]
-        groups = table.groups
+        places = _places([place for place, _ in visible])
         out[places] = [picture + 1 for _, picture in visible]
         out[[_COPIES + index for index in places]] = [len(groups[picture]) - 1
                                                       for _, picture in visible]
     hold = options["hold_ms"]
     for owner, place, lift_ms in table.hands:
         index = _place(place)
-        kind = ("my_hand" if owner == seat else
-                "ally_hand" if table.side_of[owner] == side else "rival_hand")
-        out[where[kind].start + index] = 1.0
-        out[where["lift"].start + index] = min(max((lift_ms - now) / hold, 0.0), 1.0)
+        kind = (_MY_HAND if owner == seat else
+                _ALLY_HAND if side_of[owner] == side else _RIVAL_HAND)
+        out[kind + index] = 1.0
+        out[_LIFT + index] = min(max((lift_ms - now) / hold, 0.0), 1.0)
     banned = set(table.taboo[side])
     size, top = table.piles[seat]
     if options["edition"] == "ko" and table.mode in (COMPETITIVE, TEAM) and size:
         banned.add(top)
     for picture in banned:
-        for place in table.groups.get(picture, ()):
-            out[where["banned"].start + _place(place)] = 1.0
+        for place in groups.get(picture, ()):
+            out[_BANNED + _place(place)] = 1.0
     timeout = options["triple_timeout_ms"]
     for picture, due in table.triple_due:
-        for place in table.groups.get(picture, ()):
+        for place in groups.get(picture, ()):
             if place[0] in "cp":
-                out[where["triple"].start + _place(place)] = min(
-                    max((due - now) / timeout, 0.0), 1.0)
-    out[where["me"].start + seat] = 1.0
-    out[where["my_side"].start + side] = 1.0
-    for other in range(table.players):
-        other_side = table.side_of[other]
-        out[where["allies"].start + other] = float(other_side == side)
-        out[where["present"].start + other] = 1.0
-        out[where["piles"].start + other] = table.piles[other][0] / CARDS
-        out[where["scores"].start + other] = min(table.scores[other_side], PICTURES)
-    if 0 <= table.turn < table.players and table.phase != OVER:
-        out[where["turn"].start + table.turn] = 1.0
+                out[_TRIPLE + _place(place)] = min(max((due - now) / timeout, 0.0), 1.0)
+    out[_ME + seat] = 1.0
+    out[_MY_SIDE + side] = 1.0
+    players, piles, scores = table.players, table.piles, table.scores
+    out[_ALLIES:_ALLIES + players] = [float(side_of[other] == side) for other in range(players)]
+    out[_PRESENT:_PRESENT + players] = 1.0
+    out[_PILES:_PILES + players] = [piles[other][0] / CARDS for other in range(players)]
+    out[_SCORES:_SCORES + players] = [min(scores[side_of[other]], PICTURES)
+                                      for other in range(players)]
+    if 0 <= table.turn < players and table.phase != OVER:
+        out[_TURN + table.turn] = 1.0
     for contender in table.contenders or ():
-        out[where["contenders"].start + contender] = 1.0
-    out[where["mode"].start + MODES.index(table.mode)] = 1.0
-    out[where["edition"].start + ("fr", "ko").index(options["edition"])] = 1.0
-    out[where["phase"].start + PHASES.index(table.phase)] = 1.0
+        out[_CONTENDERS + contender] = 1.0
+    out[_MODE + MODES.index(table.mode)] = 1.0
+    out[_EDITION + ("fr", "ko").index(options["edition"])] = 1.0
+    out[_PHASE + PHASES.index(table.phase)] = 1.0
     if table.ends_ms is not None:
-        out[where["time_left"].start] = min(
-            max((table.ends_ms - now) / (options["duration_s"] * 1000), 0.0), 1.0)
+        out[_TIME_LEFT] = min(max((table.ends_ms - now) / (options["duration_s"] * 1000),
+                                  0.0), 1.0)
     if table.mode == TIME_ATTACK:
-        out[where["round"].start] = table.round_no / options["rounds"]
+        out[_ROUND] = table.round_no / options["rounds"]
     if table.mode in (COMPETITIVE, TEAM):
-        out[where["target"].start] = options["sets_to_win"] / 20
+        out[_TARGET] = options["sets_to_win"] / 20
     within = sum(1 for t in recent_touches if t > now - 1000)
-    out[where["touches_left"].start] = max(MAX_TOUCHES_PER_S - within, 0) / MAX_TOUCHES_PER_S
+    out[_TOUCHES_LEFT] = max(MAX_TOUCHES_PER_S - within, 0) / MAX_TOUCHES_PER_S
     return out
 
 
@@ -288,6 +303,60 @@ def _place(place: str) -> int:
                            f"{place!r}") from None
 
 
+def legal_indices(table: PublicTable, seat: int, recent_touches: tuple[int, ...]) -> list[int]:
+    """The action index of each of ``legal_moves(table, seat, recent_touches)``, in the
+    same order, without building the actions (most of a step's cost when every visible
+    card is a move). tests/games/twinit/test_env_fast.py holds the two equal."""
+    phase = table.phase
+    if phase == OVER:
+        return []
+    if phase == READY:
+        return [START_INDEX]
+    if table.contenders is not None and seat not in table.contenders:
+        return []
+    indices = []
+    if table.turn == seat and table.piles[seat][0]:
+        indices.append(FLIP_INDEX)
+    if (len(recent_touches) >= MAX_TOUCHES_PER_S
+            and recent_touches[-MAX_TOUCHES_PER_S] > table.now_ms - 1000):
+        return indices
+    covered = {ref for _, ref, _ in table.hands}
+    mode = table.mode
+    refs = [ref for ref, _ in table.visible if ref not in covered]
+    if mode == TIME_ATTACK:  # no steals: another side's sets are not touched
+        side = table.side_of[seat]
+        refs = [ref for ref in refs if ref[0] != "s" or ref_side(ref) == side]
+    places = _places(refs)
+    if mode not in (COOP, TIME_ATTACK):
+        indices += [TOUCH_BASE + place for place in places]
+        return indices
+    for ref, place in zip(refs, places, strict=True):
+        indices.append(TOUCH_BASE + place)
+        if ref[0] == "c":
+            indices.append(TURN_BASE + place)
+    return indices
+
+
+def _places(refs: list[str]) -> list[int]:
+    """The place index of each ref (:func:`_place`'s error for one without)."""
+    try:
+        return [PLACE_INDEX[ref] for ref in refs]
+    except KeyError:
+        return [_place(ref) for ref in refs]
+
+
+def move_at(table: PublicTable, seat: int, index: int) -> Action:
+    """The action ``legal_moves`` lists for a legal move's index (its picture read from
+    the table)."""
+    if index == FLIP_INDEX:
+        return Action(seat, FLIP)
+    if index == START_INDEX:
+        return Action(seat, START)
+    kind, ref = ((TOUCH, PLACES[index - TOUCH_BASE]) if index < TURN_BASE
+                 else (TURN_OVER, PLACES[index - TURN_BASE]))
+    return Action(seat, kind, {"card": ref, "picture": table.picture_at[ref]})
+
+
 class TwinItTable:
     """What both forms share: one engine state, the virtual clock, masks and rewards."""
 
@@ -313,7 +382,10 @@ class TwinItTable:
         self._legal_key: tuple[int, int, int] = (-1, -1, -1)
         self._tables_key: tuple[int, int, int] = (-1, -1, -1)
         self._tables: dict[int, tuple[PublicTable, tuple[int, ...]]] = {}
+        self._public: PublicTable | None = None
         self._legal_moves: dict[int, dict[int, Action]] = {}
+        self._indices_key: tuple[int, int, int] = (-1, -1, -1)
+        self._indices: dict[int, list[int]] = {}
 
     def default_cap(self) -> int:
         """Ticks in :data:`CAP_MS`, or in every timed round and its start if longer."""
@@ -341,14 +413,15 @@ class TwinItTable:
         key = (self._episode, self.state.version, self.now)
         if key != self._tables_key:
             self._tables_key, self._tables = key, {}
+            # Every seat's view shares one public table (views.build_view). The view's
+            # clock is the last change; the rate limit is judged at the tick's time.
+            public = public_table(self.state)
+            self._public = (public if public.now_ms >= self.now
+                            else public._replace(now_ms=self.now))
         found = self._tables.get(seat)
         if found is None:
-            view = self.game.view(self.state, seat)
-            # The view's clock is the last change; the rate limit is judged at the tick's
-            # time.
-            found = (view.public._replace(now_ms=max(self.now, view.public.now_ms)),
-                     view.recent_touches)
-            self._tables[seat] = found
+            assert self._public is not None
+            found = self._tables[seat] = (self._public, tuple(self.state.touches[seat]))
         return found
 
     def legal(self, seat: int) -> dict[int, Action]:
@@ -368,11 +441,27 @@ class TwinItTable:
             self._legal_moves[seat] = moves
         return moves
 
+    def legal_indices(self, seat: int) -> list[int]:
+        """The seat's legal moves now as action indices, wait left out (kept like
+        :meth:`legal`: a step masks, then checks the move)."""
+        key = (self._episode, self.state.version, self.now)
+        if key != self._indices_key:
+            self._indices_key, self._indices = key, {}
+        indices = self._indices.get(seat)
+        if indices is None:
+            if self.state.phase == OVER:
+                indices = []
+            else:
+                table, touches = self._table(seat)
+                indices = legal_indices(table, seat, touches)
+            self._indices[seat] = indices
+        return indices
+
     def mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if not self.game.is_over(self.state):
+        if self.state.phase != OVER:
             mask[WAIT] = 1
-            mask[list(self.legal(seat))] = 1
+            mask[self.legal_indices(seat)] = 1
         return mask
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
@@ -387,12 +476,12 @@ class TwinItTable:
         if index is None:
             raise IllegalActionError(f"seat_{seat} must give an action index (0 waits)")
         number = int(index)
-        if number == WAIT and not self.game.is_over(self.state):
+        over = self.state.phase == OVER
+        if number == WAIT and not over:
             return None
-        move = self.legal(seat).get(number)
-        if move is None:
+        if over or number == WAIT or number not in self.legal_indices(seat):
             raise IllegalActionError(f"action {number} is not legal for seat_{seat} now")
-        return move.at(self.now)
+        return move_at(self._table(seat)[0], seat, number).at(self.now)
 
     action_at = checked
 
@@ -586,6 +675,8 @@ __all__ = [
     "encode",
     "env",
     "index_of",
+    "legal_indices",
+    "move_at",
     "observe_view",
     "parallel_env",
     "raw_env",

@@ -42,6 +42,13 @@ the game ends; ``reward="score"`` gives each seat its change in chips /
 ``starting_chips`` after every step. The game ends when the engine says so (a bankruptcy's hand, or
 ``max_hands``).
 
+Engine: ``env(native=None)`` steps the AEC form on the C engine (``games/twins/_native.c``,
+built by setup.py where a C compiler is found) and on the reference rules (rules.py)
+otherwise or with ``native=False``; both give the same observations, masks, rewards and
+states for the same seed and actions (tests/games/twins/test_native.py). On the engine
+``env.unwrapped.state`` is a fresh copy of the engine's state at each read (bots and
+evaluation read it; changing it changes nothing). The parallel form runs on the rules.
+
 Episode cap: ``max_steps`` (default ``"auto"``: 5 × players × ``max_hands`` AEC steps, or
 with no ``max_hands`` 20 × ``starting_chips`` hands' worth, 240 hands at 12 chips; the
 parallel form counts its own steps against the same number) truncates a game that would
@@ -58,6 +65,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
+from twintable.core.rng import Rng
 from twintable.core.types import Action
 from twintable.envs.aec import (
     AUTO,
@@ -74,7 +82,7 @@ from twintable.envs.errors import IllegalActionError
 from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
-from twintable.games.twins.cards import DECK_SIZE
+from twintable.games.twins.cards import CATEGORY_NAMES, DECK_SIZE, SET_RANK, cash_card
 from twintable.games.twins.rules import (
     BUY_KIND,
     MOST_BOUGHT,
@@ -84,6 +92,14 @@ from twintable.games.twins.rules import (
 )
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
 from twintable.games.twins.views import TwinsView
+
+try:
+    from twintable.games.twins import _native
+except ImportError:  # built without a C compiler: see setup.py
+    _native = None  # type: ignore[assignment]
+
+#: Whether the C engine was built (the AEC form then runs on it by default).
+NATIVE = _native is not None
 
 MAX_SEATS = 6
 WAIT = 0
@@ -118,6 +134,12 @@ OBSERVATION = Layout([
           "1 when this hand is the game's last (a bankruptcy, or `max_hands`)"),
 ])
 _PHASES = {BUY: 0, PICK: 1, OVER: 2}
+_PHASE_NAMES = (BUY, PICK, OVER)
+if _native is not None and (
+        OBSERVATION.size, N_ACTIONS) != (_native.OBSERVATION_SIZE, _native.N_ACTIONS):
+    raise ImportError("games/twins/_native.c encodes another layout than env.py's")
+#: SET_RANK as the engine reads it: 60 x 60 int16, row by row.
+_RANKS = np.array(SET_RANK, dtype=np.int16).tobytes()
 
 
 def index_of(action: Action) -> int:
@@ -320,16 +342,21 @@ class TwinsTable:
         return self.rewards(before), {agent: {} for agent in agents}
 
     def describe(self) -> str:
-        view = self.game.view(self.state, None)
-        lines = [f"Twins hand {view.hand_no} round {view.round_no} ({view.phase}), "
-                 f"bank {view.bank}"]
-        for seat in range(self.players):
-            flags = " out" if view.out[seat] else ""
-            flags += " sits out" if view.sitting_out[seat] else ""
-            flags += " picked" if view.committed[seat] else ""
-            lines.append(f"  seat_{seat}: {view.chips[seat]} chips, "
-                         f"{view.hand_sizes[seat]} cards{flags}")
-        return "\n".join(lines)
+        return describe(self.game, self.state, self.players)
+
+
+def describe(game: TwinsGame, state: TwinsState, players: int) -> str:
+    """The table as a spectator sees it, in words (no secret)."""
+    view = game.view(state, None)
+    lines = [f"Twins hand {view.hand_no} round {view.round_no} ({view.phase}), "
+             f"bank {view.bank}"]
+    for seat in range(players):
+        flags = " out" if view.out[seat] else ""
+        flags += " sits out" if view.sitting_out[seat] else ""
+        flags += " picked" if view.committed[seat] else ""
+        lines.append(f"  seat_{seat}: {view.chips[seat]} chips, "
+                     f"{view.hand_sizes[seat]} cards{flags}")
+    return "\n".join(lines)
 
 
 class raw_env(TableEnv):
@@ -341,16 +368,28 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, reward: str = "win",
-                 max_steps: int | str | None = AUTO):
+                 max_steps: int | str | None = AUTO, native: bool | None = None):
         check_render_mode(self.metadata, render_mode)
+        if native and not NATIVE:
+            raise RuntimeError("the C engine of Twins was not built (no C compiler at "
+                               "install time); use native=False")
         self.table = TwinsTable(players, options, reward)
         self.game = self.table.game
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self.max_steps = episode_cap(max_steps, self.table.default_cap())
+        self.native = NATIVE if native is None else native
+        self._engine: _native.Engine | None = (native_engine(self.table.state) if self.native
+                                               else None)
+        self._by_score = reward == "score"
+        #: Whether ``rewards`` may hold a non-zero reward (the lean step then resets it).
+        self._rewarded = True
 
     @property
     def _state(self) -> TwinsState:
-        return self.table.state
+        engine = self._engine
+        if engine is None:
+            return self.table.state
+        return state_of(engine.fields(), self.table.state.options, self.table.players)
 
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         return action_of(int(index), self.seat(agent or self.agent_selection))
@@ -359,17 +398,34 @@ class raw_env(TableEnv):
         return index_of(action)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self.table.observe(self.seat(agent), waiting_allowed=False)
+        engine = self._engine
+        if engine is None:
+            return self.table.observe(self.seat(agent), waiting_allowed=False)
+        observation = np.empty(OBSERVATION.size, dtype=np.float32)
+        mask = np.empty(N_ACTIONS, dtype=np.int8)
+        engine.encode(self._seat_of[agent], observation, mask)
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.table.reset(seed)
+        engine = self._engine
+        if engine is None:
+            self.table.reset(seed)
+        else:
+            engine.reset(self.table._seeds.next(seed))
+            self._rewarded = False
         self._start(self._next_agent())
 
     def _next_agent(self) -> str:
+        if self._engine is not None:
+            return self.possible_agents[self._engine.next_seat]
         acting = self.game.to_act(self.state)
         return self.possible_agents[min(acting)] if acting else self.possible_agents[0]
 
     def play(self, agent: str, action: Any) -> None:
+        engine = self._engine
+        if engine is not None:
+            self._play_native(engine, agent, action)
+            return
         move = self.table.checked(self.seat(agent), action, waiting_allowed=False)
         assert move is not None  # the AEC form never offers waiting
         before = self.table.chips()
@@ -377,8 +433,78 @@ class raw_env(TableEnv):
         self._settle(agent, self.table.rewards(before), self._next_agent(),
                      over=self.game.is_over(self.state))
 
+    def _play_native(self, engine: _native.Engine, agent: str, action: Any) -> None:
+        """``play`` on the C engine: the same checks, errors and rewards as the rules'."""
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: give an action index")
+        index = int(action)
+        chips = engine.chips if self._by_score else None
+        if not 0 <= index < N_ACTIONS or not engine.apply_index(self._seat_of[agent], index):
+            raise IllegalActionError(f"action {index} is not legal for {agent} now")
+        over = engine.over
+        if chips is None and not over:
+            # TableEnv._settle's work for a step that ends nothing and, winning being
+            # the only reward, rewards nobody: only what changed is written.
+            self._cumulative_rewards[agent] = 0.0
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self._rewarded = False
+            self.agent_selection = self.possible_agents[engine.next_seat]
+            if self.render_mode == "human":
+                self.render()
+            return
+        if chips is not None:
+            scale = self.table.start_chips
+            rewards = {name: (after - earlier) / scale for name, after, earlier
+                       in zip(self.possible_agents, engine.chips, chips, strict=True)}
+        else:
+            final = engine.chips
+            best = max(final)
+            rewards = win_rewards(self.possible_agents,
+                                  {seat for seat, held in enumerate(final) if held == best})
+        self._rewarded = True
+        self._settle(agent, rewards, self.possible_agents[engine.next_seat], over=over)
+
     def describe(self) -> str:
+        if self._engine is not None:
+            return describe(self.game, self._state, self.table.players)
         return self.table.describe()
+
+
+def native_engine(start: TwinsState) -> _native.Engine:
+    """A C engine for the options and player count of ``start`` (a reference state)."""
+    assert _native is not None
+    options = start.options
+    card = cash_card(start.players, options)
+    return _native.Engine(start.players, int(options["starting_chips"]), int(options["deal"]),
+                          int(options["max_hands"] or 0),
+                          (card.lowest_r1, card.pay_r1, card.top_r2, card.gain,
+                           card.lowest_r3, card.pay_r3), _RANKS)
+
+
+def state_of(fields: Mapping[str, Any], options: dict[str, Any], players: int) -> TwinsState:
+    """The rules' :class:`TwinsState` holding the engine's ``fields()``."""
+    state = TwinsState(options, players, fields["seed"])
+    state.rng = Rng(fields["seed"], fields["counter"])
+    state.version = fields["version"]
+    state.chips = list(fields["chips"])
+    state.bank = fields["bank"]
+    state.out = [bool(flag) for flag in fields["out"]]
+    state.hands = fields["hands"]
+    state.draw_pile = list(fields["draw_pile"])
+    state.played = fields["played"]
+    state.last_played = fields["last_played"]
+    state.picks = fields["picks"]
+    state.bought = list(fields["bought"])
+    state.sitting_out = [bool(flag) for flag in fields["sitting_out"]]
+    state.dealer, state.buyer = fields["dealer"], fields["buyer"]
+    state.hand_no, state.round_no = fields["hand_no"], fields["round_no"]
+    state.phase = _PHASE_NAMES[fields["phase"]]
+    state.ending = fields["ending"]
+    state.ledger = {f"round{round_no}_{('paid', 'received')[direction]}_"
+                    f"{CATEGORY_NAMES[category]}": amount
+                    for round_no, direction, category, amount in fields["ledger"]}
+    return state
 
 
 class parallel_env(TableParallelEnv):
@@ -407,5 +533,5 @@ def env(**kwargs: Any) -> AECEnv:
     return FastOrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["N_ACTIONS", "OBSERVATION", "WAIT", "action_of", "encode", "env", "index_of",
+__all__ = ["NATIVE", "N_ACTIONS", "OBSERVATION", "WAIT", "action_of", "encode", "env", "index_of",
            "observe_view", "parallel_env", "raw_env", "view_action"]

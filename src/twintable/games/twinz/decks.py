@@ -29,7 +29,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -81,8 +81,10 @@ class Card:
         return {"back": self.back, "lines": [list(pair) for pair in self.lines]}
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(word: str) -> str:
-    """Lower case without accents: how words are compared."""
+    """Lower case without accents: how words are compared. Remembered: the rules fold the
+    same few words (a round's clues, guesses and mystery word) many times a move."""
     decomposed = unicodedata.normalize("NFKD", word.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("œ", "oe")
 

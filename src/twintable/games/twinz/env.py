@@ -117,7 +117,6 @@ from twintable.envs.aec import (
     check_render_mode,
     check_reward,
     episode_cap,
-    masked_index,
     win_rewards,
 )
 from twintable.envs.errors import IllegalActionError
@@ -223,6 +222,10 @@ OBSERVATION = Layout([
 ])
 
 
+#: Each field's first index (encode's hot path reads them, not the Layout).
+_AT = {name: where.start for name, where in OBSERVATION.slices.items()}
+
+
 def word_code(word: str | None) -> float:
     """A word as the observation holds it: index + 1, 0 for none, UNKNOWN_WORD outside."""
     if word is None:
@@ -238,53 +241,62 @@ def _word_code(word: str) -> float:
 
 
 def encode(view: TwinzView, now_ms: int) -> np.ndarray:
-    """One seat's view at time ``now_ms`` as the observation vector (the layout above)."""
+    """One seat's view at time ``now_ms`` as the observation vector (the layout above).
+
+    Written into a Python list and converted once: a numpy element write costs several
+    list writes, and an observation is ~200 small numbers."""
     seat = view.viewer
     assert seat is not None, "spectators have no observation"
     players = view.players
-    out = OBSERVATION.zeros()
-    at = {name: where.start for name, where in OBSERVATION.slices.items()}
-
-    def slot(other: int) -> int:
-        return (other - seat) % players
-
-    out[at["present"]:at["present"] + players] = 1.0
+    out = [0.0] * OBSERVATION.size
+    at = _AT
+    # slots[other]: the other seat's relative slot (0: me).
+    slots = [(other - seat) % players for other in range(players)]
+    present = at["present"]
+    out[present:present + players] = [1.0] * players
     first, second = view.duo
-    out[at["duo_first"] + slot(first)] = 1.0
-    out[at["duo_second"] + slot(second)] = 1.0
-    out[at["phase"] + PHASES.index(view.phase)] = 1.0
+    out[at["duo_first"] + slots[first]] = 1.0
+    out[at["duo_second"] + slots[second]] = 1.0
+    phase = view.phase
+    out[at["phase"] + PHASES.index(phase)] = 1.0
     out[at["attempt"] + min(view.attempt, 2) - 1] = 1.0
     out[at["line"] + view.line - 1] = 1.0
     out[at["pile"]] = view.pile
     out[at["round"]] = view.round_no
-    if view.phase == CLUES:
+    if phase == CLUES:
         out[at["countdown"]] = min(max(view.countdown_ends - now_ms, 0) / 1000, 60)
         out[at["clue_due"]] = min(max(view.clue_due - now_ms, 0) / 1000, 80)
-    if view.phase == GUESSES and view.guess_due is not None:
+    if phase == GUESSES and view.guess_due is not None:
         out[at["guess_due"]] = min(max(view.guess_due - now_ms, 0) / 1000, 300)
-    out[at["mystery"]] = word_code(view.mystery)
-    out[at["clue_given"]:at["clue_given"] + 2] = view.clue_given
-    out[at["my_clue"]] = word_code(view.my_clue)
+    if view.mystery is not None:
+        out[at["mystery"]] = _word_code(view.mystery)
+    given = at["clue_given"]
+    out[given:given + 2] = view.clue_given
+    if view.my_clue is not None:
+        out[at["my_clue"]] = _word_code(view.my_clue)
     if view.clues is not None:
         out[at["revealed"]] = 1.0
         for member, clue in enumerate(view.clues):
             out[at["clues"] + member] = word_code(clue)
-    hidden = set(view.hidden)
+    hidden = view.hidden
     for other, guess in view.guessed:
-        out[at["guessed"] + slot(other)] = 1.0
-        out[at["guess"] + slot(other)] = word_code(guess)
-        out[at["hidden"] + slot(other)] = float(other in hidden)
-    for order, used in enumerate(view.used[:MAX_USED]):
-        out[at["used"] + order] = word_code(used)
+        out[at["guessed"] + slots[other]] = 1.0
+        out[at["guess"] + slots[other]] = word_code(guess)
+        out[at["hidden"] + slots[other]] = float(other in hidden)
+    used = view.used[:MAX_USED]
+    if used:
+        start = at["used"]
+        out[start:start + len(used)] = map(_word_code, used)
+    points, cards, points_at, cards_at = view.points, view.cards, at["points"], at["cards"]
     for other in range(players):
-        out[at["points"] + slot(other)] = min(view.points[other], 100)
-        out[at["cards"] + slot(other)] = view.cards[other]
-    if view.phase == GUESSES and view.contest in view.duo:
+        out[points_at + slots[other]] = min(points[other], 100)
+        out[cards_at + slots[other]] = cards[other]
+    if phase == GUESSES and view.contest in view.duo:
         # Only a contest of this duo's clue is open (the view keeps an upheld one's
         # member until the next card is drawn).
         out[at["contest"] + view.duo.index(view.contest)] = 1.0
     out[at["votes"]] = view.votes
-    return out
+    return np.array(out, dtype=np.float32)
 
 
 def legal_moves(view: TwinzView) -> tuple[list[int], bool]:
@@ -302,6 +314,66 @@ def legal_moves(view: TwinzView) -> tuple[list[int], bool]:
         elif action.kind == VOTE:
             indices.add(VOTE_UPHOLD if action.payload["uphold"] else VOTE_DISMISS)
     return sorted(indices), words
+
+
+def state_moves(state: TwinzState, seat: int) -> tuple[list[int], bool]:
+    """:func:`legal_moves` of the seat's view, read from the state: what
+    ``TwinzGame.legal_actions`` allows, without building its sample words (folding them is
+    most of a step's cost). tests/games/twinz/test_env.py holds the two equal."""
+    phase, duo = state.phase, state.duo
+    if phase == OVER or not 0 <= seat < state.players:
+        return [], False
+    if phase == DRAW:
+        return ([DRAW_INDEX] if seat in duo and state.pause_until is None else []), False
+    if phase == CLUES:
+        return [], seat in duo and seat not in state.clues
+    if seat in duo:
+        return [], False
+    indices = []
+    if state.contest is None and state.tie_due is None:
+        indices += [CONTEST_FIRST + at for at, member in enumerate(duo)
+                    if state.revealed.get(member) and member not in state.dismissed]
+    if state.contest is not None and seat not in state.votes:
+        indices += [VOTE_UPHOLD, VOTE_DISMISS]
+    return indices, seat not in state.guessed
+
+
+def acting(state: TwinzState) -> list[int]:
+    """``TwinzGame.to_act`` from :func:`state_moves`: the seats that may do anything."""
+    found = []
+    for seat in range(state.players):
+        indices, words = state_moves(state, seat)
+        if indices or words:
+            found.append(seat)
+    return found
+
+
+def state_view(game: TwinzGame, state: TwinzState, seat: int) -> TwinzView:
+    """``game.view(state, seat)`` without its legal actions (``legal`` is empty): what
+    :func:`encode` reads, at a fraction of the cost. tests/games/twinz/test_env.py holds
+    the two equal."""
+    in_duo = seat in state.duo
+    hidden = state.hidden
+    phase = state.phase
+    duo = state.duo
+    return TwinzView(
+        viewer=seat, options=state.options, players=state.players, phase=phase,
+        now_ms=state.clock, opened_ms=state.opened_ms,
+        pause_until=state.pause_until if phase == DRAW else None,
+        round_no=state.round_no, attempt=state.attempt, duo=duo, line=state.line,
+        pile=len(state.pile), mystery=game.mystery(state) if in_duo and
+        phase in (CLUES, GUESSES) else None,
+        countdown_ends=state.countdown_ends, clue_due=state.clue_due,
+        guess_due=state.guess_due if phase == GUESSES else None,
+        clue_given=tuple(member in state.clues for member in duo),
+        my_clue=state.clues[seat][0] if seat in state.clues else None,
+        clues=tuple(state.revealed.get(member) for member in duo)
+        if state.revealed else None,
+        guessed=tuple((other, word if other not in hidden or other == seat else None)
+                      for other, word in sorted(state.guessed.items())),
+        hidden=tuple(sorted(set(hidden))), used=tuple(state.used),
+        points=tuple(state.points), cards=tuple(state.cards_won),
+        contest=state.contest, votes=len(state.votes), recap=state.recap, legal=())
 
 
 def observe_view(view: TwinzView) -> dict[str, np.ndarray]:
@@ -381,7 +453,7 @@ class raw_env(TableEnv):
         turn), stamped with the tick's time; None for wait. IllegalActionError when its
         mask bit is 0."""
         seat = self.seat(agent or self.agent_selection)
-        number = masked_index(index, self._mask(seat), self.possible_agents[seat], waits=True)
+        number = self._checked(seat, index)
         if number == WAIT:
             return None
         now = self.now_ms
@@ -394,6 +466,20 @@ class raw_env(TableEnv):
             return Action(seat, VOTE, {"uphold": number == VOTE_UPHOLD}, now)
         kind = CLUE if self._state.phase == CLUES else GUESS
         return Action(seat, kind, {"word": VOCABULARY[number - WORD_BASE]}, now)
+
+    def _checked(self, seat: int, action: Any) -> int:
+        """:func:`masked_index` against the seat's mask, read without building it."""
+        agent = self.possible_agents[seat]
+        if action is None:
+            raise IllegalActionError(f"{agent} must give an action index (0 waits)")
+        index = int(action)
+        if self._state.phase != OVER:
+            if index == WAIT:
+                return index
+            indices, words = state_moves(self._state, seat)
+            if index in indices or (words and WORD_BASE <= index < N_ACTIONS):
+                return index
+        raise IllegalActionError(f"action {index} is not legal for {agent} now")
 
     def index_of(self, action: Action | None) -> int:
         """The index of an engine action (None: wait). A word outside the vocabulary
@@ -421,28 +507,29 @@ class raw_env(TableEnv):
 
     # -- seeing ----------------------------------------------------------------------------
     def _view(self, seat: int) -> TwinzView:
-        """The seat's view, built once per state version and tick (a step observes, masks
-        and checks against the same one)."""
+        """The seat's view (legal actions left out: :func:`state_view`), built once per
+        state version and tick (a step observes and masks from the same one)."""
         key = (id(self._state), self._state.version, self.now_ms)
         if key != self._views_key:
             self._views_key, self._views = key, {}
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = self.game.view(self._state, seat)
+            view = self._views[seat] = state_view(self.game, self._state, seat)
         return view
 
     def _mask(self, seat: int) -> np.ndarray:
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if not self.game.is_over(self._state):
+        if self._state.phase != OVER:
             mask[WAIT] = 1
-            indices, words = legal_moves(self._view(seat))
-            mask[indices] = 1
+            indices, words = state_moves(self._state, seat)
+            if indices:
+                mask[indices] = 1
             if words:
                 mask[WORD_BASE:] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.seat(agent)
+        seat = self._seat_of[agent]
         return {"observation": encode(self._view(seat), self.now_ms),
                 "action_mask": self._mask(seat)}
 
@@ -512,27 +599,36 @@ class raw_env(TableEnv):
 
     def _start_tick(self) -> None:
         """This tick's turns: the seats that may act, from seat ``tick mod n`` on."""
-        acting = self.game.to_act(self._state)
+        seats = acting(self._state)
         first = self.tick % self.players
         self._turns = [seat for step in range(self.players)
-                       if (seat := (first + step) % self.players) in acting]
+                       if (seat := (first + step) % self.players) in seats]
         self._turn = 0
 
     def _next_tick(self) -> None:
         """On to the next tick in which someone may act: the clock moves on, and every
         timer that ran out fires at its deadline."""
-        game, state = self.game, self._state
+        game, state, dt = self.game, self._state, self.dt
         while True:
             self.tick += 1
-            self.now_ms += self.dt
+            self.now_ms += dt
             run_timers(game, state, self.now_ms)
             self._start_tick()
             if self._turns or game.is_over(state):
                 return
             if self.max_ticks is not None and self.tick >= self.max_ticks:
                 return
-            if game.deadline(state) is None:
+            due = game.deadline(state)
+            if due is None:
                 raise RuntimeError("twinz: nobody may act and no timer is set")
+            # Who may act depends on the state alone, and nothing changes it before the
+            # timer fires: the ticks until then pass at once (not one by one).
+            idle = -(-(due - self.now_ms) // dt) - 1
+            if self.max_ticks is not None:
+                idle = min(idle, self.max_ticks - self.tick - 1)
+            if idle > 0:
+                self.tick += idle
+                self.now_ms += idle * dt
 
     def _scores(self) -> list[int]:
         state = self._state
@@ -575,11 +671,14 @@ __all__ = [
     "WAIT",
     "WORD_BASE",
     "UnknownWordError",
+    "acting",
     "encode",
     "env",
     "legal_moves",
     "observe_view",
     "raw_env",
+    "state_moves",
+    "state_view",
     "view_action",
     "view_now",
 ]
