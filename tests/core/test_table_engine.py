@@ -32,6 +32,7 @@ from twintable.core.table_engine import (
     run_timers,
 )
 from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
+from twintable.sim.extension import simulation_engine
 from twintable.sim.runner import make_bots
 
 #: How long a seat has to pass before the timer skips it.
@@ -274,7 +275,7 @@ def test_the_same_seed_plays_the_same_table_and_time_only_moves_on(
 @pytest.mark.parametrize("game_id", ["timo", "twins", "pebbles"])
 def test_the_fast_loop_plays_the_moves_of_the_general_one(game_id: str) -> None:
     entry = default_registry().entry(game_id)
-    game = entry.simulation_engine()
+    game = simulation_engine(entry)
     tables = []
     for fast in (True, False):
         state = game.new_state(None, 3, 7)
