@@ -52,8 +52,10 @@ def test_the_registry_holds_the_game_beside_the_built_in_ones() -> None:
 
 #: Per module of this package, the Twin Table layers it may import: the game's rules,
 #: views and bots sit on ``core`` (and ``bots``, the bot contract); its environment is a
-#: research shell's part; its entry names the rest lazily, by dotted name.
-ALLOWED = {"env": {"core", "envs"}, "plugin": {"core"}}
+#: research shell's part and its terminal game the terminal's (it reads the shared
+#: catalogue); its entry names the rest lazily, by dotted name.
+ALLOWED = {"env": {"core", "envs"}, "terminal": {"core", "bots", "terminal"},
+           "plugin": {"core"}}
 DEFAULT_ALLOWED = {"core", "bots"}
 
 
