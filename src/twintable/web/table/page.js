@@ -116,13 +116,17 @@ function drawResults(tb) {
   summary.box.hidden = true;
   results.replaceChildren(...resultNodes(tb.game, { ...tb, flash: tb.ctx.flash,
     use: () => tb.use({ view: tb.view }), lastRound: summary.nodes }));
-  fitResults(results, matchMedia("(min-width: 701px)").matches);
+  const wide = matchMedia("(min-width: 701px)").matches;
+  fitResults(results, wide);
   if (!tb.celebrated) {
     tb.celebrated = true;
     play("end");
-    // The results come into view by themselves, once, wherever the page was (no further
-    // than that: on a wide screen the seats below them stay in view too).
-    results.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+    // The results come into view by themselves, once, wherever the page was. On a wide
+    // screen they go to its top (the table's title scrolls away), so that your own seat
+    // and hand stay in view below them, also around four or more seats; on a phone no
+    // further than into view.
+    results.scrollIntoView({ block: wide ? "start" : "nearest",
+                             behavior: reducedMotion() ? "auto" : "smooth" });
   }
 }
 
