@@ -1,7 +1,9 @@
-"""Builds the C engine of Timo's Twist; everything else about the package is in pyproject.toml.
+"""Builds the C engines of Timo's Twist and Twins; everything else about the package is in
+pyproject.toml.
 
-The extension is optional: without a C compiler the install still succeeds and
-simulations run on the reference rules in Python (twintable.games.timo.fast says which).
+The extensions are optional: without a C compiler the install still succeeds, and
+simulations and environments run on the reference rules in Python
+(twintable.games.timo.fast and twintable.games.twins.env say which).
 The vector engine in it (twintable.games.timo.research.vector, published as
 twintable.envs.timo_vector) steps games on POSIX threads.
 """
@@ -11,10 +13,15 @@ import os
 from setuptools import Extension, setup
 
 threads = [] if os.name == "nt" else ["-pthread"]
+# What the engines share: CPython's Mersenne Twister (core/rng.py's draws), one header.
+# ``depends`` rebuilds an engine when it changes and ships it in the sdist.
+shared = {"include_dirs": ["src/twintable/core/native"],
+          "depends": ["src/twintable/core/native/mt19937.h"]}
 setup(ext_modules=[
     Extension("twintable.games.timo._native", ["src/twintable/games/timo/_native.c"],
-              optional=True, extra_compile_args=["-O2", *threads], extra_link_args=threads),
+              optional=True, extra_compile_args=["-O2", *threads], extra_link_args=threads,
+              **shared),
     # Twins' rules for its environment (games/twins/env.py; optional the same way).
     Extension("twintable.games.twins._native", ["src/twintable/games/twins/_native.c"],
-              optional=True, extra_compile_args=["-O2"]),
+              optional=True, extra_compile_args=["-O2"], **shared),
 ])

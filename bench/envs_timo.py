@@ -4,7 +4,8 @@ Both play random legal actions on one core, in one run. RLCard (``rlcard==1.2.0`
 in the throwaway venv of engine_timo.py and is never a dependency of Twin Table; its
 steps are ``env.run``'s decisions (the env's own timestep count). Ours is the standard
 AEC loop (``agent_iter``, ``last``, a random index among the mask's ones, ``step``) over
-whole games to 300 points, on ``timo_v0.env()`` (the convention: the raw environment in an
+games to 300 points (envs_all.py's ``aec_rate``: the last game stops where the time runs
+out), on ``timo_v0.env()`` (the convention: the raw environment in an
 order-enforcing wrapper, ours from envs/fast_wrapper.py), on ``timo_v0.raw_env`` (no
 wrapper) and, for comparison, on ``raw_env`` in PettingZoo's own ``OrderEnforcingWrapper``
 (whose ``__getattr__`` forwarding is what fast_wrapper.py saves). The random choice is
@@ -17,33 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import time
-from typing import Any
 
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from engine_timo import CORE, rlcard_rates
+from envs_all import aec_rate
 from twintable.envs import timo_v0
-
-
-def aec_rate(env: Any, seconds: float) -> float:
-    """Steps per second of the AEC loop with uniformly random legal actions."""
-    choose = random.Random(0).random
-    steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=games)
-        games += 1
-        for _agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = observation["action_mask"].nonzero()[0]
-            env.step(int(legal[int(choose() * len(legal))]))
-            steps += 1
-    return steps / (time.perf_counter() - start)
 
 
 def main() -> None:

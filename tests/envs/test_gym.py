@@ -194,3 +194,56 @@ def test_a_bare_id_needs_the_module_imported_as_the_docs_say() -> None:
     assert made == "TwinTableEnv"
     docs = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text()
     assert "Namespace twintable not found" in docs and "import twintable.envs.gym" in docs
+
+
+class Watched:
+    """A timed bot whose every plan is written down with the tick it was asked at."""
+
+    def __init__(self, inner: Any, env: TwinTableEnv, log: list[tuple[int, Any]]):
+        self.inner, self.env, self.log, self.name = inner, env, log, inner.name
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        return self.inner.act(view, rng)
+
+    def plan(self, view: Any, rng: random.Random) -> Any:
+        planned = self.inner.plan(view, rng)
+        self.log.append((self.env.raw.now_ms, planned))
+        return planned
+
+
+def test_a_timed_bot_moves_when_the_table_engines_step_falls_due() -> None:
+    # At each tick the bot's move is the table engine's: its plan, taken against the
+    # game's timer (next_step), played if it is the next step and due by the tick; else
+    # the bot waits.
+    from twintable.core.schedule import EventKind, Plan
+    from twintable.core.table_engine import next_step
+
+    env = TwinTableEnv("twinit", players=2, options={"mode": "coop", "duration_s": 60},
+                       opponents="expert", dt=100)
+    _, info = env.reset(seed=4)
+    plans: list[tuple[int, Any]] = []
+    env._bots[1] = Watched(env._bots[1], env, plans)
+    played: list[tuple[int, Any]] = []
+    aec_step = env.aec.step
+
+    def step(action: Any) -> None:
+        if env.aec.agent_selection == env.raw.possible_agents[1]:
+            expected = None
+            now, planned = plans[-1]
+            if planned is not None:
+                engine = next_step(env.game, env.raw.state, now,
+                                   [Plan(planned[0], 1, planned[1])])
+                assert engine is not None
+                if engine.kind is EventKind.BOT and engine.at_ms <= now:
+                    expected = env.raw.index_of(planned[1])
+            played.append((action, expected))
+        aec_step(action)
+
+    env.aec.step = step
+    terminated = False
+    while not terminated:
+        action = 2 if info["action_mask"][2] else 0  # start, then wait
+        _, _, terminated, _, info = env.step(action)
+    moved = [(action, expected) for action, expected in played if expected is not None]
+    assert moved and all(action == expected for action, expected in moved)
+    assert all(action == env.wait_index for action, expected in played if expected is None)

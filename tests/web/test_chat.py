@@ -117,3 +117,43 @@ def test_the_reactions_are_drawn_without_an_emoji_font(tab: Tab) -> None:
         assert 16 <= picture["width"] <= 40 and 16 <= picture["height"] <= 40, (emote, picture)
     names = tab.page.eval_on_selector_all(".chat-react", "all => all.map(b => b.ariaLabel)")
     assert all(names) and len(set(names)) == 8
+
+
+# Where a seat's reaction and its name lie on the page, and how much of the name's line
+# the reaction covers (px²).
+COVERED = """() => {
+  const seat = document.querySelector('.seat.me');
+  const box = (node) => node.getBoundingClientRect();
+  const line = document.createRange();
+  line.selectNodeContents(seat.querySelector('.seat-name'));
+  const name = line.getBoundingClientRect(), bubble = box(seat.querySelector('.chat-bubble'));
+  const across = Math.min(bubble.right, name.right) - Math.max(bubble.left, name.left);
+  const down = Math.min(bubble.bottom, name.bottom) - Math.max(bubble.top, name.top);
+  return { covered: Math.max(0, across) * Math.max(0, down), name: line.toString(),
+           bubble: [bubble.left, bubble.top, bubble.right, bubble.bottom],
+           seat: [box(seat).left, box(seat).top, box(seat).right, box(seat).bottom] };
+}"""
+
+
+def test_a_reaction_on_a_phone_leaves_the_seats_name_in_sight(second_tab: Tab) -> None:
+    """At 390 px a seat is a third of the screen: the reaction on one's own seat hid the
+    end of "Ann (you)" while it showed (issue 42). It now shows just above the seat's
+    corner. Reduced motion keeps it still where it rests."""
+    page = second_tab.page
+    page.emulate_media(reduced_motion="reduce")
+    create_table(second_tab, "timo", 3, {"target": "60"})
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector(".seats.all-in-sight .seat.me")
+    page.click("#chat-toggle")  # folded on a phone
+    page.click('.chat-react[data-emote="👏"]')
+    page.wait_for_selector(".seat.me .chat-bubble")
+    where = page.evaluate(COVERED)
+    assert where["name"] == "Ann (you)"
+    assert where["covered"] == 0, where
+    # Still on its own seat's corner, in sight: its right edge over the seat, its bottom
+    # on the seat's top edge.
+    left, top, right, bottom = where["bubble"]
+    seat_left, seat_top, seat_right, _ = where["seat"]
+    assert seat_left < left and right <= seat_right and top >= 0
+    assert top < seat_top < bottom, where

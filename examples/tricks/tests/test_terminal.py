@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from rich.console import Console
 from twintable.bots.base import RandomBot
+from twintable.core.table_engine import TableEngine, TakeTurns
 from twintable.core.types import Action
 
 from twintable_tricks.cards import from_label as card
@@ -50,3 +51,35 @@ def test_a_person_types_a_cards_number_and_a_wrong_one_is_asked_again(
     seat = TricksTerminal(game, [RandomBot(), None], 1, NAMES, random.Random(1),
                           Console(file=io.StringIO()))
     assert seat.next_move(state).payload == {"card": card("suns 9")}
+
+
+def test_the_terminal_takes_the_table_engines_steps(game: TricksGame,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The person types "1" (their first card, asked again when it does not follow, then
+    # each number in turn); every bot move is the step the engine takes on a twin table
+    # (the same bots and seeds), and the person is asked only on their own turn.
+    typed = iter(str(n) for n in list(range(1, 11)) * 200)
+    asked: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        asked.append(prompt)
+        return next(typed)
+
+    monkeypatch.setattr("builtins.input", answer)
+    state, twin = game.new_state({}, 2, 4), game.new_state({}, 2, 4)
+    bots = [None, RandomBot()]
+    seat = TricksTerminal(game, bots, 0, NAMES, random.Random(4), Console(file=io.StringIO()))
+    engine = TableEngine(game, twin, TakeTurns(game, bots, random.Random(4)))
+    moves = {0: 0, 1: 0}
+    while not game.is_over(state):
+        before = len(asked)
+        action = seat.next_move(state)
+        if game.to_act(state) == {1}:
+            step = engine.next()
+            assert step is not None and action == step.action and len(asked) == before
+        else:
+            assert action.seat == 0 and len(asked) > before
+        moves[action.seat] += 1
+        game.apply(state, action)
+        game.apply(twin, action)
+    assert moves[0] and moves[1]

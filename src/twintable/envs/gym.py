@@ -34,10 +34,9 @@ from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factory, resolve_bot, unknown_bot_message
 from twintable.bots.user import POLICY_SUFFIXES, Policy, load_policy
 from twintable.core.registry import default_registry
-from twintable.core.schedule import Plan, due
 from twintable.envs.errors import IllegalActionError, OpponentMoveError
 from twintable.envs.extension import EnvGame
-from twintable.envs.opponents import asked_view
+from twintable.envs.opponents import asked_view, timed_move
 from twintable.envs.registry import env_module
 
 #: Gymnasium id -> game id, as each game's ``"envs"`` extension declares it.
@@ -220,11 +219,8 @@ class TwinTableEnv(gymnasium.Env[Observation, np.int64]):
             return
         bot = self._bots[seat]
         view = self._view(agent, seat)
-        if self.realtime and hasattr(bot, "plan"):
-            planned = self.entry.plan(bot, view, self._bot_rng, self.raw.now_ms)
-            # A timed bot acts in the first tick at or after the moment it chose.
-            action = due(None if planned is None else Plan(planned[0], seat, planned[1]),
-                         self.raw.now_ms)
+        if self.realtime:
+            action = timed_move(self.raw, self.entry, seat, bot, view, self._bot_rng)
         else:
             action = bot.act(view, self._bot_rng)
         if action is None:

@@ -25,9 +25,8 @@ import numpy.typing as npt
 
 from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factory
-from twintable.core.schedule import Plan, due
 from twintable.envs.gym import TwinTableEnv
-from twintable.envs.opponents import turn_move
+from twintable.envs.opponents import timed_move, turn_move
 
 Array = npt.NDArray[Any]
 
@@ -48,13 +47,8 @@ def teacher_index(env: TwinTableEnv, bot: Bot, rng: random.Random, mask: Array) 
     """The index ``bot`` plays at the learner's seat now (the wait index when it lets a
     race go by)."""
     raw, seat = env.raw, env.seat
-    if env.realtime and hasattr(bot, "plan"):
-        view = env.game.view(raw.state, seat)
-        planned = env.entry.plan(bot, view, rng, raw.now_ms)
-        action = due(None if planned is None else Plan(planned[0], seat, planned[1]),
-                     raw.now_ms)
-    elif env.realtime:
-        action = bot.act(env.game.view(raw.state, seat), rng)
+    if env.realtime:
+        action = timed_move(raw, env.entry, seat, bot, env.game.view(raw.state, seat), rng)
     else:
         action = turn_move(raw, env.learner, bot, mask, rng)
     if action is None:

@@ -6,6 +6,9 @@ wait), and only then for its turn move. A bot reads the rules' legal moves from 
 so it is handed a view whose ``legal`` holds only the moves the seat's action mask allows
 now, and a move outside them is reported as that bot's fault
 (:class:`~twintable.envs.errors.OpponentMoveError`), never as the learner's.
+
+In a race on the clock (``game.realtime``) a bot acts when the table engine says so
+(:func:`timed_move`): its plan is the engine's next step and falls due by the tick.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from twintable.bots.base import Bot
+from twintable.core.schedule import EventKind, Plan
+from twintable.core.table_engine import next_step
 from twintable.core.types import Action
 from twintable.envs.errors import OpponentMoveError
 
@@ -64,3 +69,24 @@ def turn_move(raw: Any, agent: str, bot: Bot, mask: npt.NDArray[Any],
 
 
 __all__ = ["asked_view", "index_allowed", "turn_move"]
+
+
+def timed_move(raw: Any, entry: Any, seat: int, bot: Bot, view: Any,
+               rng: random.Random) -> Action | None:
+    """The bot's move for ``seat`` at this tick of a race on the clock (``raw.now_ms``),
+    or None: it waits. The table engine decides (:func:`~twintable.core.table_engine.
+    next_step`): the bot's plan (:meth:`GameEntry.plan`; a bot that plans no time acts
+    now) against the game's timer, and the plan acts if it is the next step and falls
+    due by now (a clock that ticks acts at the first tick at or after the planned
+    moment)."""
+    now = raw.now_ms
+    if hasattr(bot, "plan"):
+        planned = entry.plan(bot, view, rng, now)
+    else:
+        action = bot.act(view, rng)
+        planned = None if action is None else (now, action)
+    plans = () if planned is None else (Plan(planned[0], seat, planned[1]),)
+    step = next_step(raw.game, raw.state, now, plans)
+    if step is None or step.kind is not EventKind.BOT or step.at_ms > now:
+        return None
+    return step.action

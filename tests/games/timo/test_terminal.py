@@ -10,6 +10,8 @@ import pytest
 from rich.console import Console
 
 from tests.games.timo.scenario import GAME, build, card
+from twintable.core.schedule import EventKind
+from twintable.core.table_engine import next_step
 from twintable.core.types import Action
 from twintable.games.timo.bots import (
     REFLEXES,
@@ -20,7 +22,7 @@ from twintable.games.timo.bots import (
     timo_reaction,
 )
 from twintable.games.timo.state import NOBODY, TimoState
-from twintable.games.timo.terminal import TimoTerminal
+from twintable.games.timo.terminal import TerminalBots, TimoTerminal
 from twintable.terminal.keyboard import ScriptedKeyboard
 
 NAMES = ["Player 0 (you)", "bot (1)", "bot (2)"]
@@ -169,3 +171,69 @@ def test_the_simulation_player_still_always_calls_and_catches() -> None:
     assert action is not None and action.payload.get("timo") is True
     assert HeuristicTimoBot().act(GAME.view(bot_forgot(), 2), random.Random(0)) == Action(
         2, "catch", {"target": 1})
+
+
+# -- the table engine decides (issue 42: the terminal had a scheduler of its own) -----------
+
+class RandomPerson:
+    """A person on a virtual clock who types a seeded line now and then: a menu number
+    (sometimes with TIMO!), a catch, a call or nonsense, each 0.2 to 3 s after the last."""
+
+    def __init__(self, seed: int):
+        self.clock, self.rng = 0.0, random.Random(seed)
+        self.pending: tuple[float, str] | None = None
+
+    def now(self) -> float:
+        return self.clock
+
+    def read(self, timeout: float | None, prompted: bool = True) -> str | None:
+        if self.pending is None:
+            line = self.rng.choice(["1", "2", "1t", "catch", "timo", "9", "x"])
+            self.pending = (self.clock + self.rng.uniform(0.2, 3.0), line)
+        at, line = self.pending
+        if timeout is None or at <= self.clock + timeout:
+            self.clock, self.pending = max(self.clock, at), None
+            return line
+        self.clock += timeout
+        return None
+
+
+@pytest.mark.parametrize("pace", [1.0, 2.0])
+def test_the_terminal_takes_the_table_engines_steps(pace: float) -> None:
+    # On a twin table with the same bots and seeds, the engine's next step at the moment
+    # the terminal began waiting is the move the terminal makes, at that step's moment,
+    # unless the person typed first.
+    state, twin = GAME.new_state({}, 3, 5), GAME.new_state({}, 3, 5)
+    person = RandomPerson(5)
+
+    def quick() -> list[HeuristicTimoBot | None]:
+        # Bots that often forget TIMO! and always notice: races every few turns.
+        return [None, *(bot(forget=0.5, recall=1.0, notice=1.0, catch_ms=700,
+                            recall_ms=800, turn_ms=2500, spread=0.3) for _ in range(2))]
+
+    seat = TimoTerminal(GAME, quick(), 0, NAMES, random.Random(5),
+                        Console(record=True, width=100), person, pace)
+    bots = TerminalBots(GAME, quick(), 0, random.Random(5), pace)
+    kinds: Counter[str] = Counter()
+    for _ in range(150):
+        now = round(person.now() * 1000)
+        bots.replan(twin, now)
+        step = next_step(GAME, twin, now, bots.plans(twin, now, 0, frozenset()),
+                         bots.wake_ms(twin, now))
+        action = seat.next_move(state)
+        if action.seat == 0:
+            assert step is None or person.now() * 1000 <= step.at_ms + 1e-6
+        else:
+            assert step is not None
+            if step.kind is EventKind.WAKE:  # the bot on turn chooses when it has thought
+                step = next_step(GAME, twin, step.at_ms,
+                                 bots.plans(twin, step.at_ms, 0, frozenset()))
+            assert step is not None and step.kind is EventKind.BOT
+            assert step.action is not None and action == step.action.at(0)
+            assert person.now() * 1000 == pytest.approx(step.at_ms, abs=1e-6)
+            bots.taken(step)
+            kinds[action.kind] += 1
+        GAME.apply(state, action)
+        GAME.apply(twin, action)
+    # Bots took turns and won TIMO! races.
+    assert kinds["play"] and kinds["catch"] + kinds["call_timo"]

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import numpy as np
+from gymnasium.spaces import Discrete
 from pettingzoo.test import api_test, seed_test
 
 from twintable.core.types import Action
@@ -110,7 +111,8 @@ def test_the_vocabulary_is_fixed_and_holds_every_card_word() -> None:
     assert cards <= set(VOCABULARY)
     raw = twinz_v1.raw_env()
     assert raw.vocabulary is VOCABULARY
-    assert raw.action_space("seat_0").n == WORD_BASE + VOCABULARY_SIZE
+    space = raw.action_space("seat_0")
+    assert isinstance(space, Discrete) and space.n == WORD_BASE + VOCABULARY_SIZE
 
 
 def test_indices_and_actions_round_trip() -> None:
@@ -194,7 +196,7 @@ def omniscient(guessers_right: set[int], late: int | None = None) -> Policy:
                 return WAIT
             return WORD_BASE + VOCABULARY.index(clues_for(mystery)[state.duo.index(seat)])
         if seat in guessers_right and mask[WORD_BASE]:
-            return raw.index_of(Action(seat, "guess", {"word": mystery}))
+            return int(raw.index_of(Action(seat, "guess", {"word": mystery})))
         return WAIT
     return choose
 
@@ -296,7 +298,7 @@ def test_observations_show_only_the_seats_view() -> None:
         state, seat = raw.state, raw.seat(agent)
         if state.phase == "guesses" and seat not in state.duo and rng.random() < 0.5 and \
                 raw.observe(agent)["action_mask"][WORD_BASE]:
-            return raw.index_of(Action(seat, "guess", {"word": raw.game.mystery(state)}))
+            return int(raw.index_of(Action(seat, "guess", {"word": raw.game.mystery(state)})))
         return noise(raw, agent)
 
     def inspect(raw: Any) -> bool:
@@ -342,3 +344,37 @@ def test_observations_show_only_the_seats_view() -> None:
 def test_the_docs_show_the_observation_layout() -> None:
     docs = Path(__file__).resolve().parents[3] / "docs" / "envs_twinz.md"
     assert OBSERVATION.table() in docs.read_text(encoding="utf-8")
+
+
+def test_idle_ticks_pass_until_the_table_engines_next_step(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # While nobody may act the clock jumps to the first tick at or after the table
+    # engine's next step (the game's timer), and the timer fires in that tick.
+    from twintable.core import table_engine
+    from twintable.games.twinz import env as module
+
+    seen: list[tuple[str, int, int]] = []
+
+    def next_step(game: Any, state: Any, now_ms: int, plans: Any) -> Any:
+        step = table_engine.next_step(game, state, now_ms, plans)
+        assert step is not None
+        seen.append(("idle", now_ms, step.at_ms))
+        return step
+
+    def run_timers(game: Any, state: Any, now_ms: int) -> int:
+        fired = table_engine.run_timers(game, state, now_ms)
+        seen.append(("tick", now_ms, fired))
+        return fired
+
+    monkeypatch.setattr(module, "next_step", next_step)
+    monkeypatch.setattr(module, "run_timers", run_timers)
+    env = twinz_v1.env(players=4)
+    env.reset(seed=0)
+    run(env, random_legal(random.Random(0)), until=lambda raw: raw.now_ms > 20_000)
+    dt = env.unwrapped.dt
+    idle = [index for index, (kind, _, _) in enumerate(seen) if kind == "idle"]
+    assert len(idle) >= 3
+    for index in idle:
+        _, now, due = seen[index]
+        kind, tick, fired = seen[index + 1]
+        assert kind == "tick" and tick == now + -(-(due - now) // dt) * dt and fired

@@ -13,13 +13,21 @@ import pytest
 from rich.console import Console
 
 from twintable.cli.play import shell_line
+from twintable.core.plugin import default_plan
+from twintable.core.table_engine import Race, TableEngine
 from twintable.core.types import SYSTEM_SEAT, Action, Event
 from twintable.games.twinz import terminal as terminal_module
 from twintable.games.twinz.rules import TwinzGame
 from twintable.games.twinz.state import TwinzState
-from twintable.games.twinz.terminal import TwinzTerminal, describe_event, key_of, language, say
+from twintable.games.twinz.terminal import (
+    TwinzTerminal,
+    describe_event,
+    key_of,
+    paced_plan,
+    say,
+)
 from twintable.games.twinz.views import TwinzView
-from twintable.terminal.catalogue import LANGUAGES
+from twintable.terminal.catalogue import LANGUAGES, language
 from twintable.terminal.keyboard import ScriptedKeyboard
 
 GAME = TwinzGame()
@@ -283,4 +291,80 @@ def test_a_refused_clue_is_named_with_its_reason_in_french(
         "penalties": {"0": [], "1": ["mystery_root"]},
         "refused": {"1": {"clue": "nageoire", "reason": "family", "word": "nager"}}})
     line = describe_event(GAME.view(state, None), event, NAMES, 0)
-    assert "NAGEOIRE est de la famille de NAGER" in line
+    assert line is not None and "NAGEOIRE est de la famille de NAGER" in line
+
+
+# -- the table engine decides (issue 42: the terminal had a scheduler of its own) -----------
+
+class Silent:
+    """The person, in the engine's game: never plans a move."""
+
+    name = "silent"
+
+    def act(self, view: TwinzView, rng: random.Random) -> Action | None:
+        return None
+
+    def plan(self, view: TwinzView, rng: random.Random) -> tuple[int, Action] | None:
+        return None
+
+
+@pytest.mark.parametrize("pace", [1.0, 2.0])
+def test_the_terminal_takes_the_table_engines_steps(pace: float) -> None:
+    # The person never types: every move is the table's own, and each is the step the
+    # simulator's engine takes on a twin table (the same bots, race and seeds).
+    state, twin = guessing_round(), guessing_round()
+
+    def bots(state: TwinzState) -> list[TimedBot]:
+        return [TimedBot(state, "soleil"), TimedBot(state, "lune"),
+                TimedBot(state, guess_ms=4000)]
+
+    seat = TwinzTerminal(GAME, [None, *bots(state)], 0, NAMES, random.Random(3),
+                         Console(record=True, width=120), typed(), pace=pace)
+    plan = default_plan if pace == 1.0 else paced_plan(pace)
+    engine = TableEngine(GAME, twin, Race(GAME, [Silent(), *bots(twin)], plan,
+                                          random.Random(3)), sit_out_refused=True)
+    played = play_round(seat, state)
+    expected = []
+    while twin.round_no == 1:
+        step = engine.next()
+        assert step is not None and step.action is not None
+        assert engine.play(step)
+        expected.append(step.action)
+    assert played == expected
+    kinds = [(a.seat, a.kind) for a in played]
+    assert (SYSTEM_SEAT, "tick") in kinds and (3, "guess") in kinds
+    clues = max(a.t_ms for a in played if a.kind == "clue")
+    guess = next(a for a in played if a.kind == "guess")
+    assert guess.t_ms == clues + int(4000 * pace)
+    # The person was waited for until each step's moment, on the keyboard's clock.
+    assert seat.now_ms() == played[-1].t_ms
+
+
+
+class Eager(TimedBot):
+    """A bot that misjudges the table: as soon as the clues show, it votes, with no
+    contest to vote on."""
+
+    votes = 0
+
+    def plan(self, view: TwinzView, rng: random.Random) -> tuple[int, Action] | None:
+        seat = view.viewer
+        assert seat is not None
+        if view.guess_due is not None:
+            self.votes += 1
+            return view.now_ms, Action(seat, "vote", {"uphold": True})
+        return super().plan(view, rng)
+
+
+def test_a_bot_whose_move_is_refused_sits_the_state_out() -> None:
+    state = guessing_round()
+    eager = Eager(state)
+    seat = make(state, typed(), [TimedBot(state, "soleil"), TimedBot(state, "lune"), eager])
+    played = play_round(seat, state)
+    # The vote never reached the table, and the bot, asked once an attempt, held nothing
+    # up: each attempt's guesses ran out on the game's timer.
+    assert all(a.seat != 3 for a in played)
+    assert eager.votes == 2
+    assert [(a.kind, a.t_ms) for a in played if a.kind == "tick"] == [
+        ("tick", 33000), ("tick", 65500)]
+    assert state.history[0]["result"] == "timeout"

@@ -17,6 +17,7 @@ from rich.panel import Panel
 from rich.prompt import IntPrompt
 from rich.table import Table
 from rich.text import Text
+from twintable.core.table_engine import TableEngine, TableStuck, TakeTurns
 from twintable.core.types import Action, Event
 from twintable.terminal.catalogue import Catalogue
 
@@ -98,22 +99,38 @@ def describe_event(view: TricksView, event: Event, names: list[str],
     return None
 
 
+class Person:
+    """The person's seat, to the table engine: it never moves by itself (when the engine
+    waits, the terminal asks the person)."""
+
+    name = "person"
+
+    def act(self, view: TricksView, rng: random.Random) -> Action | None:
+        return None
+
+
 class TricksTerminal:
-    """The person's seat: the bots play in turn, the person types a card's number."""
+    """The person's seat: the table engine plays the bots in turn (its
+    :class:`~twintable.core.table_engine.TakeTurns`), and when it waits, the person types
+    a card's number."""
 
     def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
                  rng: random.Random, console: Console, keyboard: Any = None,
                  pace: float = 1.0):
         self.game, self.bots, self.human, self.names = game, bots, human, names
         self.rng, self.console = rng, console
+        seated = [Person() if seat == human else bot for seat, bot in enumerate(bots)]
+        self.players = TakeTurns(game, seated, rng, shuffle=False)
 
     def next_move(self, state: Any) -> Action:
+        step = TableEngine(self.game, state, self.players).next()
+        if step is not None:
+            assert step.action is not None
+            return step.action
         (seat,) = self.game.to_act(state)
-        view: TricksView = self.game.view(state, seat)
         if seat != self.human:
-            action = self.bots[seat].act(view, self.rng)
-            assert action is not None
-            return action  # type: ignore[no-any-return]
+            raise TableStuck(f"{self.game.id}: the bot in seat {seat} made no move")
+        view: TricksView = self.game.view(state, seat)
         self.console.print(render(view, self.names))
         legal = {action.payload["card"] for action in view.legal}
         say = words()

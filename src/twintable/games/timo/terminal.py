@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence, Set
 from typing import Any
 
 from rich.console import Console, Group
@@ -25,6 +25,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from twintable.core.schedule import EventKind, Plan
+from twintable.core.table_engine import Step, next_step
 from twintable.core.types import Action, Event
 from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
 from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, RANKS, Deck
@@ -168,49 +170,35 @@ def render(view: TimoView, names: list[str]) -> Panel:
 
 
 
-class TimoTerminal:
-    """The person's seat at a table of bots, run on the keyboard's clock.
+class TerminalBots:
+    """The bots of the terminal's table, as the table engine's players
+    (:class:`~twintable.core.table_engine.Players`), timed in ms of the keyboard's clock.
 
-    ``next_move(state)`` returns the next action at the table: the person's typed move,
-    call or catch, or a bot's when its moment comes first. Bots' moments are drawn once
-    per occasion (a turn, a TIMO! window), so waiting never re-rolls them. ``pace``
-    stretches every bot time (0: bots act at once).
+    Each bot's moment is drawn once per occasion and kept while the person types, so
+    waiting never re-rolls it: a TIMO! call or catch when a window opens (every bot but
+    the person's seat, :func:`timo_reaction`), and on a bot's turn its thinking time
+    (:func:`turn_delay`). The turn's move itself is chosen only when that time has come
+    (:func:`table_move`, on the table as it is then); until then the turn is a wake
+    (:meth:`wake_ms`). Plans are offered in seat order, so of two reactions due at the
+    same ms the lower seat's acts; a reaction due at the very ms the bot on turn is done
+    thinking acts first (the engine plays a plan before a wake).
+    ``pace`` stretches every bot time (0: bots act at once).
     """
 
-    def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
-                 rng: random.Random, console: Console, keyboard: Keyboard | None = None,
+    def __init__(self, game: Any, bots: Sequence[Any], human: int, rng: random.Random,
                  pace: float = 1.0):
-        self.game, self.bots, self.human, self.names = game, bots, human, names
-        self.rng, self.console, self.pace = rng, console, pace
-        self.keyboard: Keyboard = keyboard if keyboard is not None else StdinKeyboard()
+        self.game, self.bots, self.human, self.rng, self.pace = game, bots, human, rng, pace
         self.window: tuple[int, int, int] | None = None
-        self.reactions: dict[int, tuple[float, Action]] = {}
+        self.reactions: dict[int, tuple[int, Action]] = {}
         self.turn_key: tuple[int, int, int] | None = None
-        self.turn_due = 0.0
-        self.shown = -1
-        self.words = words()
+        self.turn_due = 0
+        self.turn_move: Action | None = None
 
-    def next_move(self, state: Any) -> Action:
-        view: TimoView = self.game.view(state, self.human)
-        self._plan(state)
-        self._show(state, view)
-        while True:
-            moment = self._first_moment(state)
-            timeout = None if moment is None else moment[0] - self.keyboard.now()
-            line = self.keyboard.read(timeout, prompted=view.turn == self.human)
-            if line is None:
-                if moment is not None:
-                    return self._bot_move(state, moment[1], moment[2])
-                continue
-            action = self.parse(line, view)
-            if action is not None:
-                return action
+    def _later(self, now_ms: int, ms: int) -> int:
+        return now_ms + round(ms * self.pace)
 
-    # -- the bots' moments ---------------------------------------------------------
-    def _later(self, ms: int) -> float:
-        return self.keyboard.now() + ms / 1000 * self.pace
-
-    def _plan(self, state: Any) -> None:
+    def replan(self, state: Any, now_ms: int) -> None:
+        """Draw the moments of a window or a turn that opened since the last call."""
         window = ((state.round_no, state.turn_count, state.exposed)
                   if state.exposed != NOBODY else None)
         if window != self.window:
@@ -221,24 +209,102 @@ class TimoTerminal:
                         continue
                     reaction = timo_reaction(bot, self.game.view(state, seat), self.rng)
                     if reaction is not None:
-                        self.reactions[seat] = (self._later(reaction[0]), reaction[1])
+                        self.reactions[seat] = (self._later(now_ms, reaction[0]), reaction[1])
         turn = (state.round_no, state.turn_count, state.turn)
         if state.turn != self.human and turn != self.turn_key:
-            self.turn_key = turn
-            self.turn_due = self._later(turn_delay(self.bots[state.turn], self.rng))
+            self.turn_key, self.turn_move = turn, None
+            self.turn_due = self._later(now_ms, turn_delay(self.bots[state.turn], self.rng))
 
-    def _first_moment(self, state: Any) -> tuple[float, int, Action | None] | None:
-        moments: list[tuple[float, int, Action | None]] = [
-            (due, seat, action) for seat, (due, action) in self.reactions.items()]
-        if state.turn != self.human:
-            moments.append((self.turn_due, state.turn, None))
-        return min(moments, key=lambda m: (m[0], m[1])) if moments else None
+    def _bot_turn(self, state: Any) -> bool:
+        return state.turn != self.human and self.turn_key == (
+            state.round_no, state.turn_count, state.turn)
 
-    def _bot_move(self, state: Any, seat: int, reaction: Action | None) -> Action:
-        if reaction is not None:
-            del self.reactions[seat]
-            return reaction
-        return table_move(self.bots[seat], self.game.view(state, seat), self.rng)
+    def wake_ms(self, state: Any, now_ms: int) -> int | None:
+        """When the bot on turn will have thought long enough to choose its move (None:
+        no bot's turn is pending, or it has chosen)."""
+        if self._bot_turn(state) and now_ms < self.turn_due:
+            return self.turn_due
+        return None
+
+    def plans(self, state: Any, now_ms: int, step: int,
+              refused: Set[int]) -> Iterator[Plan]:
+        self.replan(state, now_ms)
+        turn_seat = state.turn if self._bot_turn(state) and now_ms >= self.turn_due else None
+        for seat in range(len(self.bots)):
+            if seat in refused:
+                continue
+            if seat in self.reactions:
+                at, action = self.reactions[seat]
+                yield Plan(at, seat, action)
+            if seat == turn_seat:
+                if self.turn_move is None:
+                    self.turn_move = table_move(self.bots[seat], self.game.view(state, seat),
+                                                self.rng)
+                yield Plan(self.turn_due, seat, self.turn_move)
+
+    def next_step(self, state: Any, now_ms: int) -> Step | None:
+        """The table engine's next step at ``now_ms`` (:func:`next_step`)."""
+        self.replan(state, now_ms)
+        return next_step(self.game, state, now_ms, self.plans(state, now_ms, 0, frozenset()),
+                         self.wake_ms(state, now_ms))
+
+    def taken(self, step: Step) -> None:
+        """``step`` was played: a reaction is spent."""
+        reaction = self.reactions.get(step.seat)
+        if reaction is not None and step.action is not None \
+                and step.action.at(reaction[1].t_ms) == reaction[1]:
+            del self.reactions[step.seat]
+
+
+class TimoTerminal:
+    """The person's seat at a table of bots, run on the keyboard's clock.
+
+    ``next_move(state)`` returns the next action at the table: the person's typed move,
+    call or catch, or the table engine's next step (``core/table_engine.py``: the
+    earliest of the bots' moments, :class:`TerminalBots`) when its moment comes first.
+    The engine decides what the bots do and when; this class only waits for that moment,
+    reading lines meanwhile. ``pace`` stretches every bot time (0: bots act at once).
+    """
+
+    def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
+                 rng: random.Random, console: Console, keyboard: Keyboard | None = None,
+                 pace: float = 1.0):
+        self.game, self.bots, self.human, self.names = game, bots, human, names
+        self.rng, self.console, self.pace = rng, console, pace
+        self.keyboard: Keyboard = keyboard if keyboard is not None else StdinKeyboard()
+        self.start = self.keyboard.now()
+        self.players = TerminalBots(game, bots, human, rng, pace)
+        self.shown = -1
+        self.words = words()
+
+    def now_ms(self) -> int:
+        """Milliseconds since the terminal opened the table, on the keyboard's clock."""
+        return round((self.keyboard.now() - self.start) * 1000)
+
+    def next_move(self, state: Any) -> Action:
+        view: TimoView = self.game.view(state, self.human)
+        now = self.now_ms()
+        self.players.replan(state, now)
+        self._show(state, view)
+        step = self.players.next_step(state, now)
+        while True:
+            timeout = (None if step is None
+                       else self.start + step.at_ms / 1000 - self.keyboard.now())
+            line = self.keyboard.read(timeout, prompted=view.turn == self.human)
+            if line is None:
+                if step is None:
+                    continue
+                if step.kind is EventKind.WAKE:
+                    # The bot on turn has thought: it chooses its move on the table now.
+                    step = self.players.next_step(state, step.at_ms)
+                    assert step is not None and step.kind is EventKind.BOT
+                self.players.taken(step)
+                assert step.action is not None
+                # Timo keeps no clock: the table's moves carry no time, as the person's.
+                return step.action.at(0)
+            action = self.parse(line, view)
+            if action is not None:
+                return action
 
     # -- the person ----------------------------------------------------------------
     def _show(self, state: Any, view: TimoView) -> None:

@@ -9,8 +9,8 @@
  *
  * Chance is drawn exactly as core/rng.py draws it: each use seeds a fresh Mersenne
  * Twister from (seed << 32) ^ counter, the way CPython's random.Random(int) does, and
- * shuffles and draws below n the way random.py does (the twister is Timo's engine's,
- * games/timo/_native.c, where its equivalence with CPython is argued and tested).
+ * shuffles and draws below n the way random.py does (core/native/mt19937.h, shared with
+ * Timo's engine).
  *
  * Actions are the environment's indices: 1-3 buy 0, 1 or 2 cards, 4 + the rank of the
  * pair (a, b), a < b, in itertools.combinations(range(60), 2) order.
@@ -57,88 +57,8 @@
 
 static const int BUY_COST[3] = {0, 1, 3};
 
-/* ---- CPython's Mersenne Twister, seeded and used as random.Random(int) is ---------- */
-#define MT_N 624
-#define MT_M 397
-
-typedef struct {
-    uint32_t state[MT_N];
-    int index;
-} Twister;
-
-static uint32_t twister_base[MT_N];
-
-static void twister_make_base(void) {
-    twister_base[0] = 19650218U;
-    for (int i = 1; i < MT_N; i++) {
-        uint32_t prev = twister_base[i - 1];
-        twister_base[i] = 1812433253U * (prev ^ (prev >> 30)) + (uint32_t)i;
-    }
-}
-
-/* CPython's init_by_array, for a key of 1 to 4 words. */
-static void twister_init_by_array(Twister *t, const uint32_t *key, int length) {
-    uint32_t *mt = t->state, addend[4];
-    memcpy(mt, twister_base, sizeof twister_base);
-    for (int j = 0; j < length; j++) addend[j] = key[j] + (uint32_t)j;
-    uint32_t prev = mt[0];
-    int j = 0;
-    for (int i = 1; i < MT_N; i++) {
-        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + addend[j];
-        mt[i] = prev;
-        if (++j == length) j = 0;
-    }
-    mt[0] = prev;
-    prev = (mt[1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + addend[j];
-    mt[1] = prev;
-    for (int i = 2; i < MT_N; i++) {
-        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - (uint32_t)i;
-        mt[i] = prev;
-    }
-    mt[0] = prev;
-    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - 1U;
-    mt[0] = 0x80000000U;
-    t->index = 0;
-}
-
-static void twister_twist_word(uint32_t *mt, int kk) {
-    uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1 == MT_N ? 0 : kk + 1] & 0x7fffffffU);
-    mt[kk] = mt[kk + MT_M < MT_N ? kk + MT_M : kk + MT_M - MT_N] ^ (y >> 1) ^
-             ((y & 1U) ? 0x9908b0dfU : 0U);
-}
-
-/* Each word regenerated just before its use, in CPython's order (see Timo's engine). */
-static uint32_t twister_next(Twister *t) {
-    int kk = t->index;
-    twister_twist_word(t->state, kk);
-    t->index = kk + 1 == MT_N ? 0 : kk + 1;
-    uint32_t y = t->state[kk];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-static void twister_seed(Twister *t, uint64_t seed, uint64_t counter) {
-    unsigned __int128 value = ((unsigned __int128)seed << 32) ^ counter;
-    uint32_t key[4];
-    int used = 0;
-    if (value == 0) key[used++] = 0;
-    while (value) {
-        key[used++] = (uint32_t)value;
-        value >>= 32;
-    }
-    twister_init_by_array(t, key, used);
-}
-
-/* random.py's _randbelow_with_getrandbits, for 0 < n < 2**31. */
-static uint32_t twister_below(Twister *t, uint32_t n) {
-    int bits = 32 - __builtin_clz(n);
-    uint32_t r = twister_next(t) >> (32 - bits);
-    while (r >= n) r = twister_next(t) >> (32 - bits);
-    return r;
-}
+/* CPython's Mersenne Twister, seeded and used as random.Random(int) is (core/rng.py). */
+#include "mt19937.h"
 
 /* ---- the game ----------------------------------------------------------------------- */
 typedef struct {
@@ -211,12 +131,7 @@ static void start_hand(Twins *g) {
     g->hand_no++;
     for (int i = 0; i < DECK; i++) cards[i] = (uint8_t)i;
     new_stream(g, &t);
-    for (int i = DECK - 1; i > 0; i--) {
-        int j = (int)twister_below(&t, (uint32_t)i + 1);
-        uint8_t swap = cards[i];
-        cards[i] = cards[j];
-        cards[j] = swap;
-    }
+    twister_shuffle(&t, cards, DECK);
     int size = DECK;
     for (int seat = 0; seat < g->players; seat++) {
         g->hands[seat] = 0;

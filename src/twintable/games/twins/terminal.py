@@ -8,7 +8,7 @@ log's lines are the same keys), in the language the environment asks for
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence, Set
 from typing import Any
 
 from rich.console import Console, Group
@@ -17,6 +17,8 @@ from rich.prompt import IntPrompt, Prompt
 from rich.table import Table
 from rich.text import Text
 
+from twintable.core.schedule import Plan
+from twintable.core.table_engine import TableEngine, TableStuck, TakeTurns
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import (
     BUY_COST,
@@ -148,15 +150,34 @@ def describe_event(view: TwinsView, event: Event, names: list[str],
     return None
 
 
+class PersonFirst:
+    """The table engine's players at the person's table
+    (:class:`~twintable.core.table_engine.Players`): while the person's seat may act
+    nobody plans (picks are secret, so order is free: the table waits for the person);
+    otherwise the bots to act, asked in seat order (:class:`TakeTurns`, no draw), and the
+    first that acts moves."""
+
+    def __init__(self, game: Any, bots: Sequence[Any], human: int, rng: random.Random):
+        self.human, self.to_act = human, game.to_act
+        self.turns = TakeTurns(game, bots, rng, shuffle=False)
+
+    def plans(self, state: Any, now_ms: int, step: int,
+              refused: Set[int]) -> Iterator[Plan]:
+        if self.human in self.to_act(state):
+            return iter(())
+        return self.turns.plans(state, now_ms, step, refused)
+
+
 def next_move(game: Any, state: Any, bots: Sequence[Any], human: int, names: list[str],
               rng: random.Random, console: Console) -> Action:
-    """The human answers when their seat may act (picks are secret, so order is free)."""
-    acting = sorted(game.to_act(state))
-    if human not in acting:
-        seat = acting[0]
-        action = bots[seat].act(game.view(state, seat), rng)
-        assert action is not None
-        return action  # type: ignore[no-any-return]
+    """The table engine's next step (:class:`PersonFirst`), or when the engine waits for
+    the person, their typed answer."""
+    step = TableEngine(game, state, PersonFirst(game, bots, human, rng)).next()
+    if step is not None:
+        assert step.action is not None
+        return step.action
+    if human not in game.to_act(state):
+        raise TableStuck(f"{game.id}: no bot acted and the person may not act")
     view: TwinsView = game.view(state, human)
     console.print(render(view, names))
     say = words()
@@ -180,7 +201,7 @@ def next_move(game: Any, state: Any, bots: Sequence[Any], human: int, names: lis
 
 class TwinsTerminal:
     """The person's seat at a Twins table: picks are secret and simultaneous, so nothing
-    races the clock and the loop simply waits for typed answers."""
+    races the clock: the table engine moves the bots, and waits for typed answers."""
 
     def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
                  rng: random.Random, console: Console, keyboard: Any = None,

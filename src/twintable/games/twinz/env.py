@@ -109,7 +109,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from twintable.core.errors import RuleError
-from twintable.core.table_engine import run_timers
+from twintable.core.table_engine import next_step, run_timers
 from twintable.core.types import Action
 from twintable.envs.aec import (
     AUTO,
@@ -618,12 +618,13 @@ class raw_env(TableEnv):
                 return
             if self.max_ticks is not None and self.tick >= self.max_ticks:
                 return
-            due = game.deadline(state)
-            if due is None:
+            # Nobody may act: the table engine's next step is the game's timer.
+            timer = next_step(game, state, self.now_ms, ())
+            if timer is None:
                 raise RuntimeError("twinz: nobody may act and no timer is set")
             # Who may act depends on the state alone, and nothing changes it before the
             # timer fires: the ticks until then pass at once (not one by one).
-            idle = -(-(due - self.now_ms) // dt) - 1
+            idle = -(-(timer.at_ms - self.now_ms) // dt) - 1
             if self.max_ticks is not None:
                 idle = min(idle, self.max_ticks - self.tick - 1)
             if idle > 0:

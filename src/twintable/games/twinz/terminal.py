@@ -23,8 +23,10 @@ from rich.panel import Panel
 from rich.table import Table
 
 from twintable.core.errors import RuleError
-from twintable.core.plugin import default_plan
-from twintable.core.types import SYSTEM_SEAT, Action, Event
+from twintable.core.plugin import Plan, PlanMove, default_plan
+from twintable.core.schedule import EventKind
+from twintable.core.table_engine import Race, TableEngine, TableStuck
+from twintable.core.types import Action, Event
 from twintable.games.twinz.decks import fold
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES
 from twintable.games.twinz.views import TwinzView
@@ -148,14 +150,33 @@ def describe_event(view: TwinzView, event: Event, names: list[str],
     return None
 
 
+def paced_plan(pace: float) -> PlanMove:
+    """Bots' plans at ``pace`` (2: twice as slow), timed from ``now`` (the last change on
+    the table): a bot's own plan (:func:`~twintable.core.plugin.default_plan`), its delay
+    stretched, never before ``now``; no bot (the person's seat) plans nothing."""
+
+    def plan(bot: Any, view: Any, rng: random.Random, now: int) -> Plan | None:
+        if bot is None:
+            return None
+        planned = default_plan(bot, view, rng, now)
+        if planned is None:
+            return None
+        return max(now, now + int((planned[0] - now) * pace)), planned[1]
+
+    return plan
+
+
 class TwinzTerminal:
     """The person's seat at a Twinz table of bots, on the keyboard's clock.
 
-    ``next_move(state)`` returns the next action: a timer that ran out, a bot's planned
-    move at its moment (the server's ``_realtime_move`` does the same: times count from
-    the last change on the table, stretched by ``pace``), or the person's typed line,
-    whichever comes first. ``lang`` is the language it speaks (default: the
-    environment's, :func:`.lines.language`).
+    ``next_move(state)`` returns the next action: the table engine's next step
+    (``core/table_engine.py``, as the simulator plays a race: a timer that ran out, or the
+    earliest of the bots' planned moves and the game's deadline), or the person's typed
+    line if it comes first. The engine decides what the table does by itself and when;
+    this class only waits for that moment on the keyboard's clock, reading lines
+    meanwhile. Bots time themselves from the last change on the table, stretched by
+    ``pace`` (as the server's ``_realtime_move``). ``lang`` is the language it speaks
+    (default: the environment's, :func:`.lines.language`).
     """
 
     def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
@@ -166,8 +187,11 @@ class TwinzTerminal:
         self.lang = lang or language()
         self.keyboard: Keyboard = keyboard if keyboard is not None else StdinKeyboard()
         self.start = self.keyboard.now()
-        self.refused: set[int] = set()
-        self.refused_at = -1
+        # The person's seat has no bot: the race asks only the others.
+        seated = [None if seat == human else bot for seat, bot in enumerate(bots)]
+        self.players = Race(game, seated, paced_plan(pace), rng)
+        self.steps = 0
+        """Steps the table took so far (a race rotates who is asked first by it)."""
         self.shown: tuple[Any, ...] | None = None
 
     def say(self, key: str, **values: object) -> str:
@@ -177,52 +201,38 @@ class TwinzTerminal:
         """The game's clock: milliseconds since the terminal opened the table."""
         return int((self.keyboard.now() - self.start) * 1000)
 
+    def table(self, state: Any) -> TableEngine:
+        """The table engine on a copy of ``state``, its clock at the last change: it
+        plans what the table does by itself, and tries a bot's move before the person's
+        table takes it (a refused bot sits this state out, as in the simulator)."""
+        table = TableEngine(self.game, state.clone(), self.players, now_ms=state.clock,
+                            sit_out_refused=True)
+        table.steps = self.steps
+        return table
+
     def next_move(self, state: Any) -> Action:
         self._show(state)
-        if self.refused_at != state.version:
-            self.refused.clear()
+        table = self.table(state)
+        step = table.next()
         while True:
-            moment = self._first_moment(state)
             now = max(self.now_ms(), state.clock)
-            timeout = None if moment is None else max(0, moment[0] - now) / 1000
+            timeout = None if step is None else max(0, step.at_ms - now) / 1000
             line = self.keyboard.read(timeout, prompted=self._prompted(state))
             if line is not None:
                 action = self.parse(line, state)
-                if action is not None:
-                    return action
+                if action is None:
+                    continue  # the same state: the bots keep their plans
+                self.steps = table.steps + 1
+                return action
+            if step is None:
                 continue
-            if moment is None:
-                continue
-            at, seat, action = moment
-            if seat == SYSTEM_SEAT:
-                timeout_action = self.game.timeout_action(state, max(now, at))
-                assert timeout_action is not None
-                return timeout_action  # type: ignore[no-any-return]
-            planned: Action = action.at(max(at, state.clock))
-            try:
-                self.game.apply(state.clone(), planned)
-            except RuleError:
-                # The bot misjudged the table: it sits this state out (as in sim/runner).
-                self.refused.add(seat)
-                self.refused_at = state.version
-                continue
-            return planned
-
-    def _first_moment(self, state: Any) -> tuple[int, int, Any] | None:
-        """The earliest of the bots' planned moves and the game's own deadline."""
-        best: tuple[int, int, Any] | None = None
-        for seat, bot in enumerate(self.bots):
-            if seat == self.human or bot is None or seat in self.refused:
-                continue
-            plan = default_plan(bot, self.game.view(state, seat), self.rng, state.clock)
-            if plan is not None:
-                at = state.clock + int((plan[0] - state.clock) * self.pace)
-                if best is None or at < best[0]:
-                    best = (at, seat, plan[1])
-        deadline = self.game.deadline(state)
-        if deadline is not None and (best is None or deadline <= best[0]):
-            return deadline, SYSTEM_SEAT, None
-        return best
+            if table.play(step):
+                self.steps = table.steps
+                assert step.action is not None
+                return step.action
+            if step.kind is not EventKind.BOT:
+                raise TableStuck(f"{self.game.id}: the game refused its own timer")
+            step = table.next()  # the bot misjudged the table and sits this state out
 
     # -- the person ----------------------------------------------------------------
     def _prompted(self, state: Any) -> bool:

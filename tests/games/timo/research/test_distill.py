@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -63,3 +64,40 @@ def test_every_label_is_a_move_the_rules_allowed(tmp_path: Path) -> None:
     assert masks[np.arange(len(actions)), actions].all()
     # Only decisions with a choice are labelled.
     assert (masks.sum(axis=1) >= 2).all()
+
+
+class Logged:
+    """A bot that logs every move it makes (its seat's and the kind)."""
+
+    def __init__(self, inner: Any, log: list[tuple[int, str, Any]]):
+        self.inner, self.log, self.name = inner, log, inner.name
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        action = self.inner.act(view, rng)
+        if action is not None:
+            self.log.append((action.seat, action.kind, dict(action.payload)))
+        return action
+
+
+def test_a_distillation_game_is_the_table_engines() -> None:
+    # play() is the table engine's game: stepped one step at a time on a twin table with
+    # the same bots and seed, the engine makes the same moves to the same end.
+    from twintable.bots.base import RandomBot
+    from twintable.core.table_engine import TableEngine, TakeTurns
+    from twintable.games.timo.bots import HeuristicTimoBot
+    from twintable.games.timo.research.distill import play
+    from twintable.games.timo.rules import TimoGame
+
+    game = TimoGame()
+    played: list[tuple[int, str, Any]] = []
+    stepped: list[tuple[int, str, Any]] = []
+    outcome = play(game, [Logged(HeuristicTimoBot(), played), Logged(RandomBot(), played),
+                          Logged(HeuristicTimoBot(), played)], {"target": 200}, 11)
+    twin = game.new_state({"target": 200}, 3, 11)
+    engine = TableEngine(game, twin, TakeTurns(game, [
+        Logged(HeuristicTimoBot(), stepped), Logged(RandomBot(), stepped),
+        Logged(HeuristicTimoBot(), stepped)], random.Random(11)))
+    while not engine.over:
+        assert engine.step()
+    assert played == stepped and len(played) > 30
+    assert game.outcome(twin) == outcome

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from twintable.core.game import Outcome
+from twintable.core.table_engine import TableEngine, TakeTurns
 from twintable.games.timo.bots import HeuristicTimoBot, SearchTimoBot
 from twintable.games.timo.cards import load_deck
 from twintable.games.timo.fast import NATIVE, FastTimoGame
@@ -92,23 +93,13 @@ def _opponent(name: str) -> Any:
 
 def play(game: Any, bots: list[Any], options: dict[str, Any], seed: int) -> Outcome:
     """One game as the simulator's bots play it (``act``: TIMO! called with the play,
-    every race answered at once), seats asked in a seeded order when several may act."""
+    every race answered at once), stepped by the table engine: the seats to act asked
+    in a seeded order (:class:`~twintable.core.table_engine.TakeTurns`)."""
     state = game.new_state(options, len(bots), seed)
-    rng = random.Random(seed)
-    for _ in range(MAX_STEPS):
-        outcome = game.outcome(state)
-        if outcome is not None:
-            return outcome  # type: ignore[no-any-return]
-        seats = sorted(game.to_act(state))
-        rng.shuffle(seats)
-        for seat in seats:
-            action = bots[seat].act(game.view(state, seat), rng)
-            if action is not None:
-                game.apply(state, action)
-                break
-        else:
-            raise RuntimeError(f"nobody moved in game {seed}")
-    raise RuntimeError(f"game {seed} did not end in {MAX_STEPS} steps")
+    TableEngine(game, state, TakeTurns(game, bots, random.Random(seed))).run(MAX_STEPS)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return outcome  # type: ignore[no-any-return]
 
 
 def _record(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
