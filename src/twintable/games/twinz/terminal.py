@@ -152,9 +152,9 @@ class TwinzTerminal:
     """The person's seat at a Twinz table of bots, on the keyboard's clock.
 
     ``next_move(state)`` returns the next action: a timer that ran out, a bot's planned
-    move at its moment (the server's ``_realtime_move`` does the same: times count from
-    the last change on the table, stretched by ``pace``), or the person's typed line,
-    whichever comes first. ``lang`` is the language it speaks (default: the
+    move at its moment (a server's table does the same, ``server/automation.py``: times
+    count from the last change on the table, stretched by ``pace``), or the person's
+    typed line, whichever comes first. ``lang`` is the language it speaks (default: the
     environment's, :func:`.lines.language`).
     """
 
