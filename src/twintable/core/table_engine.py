@@ -122,11 +122,13 @@ class TakeTurns:
     acts moves ``think_ms`` after ``now`` (the server's thinking delay; the simulator
     moves its clock after the move instead). ``shuffle=False`` asks them in seat order."""
 
-    __slots__ = ("bots", "rng", "shuffle", "think_ms", "to_act", "view")
+    __slots__ = ("bots", "every_seat", "rng", "shuffle", "think_ms", "to_act", "view")
 
     def __init__(self, game: Game[Any], bots: Sequence[Any], rng: random.Random,
                  shuffle: bool = True, think_ms: int = 0):
         self.bots = bots
+        self.every_seat = all(bot is not None for bot in bots)
+        """Every seat has a bot (a simulation): no seat to pass over."""
         self.rng = rng
         self.shuffle = shuffle
         self.think_ms = think_ms
@@ -136,7 +138,9 @@ class TakeTurns:
     def plans(self, state: Any, now_ms: int, step: int,
               refused: Set[int]) -> Iterator[Plan]:
         bots = self.bots
-        seats = [seat for seat in sorted(self.to_act(state)) if bots[seat] is not None]
+        seats = sorted(self.to_act(state))
+        if not self.every_seat:
+            seats = [seat for seat in seats if bots[seat] is not None]
         if len(seats) > 1 and self.shuffle:
             self.rng.shuffle(seats)
         for seat in seats:
@@ -274,7 +278,7 @@ class TableEngine:
         players = self.players
         if (type(players) is TakeTurns and not self.game.has_deadlines
                 and not self.sit_out_refused and players.think_ms == 0
-                and all(bot is not None for bot in players.bots)):
+                and players.every_seat):
             self._run_turns(max_steps, after)
             return
         is_over, state = self.game.is_over, self.state

@@ -262,14 +262,12 @@ class Automation:
             game, [_Seat(self, seat) if seat in automatic else None for seat in range(seats)],
             self.rng, _plan_move, people_pace=table.entry.pacing is Pacing.PEOPLE,
             think_ms=settings.bot_delay_ms, pace=pace)
-        unanswered = next_step(game, state, now, (), wake)
         thinking = asyncio.ensure_future(
             asyncio.to_thread(self._think_and_step, players, state, now, wake))
-        limit = None
-        if unanswered is not None and unanswered.kind is EventKind.TIMER:
-            limit = max(0.0, (unanswered.at_ms - clock.now_ms()) / 1000)
+        timer = next_step(game, state, now, ())  # the game's own timer, if it is set
+        limit = None if timer is None else max(0.0, (timer.at_ms - clock.now_ms()) / 1000)
         done, _ = await asyncio.wait({thinking}, timeout=limit)
-        return state, thinking.result() if done else unanswered
+        return state, thinking.result() if done else next_step(game, state, now, (), wake)
 
     def _think_and_step(self, players: Players, state: Any, now: int,
                         wake: float | None) -> Step | None:
