@@ -267,7 +267,11 @@ class Automation:
         timer = next_step(game, state, now, ())  # the game's own timer, if it is set
         limit = None if timer is None else max(0.0, (timer.at_ms - clock.now_ms()) / 1000)
         done, _ = await asyncio.wait({thinking}, timeout=limit)
-        return state, thinking.result() if done else next_step(game, state, now, (), wake)
+        if done:
+            return state, thinking.result()
+        # The thought goes on without us; what it ends in (a game's error too) is dropped.
+        thinking.add_done_callback(lambda thought: thought.cancelled() or thought.exception())
+        return state, next_step(game, state, now, (), wake)
 
     def _think_and_step(self, players: Players, state: Any, now: int,
                         wake: float | None) -> Step | None:
