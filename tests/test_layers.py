@@ -372,3 +372,53 @@ def test_the_game_name_check_sees_strings_and_imports(tmp_path: Path,
         "twintable.server.rules imports twintable.games.chess",
         "twintable.server.rules imports twintable.games.chess.rules",
     ]
+
+
+#: What only the table engine decides (core/table_engine.py, over core/schedule.py):
+#: which plan comes first, a timer's action, whether a plan is due, who is asked first.
+ENGINE_DECISIONS = {"earliest", "next_event", "due", "timeout_action", "tick_when_due",
+                    "shuffle"}
+
+
+def engine_decisions_taken(path: Path) -> set[str]:
+    """The table engine's decisions that the module at ``path`` takes itself: the
+    scheduler's functions it imports, and the decisions it calls by name."""
+    taken = {name.rpartition(".")[2] for name in imported_modules(path)
+             if name.startswith("twintable.core.schedule.")} & ENGINE_DECISIONS
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ENGINE_DECISIONS:
+                taken.add(name)
+    return taken
+
+
+def test_the_server_steps_the_table_engine_and_runs_no_loop_of_its_own() -> None:
+    """Issue 42: what happens next at a server's table (which bot acts, the race between
+    bots, a timer firing) is the table engine's ``next_step`` over ``table_players``;
+    the server's automation only sleeps, thinks in threads and submits."""
+    automation = PACKAGE / "server" / "automation.py"
+    imported = imported_modules(automation)
+    assert {"twintable.core.table_engine.next_step",
+            "twintable.core.table_engine.table_players"} <= imported
+    assert not any(name.startswith("twintable.core.schedule") for name in imported)
+    assert engine_decisions_taken(automation) == set()
+
+
+def test_the_decision_check_sees_a_loop_of_its_own(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's loop before issue 42, in short: the check finds what it decided."""
+    root = tmp_path / "twintable"
+    (root / "server").mkdir(parents=True)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    loop = root / "server" / "automation.py"
+    loop.write_text(
+        "from twintable.core.schedule import EventKind, earliest, next_event\n\n"
+        "def move(game, state, plans, rng, seats, deadline):\n"
+        "    rng.shuffle(seats)\n"
+        "    event = next_event(plans, deadline)\n"
+        "    return game.timeout_action(state, deadline), earliest(plans), event\n")
+    assert engine_decisions_taken(loop) == {"earliest", "next_event", "shuffle",
+                                            "timeout_action"}

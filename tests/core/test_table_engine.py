@@ -28,8 +28,10 @@ from twintable.core.table_engine import (
     TableEngine,
     TableStuck,
     TakeTurns,
+    asked_seats,
     next_step,
     run_timers,
+    table_players,
 )
 from twintable.core.types import SYSTEM_SEAT, TICK, Action, Event
 from twintable.sim.extension import simulation_engine
@@ -236,6 +238,35 @@ def test_a_refused_race_move_sits_out_until_the_table_changes() -> None:
     assert table.actions == [Action(1, "pass", {}, 20)]
     table.run(10)
     assert state.passes == 3 and table.moves == 3
+
+
+def test_a_table_of_people_and_bots_asks_only_its_bots_and_times_them() -> None:
+    """The players of a server's table (``table_players``): a seat a person plays (None)
+    is never asked and the table waits for the person; turn by turn a bot moves the
+    thinking delay after now; bots paced like people race among the seats to act only,
+    each plan stretched from now by the pace."""
+    asked: list[int] = []
+
+    def plan_move(bot: Any, view: Any, rng: random.Random, now: int) -> tuple[int, Action]:
+        asked.append(view[0])
+        return now + 100 * (view[0] + 1), Action(view[0], "pass")
+
+    state = RELAY.new_state({"timed": False}, 3, 0)
+    turns = table_players(RELAY, [None, Runner(), Runner()], random.Random(0), plan_move,
+                          think_ms=700)
+    assert isinstance(turns, TakeTurns)
+    assert next_step(RELAY, state, 1000, turns.plans(state, 1000, 0, set())) is None
+    state.turn = 2
+    assert next_step(RELAY, state, 1000, turns.plans(state, 1000, 0, set())) == Step(
+        EventKind.BOT, 1700, 2, Action(2, "pass", {}, 1700))
+
+    race = table_players(RELAY, [None, Runner(), Runner()], random.Random(0), plan_move,
+                         people_pace=True, pace=0.5)
+    assert isinstance(race, Race)
+    assert list(race.plans(state, 1000, 0, set())) == [Plan(1150, 2, Action(2, "pass"))]
+    assert asked == [2] and asked_seats(RELAY, state, 3) == [2]
+    state.turn = 0  # the person's turn: no bot races
+    assert list(race.plans(state, 1000, 0, set())) == [] and asked == [2]
 
 
 class Dawdler(Bot):

@@ -3,9 +3,10 @@
 A game moves on by itself in three ways: a bot acts (at the time its plan names), the
 game's own timer runs out (its ``deadline``), or something outside the game changes who
 plays a seat (a stand-in bot takes over a person's seat; the table then plans again).
-The table engine (``core/table_engine.py``: the simulator, the conformance playouts,
-the environments' timers), the server's tables and the Gymnasium wrapper's ticks ask
-these functions the same question, so they agree on what comes first:
+The table engine (``core/table_engine.py``), which every shell steps (the simulator,
+the conformance playouts, the environments' timers, the server's tables), and the
+Gymnasium wrapper's ticks ask these functions the same question, so they agree on what
+comes first:
 
 - of several bot plans the earliest acts; on a tie the one offered first (callers offer
   them in seat order, or in a seeded order where no seat may always win a race);

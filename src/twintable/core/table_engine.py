@@ -12,9 +12,10 @@ the game's timer runs out, or a person is waited for. This module decides which,
   timer, then bot, then wake on a tie).
 - Players say what the bots would do: :class:`TakeTurns` (the seats to act, asked in a
   seeded order; the first that acts moves now) and :class:`Race` (every seat plans when
-  it would act; the earliest moves). A shell with other players (a person's pace, a
-  guided game's hints, the conformance checks' random moves) writes its own
-  :class:`Players`.
+  it would act; the earliest moves). :func:`table_players` picks them for a table of
+  bots, as the simulator and the server's tables both do (a seat a person plays has no
+  bot and is never asked). A shell with other players (a person's pace, a guided game's
+  hints, the conformance checks' random moves) writes its own :class:`Players`.
 - :class:`TableEngine` plays a table on a virtual clock: it asks :func:`next_step`,
   applies the step, moves its clock on, and lets a seat whose move was refused (a race
   lost to a change) sit out until the state changes.
@@ -108,55 +109,96 @@ def run_timers(game: Game[Any], state: Any, now_ms: int) -> int:
     return fired
 
 
-class TakeTurns:
-    """Turn by turn: the seats to act are asked in a seeded order (one seat: no draw),
-    and the first whose bot acts moves at ``now``. ``shuffle=False`` asks them in seat
-    order."""
+def asked_seats(game: Game[Any], state: Any, players: int) -> list[int]:
+    """The seats whose bots the players of :func:`table_players` ask at ``state``, in
+    seat order: every seat in a race on the clock, else the seats to act. A shell that
+    makes its players on demand (the server's stand-ins) makes these."""
+    return list(range(players)) if game.realtime else sorted(game.to_act(state))
 
-    __slots__ = ("bots", "rng", "shuffle", "to_act", "view")
+
+class TakeTurns:
+    """Turn by turn: the seats to act that have a bot (a None bot is a person's seat,
+    never asked) are asked in a seeded order (one seat: no draw), and the first whose bot
+    acts moves ``think_ms`` after ``now`` (the server's thinking delay; the simulator
+    moves its clock after the move instead). ``shuffle=False`` asks them in seat order."""
+
+    __slots__ = ("bots", "every_seat", "rng", "shuffle", "think_ms", "to_act", "view")
 
     def __init__(self, game: Game[Any], bots: Sequence[Any], rng: random.Random,
-                 shuffle: bool = True):
+                 shuffle: bool = True, think_ms: int = 0):
         self.bots = bots
+        self.every_seat = all(bot is not None for bot in bots)
+        """Every seat has a bot (a simulation): no seat to pass over."""
         self.rng = rng
         self.shuffle = shuffle
+        self.think_ms = think_ms
         self.to_act = game.to_act
         self.view = game.view
 
     def plans(self, state: Any, now_ms: int, step: int,
               refused: Set[int]) -> Iterator[Plan]:
+        bots = self.bots
         seats = sorted(self.to_act(state))
+        if not self.every_seat:
+            seats = [seat for seat in seats if bots[seat] is not None]
         if len(seats) > 1 and self.shuffle:
             self.rng.shuffle(seats)
         for seat in seats:
-            action = self.bots[seat].act(self.view(state, seat), self.rng)
+            action = bots[seat].act(self.view(state, seat), self.rng)
             if action is not None:
-                yield Plan(now_ms, seat, action)
+                yield Plan(now_ms + self.think_ms, seat, action)
                 return
 
 
 class Race:
-    """A race on the clock: every seat (from seat ``step mod n`` on, so no seat always
-    wins a tie) plans when it would act, except those sitting out; the earliest acts."""
+    """A race on the clock: every seat with a bot (from seat ``step mod n`` on, so no
+    seat always wins a tie) plans when it would act, except those sitting out; the
+    earliest acts. ``everyone=False`` asks only the seats to act (a turn-based game whose
+    bots race like people: Timo's TIMO! calls and catches). ``pace`` stretches every plan
+    from ``now`` (the server's faster or slower bots; 1: as planned)."""
 
-    __slots__ = ("bots", "plan_move", "rng", "view")
+    __slots__ = ("bots", "everyone", "pace", "plan_move", "rng", "to_act", "view")
 
     def __init__(self, game: Game[Any], bots: Sequence[Any], plan_move: PlanMove,
-                 rng: random.Random):
+                 rng: random.Random, everyone: bool = True, pace: float = 1.0):
         self.bots = bots
         self.plan_move = plan_move
         self.rng = rng
+        self.everyone = everyone
+        self.pace = pace
+        self.to_act = game.to_act
         self.view = game.view
 
     def plans(self, state: Any, now_ms: int, step: int,
               refused: Set[int]) -> Iterator[Plan | None]:
-        players = len(self.bots)
+        bots, pace = self.bots, self.pace
+        players = len(bots)
+        acting = None if self.everyone else self.to_act(state)
         for offset in range(players):
             seat = (step + offset) % players
-            if seat in refused:
+            if seat in refused or bots[seat] is None or (acting is not None
+                                                         and seat not in acting):
                 continue
-            planned = self.plan_move(self.bots[seat], self.view(state, seat), self.rng, now_ms)
-            yield None if planned is None else Plan(planned[0], seat, planned[1])
+            planned = self.plan_move(bots[seat], self.view(state, seat), self.rng, now_ms)
+            if planned is None:
+                yield None
+            elif pace == 1.0:
+                yield Plan(planned[0], seat, planned[1])
+            else:
+                yield Plan(now_ms + (planned[0] - now_ms) * pace, seat, planned[1])
+
+
+def table_players(game: Game[Any], bots: Sequence[Any], rng: random.Random,
+                  plan_move: PlanMove, *, people_pace: bool = False, think_ms: int = 0,
+                  pace: float = 1.0) -> Players:
+    """The players of a table of ``bots`` (None: a seat a person plays, never asked):
+    a race on the clock (``game.realtime``) is a :class:`Race` of every seat; a game
+    whose bots keep ``people_pace`` races the seats to act (a tie goes to the seat asked
+    first); otherwise the seats to act take turns (:class:`TakeTurns`), moving
+    ``think_ms`` after now. ``pace`` stretches a race's plans."""
+    if game.realtime or people_pace:
+        return Race(game, bots, plan_move, rng, everyone=game.realtime, pace=pace)
+    return TakeTurns(game, bots, rng, think_ms=think_ms)
 
 
 class TableEngine:
@@ -233,8 +275,10 @@ class TableEngine:
     def run(self, max_steps: int, after: Callable[[Any], None] | None = None) -> None:
         """Play to the end; ``after(state)`` follows every accepted action.
         :class:`TableStuck` when the game has not ended within ``max_steps`` steps."""
-        if (type(self.players) is TakeTurns and not self.game.has_deadlines
-                and not self.sit_out_refused):
+        players = self.players
+        if (type(players) is TakeTurns and not self.game.has_deadlines
+                and not self.sit_out_refused and players.think_ms == 0
+                and players.every_seat):
             self._run_turns(max_steps, after)
             return
         is_over, state = self.game.is_over, self.state
@@ -285,5 +329,6 @@ class TableEngine:
             raise TableStuck(f"{game.id}: game did not end in {max_steps} steps")
 
 
-__all__ = ["Players", "Race", "Step", "TableEngine", "TableStuck", "TakeTurns",
-           "next_step", "run_timers", "timeout_step"]
+__all__ = ["EventKind", "Plan", "Players", "Race", "Step", "TableEngine", "TableStuck",
+           "TakeTurns", "asked_seats", "next_step", "run_timers", "table_players",
+           "timeout_step"]

@@ -1,12 +1,15 @@
 """Automation: the moves nobody types at a table (its bots', its stand-ins', its timers').
 
-One task per table plans the next automatic move and sleeps until it is due; any change
-at the table (a move, a seat, someone coming back) cancels it and plans again
-(:meth:`Automation.wake`). What comes first (a bot's plan, the game's deadline, a
-stand-in taking over) is decided by the pure scheduler, ``core/schedule.py``, the one
-the simulator and the environments use too; this module adds the clocks, the sleeps and
-the worker threads bots think in. Every automatic move goes through the table's own
-move pipeline (:meth:`Table.submit`), like a person's.
+One task per table asks what happens next and sleeps until it is due; any change at the
+table (a move, a seat, someone coming back) cancels it and asks again
+(:meth:`Automation.wake`). What happens next (which bot acts and when, the race between
+bots, a timer firing, a stand-in taking over) is the table engine's decision,
+``core/table_engine.py``: :func:`table_players` and :func:`next_step`, as the simulator,
+the guided walk, the conformance checks and the environments step it. This module only
+feeds it (the seats' bots and stand-ins, the clocks) and carries its steps out: the
+worker threads bots think in, the sleeps, the submits and the retries after a refusal.
+Every automatic move goes through the table's own move pipeline (:meth:`Table.submit`),
+like a person's.
 """
 
 from __future__ import annotations
@@ -22,8 +25,16 @@ from typing import Any, TypeVar
 
 from twintable.bots.registry import bot_factories, bot_factory, default_bot
 from twintable.core.plugin import Pacing
-from twintable.core.schedule import EventKind, Plan, earliest, next_event
-from twintable.core.types import SYSTEM_SEAT
+from twintable.core.table_engine import (
+    EventKind,
+    Plan,
+    Players,
+    Step,
+    TableStuck,
+    asked_seats,
+    next_step,
+    table_players,
+)
 from twintable.server import clock
 from twintable.server.stopping import cancel_within
 from twintable.server.table_view import TableView
@@ -157,16 +168,17 @@ class Automation:
 
     def _may_act(self) -> bool:
         """Whether anything automatic can happen at the table as it is: a bot, a game in
-        real time, a deadline, or a stand-in for a seat to act (now or later). A table of
+        real time, a deadline, or a stand-in for a seat asked (now or later). A table of
         people with no clock, all here, has none, and planning for it would cost a task a
         move for nothing (issue 28's hot path); this is the case in which
-        :meth:`_automatic_move` returns at once."""
+        :meth:`decide` finds nothing to do."""
         table = self.table
         game = table.game
         if self.bot_seats or game.realtime or game.deadline(table.state) is not None:
             return True
         presence = table.presence
-        return any(presence.stand_in_from(seat) is not None for seat in game.to_act(table.state))
+        return any(presence.stand_in_from(seat) is not None
+                   for seat in asked_seats(game, table.state, len(table.seats)))
 
     async def stop(self) -> None:
         self.stopped = True
@@ -184,160 +196,124 @@ class Automation:
         await asyncio.shield(self.table.submit(seat, action.kind, dict(action.payload), None,
                                                version, not_before_ms=not_before_ms))
 
-    async def _fire_timer(self, state: Any, deadline: int) -> None:
-        timeout = self.table.game.timeout_action(state, max(clock.now_ms(), deadline))
-        if timeout is not None:
-            await self._submit(SYSTEM_SEAT, timeout, state.version, not_before_ms=deadline)
-
     async def _automatic_move(self) -> None:
+        """Carry out the table engine's steps until one is a move (whose submit plans the
+        next one) or a person is waited for."""
         table = self.table
-        game = table.game
         # Every bot of the table is made at its first plan, not at its first turn: a
         # model loaded mid-game would hold up that turn.
         await self._players_ready(list(self.bot_seats))
-        if game.realtime:
-            await self._realtime_move()
-            return
-        # Every path ends in a move (whose submit plans the next one) or a wait for a
-        # person; a move the game refused is looked at again, since nothing else would
-        # wake the table.
         while True:
-            state = table.state
-            acting = sorted(game.to_act(state))
-            now = time.monotonic()
-            automatic = [s for s in acting
-                         if s in self.bot_seats or table.presence.stands_in(s, now)]
-            if self._missing(automatic):
-                await self._players_ready(automatic)
-                continue  # look again: time passed
-            refused = False
-            if automatic and table.entry.pacing is Pacing.PEOPLE:
-                moved = await self._paced_move(state, automatic)
-                if moved:
-                    return
-                refused = moved is False
-            elif automatic:
-                await asyncio.sleep(table.server.settings.bot_delay_ms / 1000)
-                moved = await self._bot_move(state, automatic)
-                if moved:
-                    return
-                refused = moved is False
-            deadline = game.deadline(state)
-            if refused and (deadline is None or deadline > clock.now_ms()):
-                # A timer that has run out fires first (below); otherwise try again.
-                await asyncio.sleep(self._retry_pause())
-                continue
-            later = [t for t in map(table.presence.stand_in_from, acting)
-                     if t is not None and t > now]
-            # Stand-ins count on the monotonic clock, the game's deadline on the wall's.
-            wake = time.time() * 1000 + (min(later) - now) * 1000 if later else None
-            event = next_event((), deadline, wake)
-            if event is None:
-                return
-            if event.kind is EventKind.TIMER and deadline is not None:
-                await asyncio.sleep(max(0.0, (deadline - clock.now_ms()) / 1000))
-                await self._fire_timer(state, deadline)
-                if table.state is not state:
-                    return
+            try:
+                state, step = await self.decide()
+            except TableStuck:  # a deadline passed, and the game has no action for it
                 log.warning("timer action refused", extra={"table": table.id})
                 await asyncio.sleep(self._retry_pause())
                 continue
-            await asyncio.sleep(min(later) - now)
+            if step is None:
+                return
+            await asyncio.sleep(max(0.0, (step.at_ms - clock.now_ms()) / 1000))
+            if step.kind is EventKind.WAKE:
+                continue  # a stand-in starts now: ask again with it
+            assert step.action is not None
+            timer = step.kind is EventKind.TIMER
+            # A timer is stamped no earlier than its deadline (Table.submit says why).
+            await self._submit(step.seat, step.action, state.version,
+                               not_before_ms=step.at_ms if timer else None)
+            if table.state is not state:
+                return
+            # Refused (the table changed under the bot, or the database failed to save
+            # the move): nothing else would wake the table, so look again shortly.
+            if timer:
+                log.warning("timer action refused", extra={"table": table.id})
+            else:
+                log.info("bot move refused", extra={"table": table.id, "seat": step.seat})
+            await asyncio.sleep(self._retry_pause())
 
-    async def _bot_move(self, state: Any, seats: list[int]) -> bool | None:
-        """The first of ``seats`` (in a random order) whose bot wants to act does: True if
-        the table took the move, False if it refused it, None if no bot wanted to act."""
-        table = self.table
-        self.rng.shuffle(seats)
-        for seat in seats:
-            bot = self._player(seat)
-            view = table.game.view(state, seat)
-            action = await asyncio.to_thread(
-                self._think, seat, bot, lambda bot, view: bot.act(view, self.rng), view)
-            if action is not None:
-                await self._submit(seat, action, state.version)
-                if table.state is state:
-                    log.info("bot move refused", extra={"table": table.id, "seat": seat})
-                    return False
-                return True
-        return None
-
-    async def _paced_move(self, state: Any, seats: list[int]) -> bool | None:
-        """A game that times its bots like people (Timo's TIMO! races): every bot seat
-        says when it would act; the first does then, unless a move comes before (which
-        plans again). True/False/None as :meth:`_bot_move`."""
-        table = self.table
-        # The default thinking delay is a person's pace; tests make it 0 (instant bots).
-        pace = table.server.settings.bot_delay_ms / PEOPLE_PACE_BOT_DELAY_MS
-        plans = []
-        for seat in seats:
-            view = table.game.view(state, seat)
-            moment = await asyncio.to_thread(
-                self._think, seat, self._player(seat),
-                lambda bot, view: table.entry.plan(bot, view, self.rng, 0), view)
-            if moment is not None:
-                plans.append(Plan(moment[0], seat, moment[1]))
-        first = earliest(plans)  # seats come in order: a tie goes to the lower seat
-        if first is None:
-            return None
-        await asyncio.sleep(first.at_ms * pace / 1000)
-        await self._submit(first.seat, first.action, state.version)
-        if table.state is state:
-            log.info("bot move refused", extra={"table": table.id, "seat": first.seat})
-            return False
-        return True
-
-    async def _realtime_move(self) -> None:
-        """Real-time games: every bot says when it would act; the earliest of those, the
-        game's own deadline and a stand-in taking over happens next (then we plan again)."""
+    async def decide(self) -> tuple[Any, Step | None]:
+        """The table's state and what happens next at it (None: a person is waited for),
+        as the table engine decides it (:func:`next_step`) from the plans of the bots and
+        stand-ins playing the seats it asks, the game's timer and the moment a stand-in
+        takes over. The bots think in a worker thread, and a timer never waits for them
+        (a word bot's first thought loads its data): at its deadline the table takes the
+        step it would take without their plans."""
         table = self.table
         game = table.game
         seats = len(table.seats)
         while True:
             mono = time.monotonic()
-            automatic = [seat for seat in range(seats)
+            state = table.state
+            asked = asked_seats(game, state, seats)
+            automatic = [seat for seat in asked
                          if seat in self.bot_seats or table.presence.stands_in(seat, mono)]
             if not self._missing(automatic):
                 break
-            await self._players_ready(automatic)
-        state = table.state
-        wall = clock.now_ms()
-        pace = table.server.settings.realtime_bot_pace
-        bots = [(seat, self._player(seat)) for seat in automatic]
-
-        def plan_all() -> list[tuple[int, Any]]:
-            # Off the event loop: a word bot thinking for a moment must not hold up a
-            # person's move (it would be stamped late).
-            with self.planning:
-                return [(seat, self._think(
-                    seat, bot, lambda bot, view: table.entry.plan(bot, view, self.rng, state.clock),
-                    game.view(state, seat))) for seat, bot in bots]
-
-        deadline = game.deadline(state)
-        thinking = asyncio.ensure_future(asyncio.to_thread(plan_all))
-        # A timer never waits for a bot still thinking (a word bot's first thought loads
-        # its data): at the deadline the table fires it, and plans again after.
-        limit = None if deadline is None else max(0.0, (deadline - clock.now_ms()) / 1000)
-        done, _ = await asyncio.wait({thinking}, timeout=limit)
-        # Bots time themselves from the last change on the table.
-        plans = [Plan(state.clock + (planned[0] - state.clock) * pace, seat, planned[1])
-                 for seat, planned in (thinking.result() if done else [])
-                 if planned is not None]
-        later = [t for t in map(table.presence.stand_in_from, range(seats))
+            await self._players_ready(automatic)  # then look again: time passed
+        now = clock.now_ms()
+        later = [t for t in map(table.presence.stand_in_from, asked)
                  if t is not None and t > mono]
-        wake = wall + (min(later) - mono) * 1000 if later else None
-        event = next_event(plans, deadline, wake)
-        if event is None:
-            return
-        await asyncio.sleep(max(0.0, (event.at_ms - clock.now_ms()) / 1000))
-        if event.kind is EventKind.WAKE:
-            self.wake()  # a stand-in starts now: plan again with it
-            return
-        if event.kind is EventKind.TIMER and deadline is not None:
-            await self._fire_timer(state, deadline)
-        elif event.plan is not None:
-            await self._submit(event.plan.seat, event.plan.action, state.version)
-        if table.state is state:
-            # Refused (the table changed under the bot): look again shortly.
-            await asyncio.sleep(self._retry_pause())
-            self.wake()
+        # Stand-ins count on the monotonic clock, the game's timers on the wall's.
+        wake = now + (min(later) - mono) * 1000 if later else None
+        settings = table.server.settings
+        # The default thinking delay is a person's pace; tests make it 0 (instant bots).
+        pace = (settings.realtime_bot_pace if game.realtime
+                else settings.bot_delay_ms / PEOPLE_PACE_BOT_DELAY_MS)
+        players = table_players(
+            game, [_Seat(self, seat) if seat in automatic else None for seat in range(seats)],
+            self.rng, _plan_move, people_pace=table.entry.pacing is Pacing.PEOPLE,
+            think_ms=settings.bot_delay_ms, pace=pace)
+        thinking = asyncio.ensure_future(
+            asyncio.to_thread(self._think_and_step, players, state, now, wake))
+        timer = next_step(game, state, now, ())  # the game's own timer, if it is set
+        limit = None if timer is None else max(0.0, (timer.at_ms - clock.now_ms()) / 1000)
+        done, _ = await asyncio.wait({thinking}, timeout=limit)
+        if done:
+            return state, thinking.result()
+        # The thought goes on without us; what it ends in (a game's error too) is dropped.
+        thinking.add_done_callback(lambda thought: thought.cancelled() or thought.exception())
+        return state, next_step(game, state, now, (), wake)
+
+    def _think_and_step(self, players: Players, state: Any, now: int,
+                        wake: float | None) -> Step | None:
+        """:func:`next_step` with the bots' plans, read in a worker thread: a word bot
+        thinking for a moment must not hold up a person's move (it would be stamped
+        late). One thinks at a time: a re-plan waits for the thought it cancelled."""
+        game = self.table.game
+        with self.planning:
+            # Seat 0 is asked first every time (step 0): a tie goes to the lower seat.
+            if game.realtime:
+                # Bots time themselves from the last change on the table.
+                plans = players.plans(state, state.clock, 0, frozenset())
+            else:
+                # Turn by turn, a bot's delay starts once it has chosen.
+                plans = (None if plan is None else
+                         Plan(plan.at_ms + clock.now_ms(), plan.seat, plan.action)
+                         for plan in players.plans(state, 0, 0, frozenset()))
+            return next_step(game, state, now, plans, wake)
+
+
+class _Seat:
+    """A seat's bot or stand-in as the table engine asks it (:class:`TakeTurns` and
+    :class:`Race`), in a worker thread: a bug in it is logged and the random bot answers
+    instead (:meth:`Automation._think`)."""
+
+    __slots__ = ("automation", "bot", "seat")
+
+    def __init__(self, automation: Automation, seat: int):
+        self.automation = automation
+        self.seat = seat
+        self.bot = automation._player(seat)
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        return self.automation._think(self.seat, self.bot,
+                                      lambda bot, view: bot.act(view, rng), view)
+
+    def plan(self, view: Any, rng: random.Random, now: int) -> Any:
+        entry = self.automation.table.entry
+        return self.automation._think(self.seat, self.bot,
+                                      lambda bot, view: entry.plan(bot, view, rng, now), view)
+
+
+def _plan_move(seat: _Seat, view: Any, rng: random.Random, now: int) -> Any:
+    """The game's timing of a seat's move (:meth:`GameEntry.plan`), as a race asks it."""
+    return seat.plan(view, rng, now)

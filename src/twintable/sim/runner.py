@@ -26,7 +26,7 @@ from twintable.bots.base import Bot
 from twintable.bots.registry import bot_factories, bot_factory, seat_names
 from twintable.core.game import Game, Opening
 from twintable.core.plugin import STEP_MS, GameEntry, PlanMove, default_plan
-from twintable.core.table_engine import Players, Race, TableEngine, TableStuck, TakeTurns
+from twintable.core.table_engine import TableEngine, TableStuck, table_players
 from twintable.core.types import Action
 
 MAX_STEPS = 200_000
@@ -96,12 +96,12 @@ def play_game(game: Game[Any], options: Mapping[str, Any] | None, bots: Sequence
     state = game.new_state(options, len(bots), seed)
     opening, rounds = game.opening(state), _rounds(game, state)
     rng = random.Random(seed * 7919 + 17)
-    players: Players
+    # Picked as the server's tables pick theirs (core/table_engine.py); on the virtual
+    # clock, turn by turn a move takes a step, and a race's plans carry the times.
+    players = table_players(game, bots, rng, plan)
     if game.realtime:
-        players = Race(game, bots, plan, rng)
         table = TableEngine(game, state, players, sit_out_refused=True, record=record)
     else:
-        players = TakeTurns(game, bots, rng)
         table = TableEngine(game, state, players, gap_ms=STEP_MS, record=record)
     try:
         table.run(MAX_STEPS, rounds.moved if rounds is not None else None)

@@ -175,8 +175,8 @@ class TwinzTerminal:
     line if it comes first. The engine decides what the table does by itself and when;
     this class only waits for that moment on the keyboard's clock, reading lines
     meanwhile. Bots time themselves from the last change on the table, stretched by
-    ``pace`` (as the server's ``_realtime_move``). ``lang`` is the language it speaks
-    (default: the environment's, :func:`.lines.language`).
+    ``pace`` (as a server's table does, ``server/automation.py``). ``lang`` is the
+    language it speaks (default: the environment's, :func:`.lines.language`).
     """
 
     def __init__(self, game: Any, bots: Sequence[Any], human: int, names: list[str],
