@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from twintable.core.schedule import Event, EventKind, Plan, due, earliest, next_event
+from twintable.core.schedule import Event, EventKind, Plan, earliest, next_event
 from twintable.core.types import Action
 
 
@@ -47,11 +47,3 @@ def test_the_next_event_is_the_earliest_with_timer_bot_wake_on_a_tie(
 def test_nothing_happens_when_nothing_is_scheduled() -> None:
     assert next_event([], None) is None
     assert next_event([None, None], None, None) is None
-
-
-def test_a_plan_is_due_at_the_first_tick_at_or_after_its_moment() -> None:
-    planned = plan(250, 1)
-    assert due(planned, 200) is None
-    assert due(planned, 250) == planned.action
-    assert due(planned, 300) == planned.action
-    assert due(None, 300) is None

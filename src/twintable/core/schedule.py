@@ -4,9 +4,8 @@ A game moves on by itself in three ways: a bot acts (at the time its plan names)
 game's own timer runs out (its ``deadline``), or something outside the game changes who
 plays a seat (a stand-in bot takes over a person's seat; the table then plans again).
 The table engine (``core/table_engine.py``), which every shell steps (the simulator,
-the conformance playouts, the environments' timers, the server's tables), and the
-Gymnasium wrapper's ticks ask these functions the same question, so they agree on what
-comes first:
+the conformance playouts, the environments, the terminals, the server's tables), asks
+these functions, so every shell agrees on what comes first:
 
 - of several bot plans the earliest acts; on a tie the one offered first (callers offer
   them in seat order, or in a seeded order where no seat may always win a race);
@@ -78,8 +77,3 @@ def next_event(plans: Iterable[Plan | None], deadline_ms: float | None,
         return Event(EventKind.WAKE, wake_ms)
     return None
 
-
-def due(plan: Plan | None, now_ms: float) -> Action | None:
-    """A plan's action if it is due at ``now_ms`` (a clock that ticks acts at the first
-    tick at or after the planned moment), else None: the bot waits."""
-    return plan.action if plan is not None and plan.at_ms <= now_ms else None
