@@ -312,8 +312,8 @@ class Game(ABC, Generic[S]):
 
     def sides(self, state: S) -> tuple[int, ...] | None:
         """The team of each seat when seats win together (Twin It's team mode, a
-        ``teams`` option in Timo's Twist and Twins), else None: reports then count a team's win once, against an even line of one team in
-        so many."""
+        ``teams`` option in Timo's Twist and Twins), else None: reports then count a
+        team's win once, against an even line of one team in so many."""
         return None
 
     @abstractmethod

@@ -19,8 +19,8 @@ from functools import cache
 from typing import Any
 
 from twintable.core.game import Outcome
-from twintable.core.teams import seat_teams
 from twintable.core.rng import Rng
+from twintable.core.teams import seat_teams
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import COLOURS, Deck, load_deck
 from twintable.games.timo.rules import TimoGame, team_outcome

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from twintable.core.rng import Rng
-from twintable.core.teams import seat_teams
 from twintable.core.slots import Copy, SlotState
+from twintable.core.teams import seat_teams
 from twintable.games.timo.cards import Deck
 
 NOBODY = -1
