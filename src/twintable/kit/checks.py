@@ -359,7 +359,7 @@ def required_keys(entry: GameEntry) -> set[str]:
     keys = {f"game.{game.id}", f"game.{game.id}.about", f"event.{game.id}.game_over"}
     for name, option in game.options_schema.options.items():
         keys |= {f"option.{game.id}.{name}", f"option.{game.id}.{name}.help"}
-        if option.kind == "choice":
+        if option.kind in ("choice", "int_list"):  # a list's choices: the words it takes
             keys |= {f"choice.{value}" for value in option.choices}
     keys |= {f"bot.{bot.name}" for bot in bot_levels(entry)}
     keys |= {f"replay.action.{kind}" for kind in game.payloads}
