@@ -75,6 +75,12 @@ class Outcome:
     teams: tuple[int, ...] | None = None
     team_scores: tuple[int, ...] | None = None
 
+    def __repr__(self) -> str:
+        # A game without teams reads as it always has (the docs print outcomes).
+        teams = ("" if self.teams is None
+                 else f", teams={self.teams!r}, team_scores={self.team_scores!r}")
+        return f"Outcome(scores={self.scores!r}, winners={self.winners!r}{teams})"
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"scores": list(self.scores), "winners": sorted(self.winners)}
         if self.teams is not None and self.team_scores is not None:
