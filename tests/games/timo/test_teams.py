@@ -158,3 +158,51 @@ def test_the_vector_engine_refuses_teams() -> None:
 
     with pytest.raises(ValueError, match="teams"):
         TimoVectorEnv(2, players=4, options={"teams": "alternate"})
+
+
+@pytest.mark.parametrize("teams,aware,expected", [
+    ([1, 1, 2, 2], True, "blue 3"),      # the partner plays next: spare them the Stop
+    ([1, 1, 2, 2], False, "blue stop"),  # a partner-blind bot stops its own partner
+    ([1, 2, 1, 2], True, "blue stop"),   # an opponent next, at two cards: stop them
+    ((), True, "blue stop"),
+])
+def test_the_heuristic_bot_spares_a_partner_who_plays_next(teams: Any, aware: bool,
+                                                            expected: str) -> None:
+    from twintable.games.timo.bots import HeuristicTimoBot
+
+    state = build([["blue stop", "blue 3", "green 7"], ["pink 1", "pink 2"],
+                   ["green 1", "green 2", "green 3"], ["pink 4", "pink 5", "pink 6"]],
+                  top="blue 5", options={"teams": teams})
+    action = HeuristicTimoBot(partner_aware=aware).choose_turn(GAME.view(state, 0))
+    assert action.payload["card"] == card(expected)
+
+
+def test_a_partners_round_counts_for_the_search_as_its_own() -> None:
+    from twintable.games.timo.bots import _round_value
+
+    state = build([["blue 1"], ["pink 7"], ["green 9"], ["pink 3"]], top="blue 5",
+                  options={"teams": [1, 1, 2, 2]})
+    view = GAME.view(state, 1)
+    assert _round_value(view, 0, [10, 10, 0, 0]) == pytest.approx(0.1)
+    assert _round_value(view, 2, [0, 0, 10, 10]) == pytest.approx(-0.1)
+
+
+def test_the_search_decides_a_team_game_alike_on_both_engines() -> None:
+    require_native()
+    from twintable.games.timo.bots import SearchTimoBot
+
+    on_c, in_python = SearchTimoBot(samples=6, native=True), SearchTimoBot(samples=6,
+                                                                           native=False)
+    decisions = 0
+    for seed in range(4):
+        state = GAME.new_state({"teams": [1, 1, 2, 2]}, 4, seed)
+        walk = random.Random(seed)
+        while not state.over and state.round_no == 1 and decisions < 30 * (seed + 1):
+            seat = state.turn
+            view = GAME.view(state, seat)
+            first, second = random.Random(seed * 31 + decisions), random.Random(
+                seed * 31 + decisions)
+            assert on_c.act(view, first) == in_python.act(view, second)
+            decisions += 1
+            GAME.apply(state, walk.choice(GAME.legal_actions(state, seat)))
+    assert decisions > 40

@@ -1317,13 +1317,14 @@ static void rollout_round(Timo *g, Mix *m) {
     }
 }
 
-/* What the finished round was worth to ``viewer``: its points, or minus an opponent's,
- * in hundreds (bots.py: _round_value). */
+/* What the finished round was worth to ``viewer``: its (or, with teams, its team's)
+ * points, or minus an opponent's, in hundreds (bots.py: _round_value). */
 static double round_value(const Timo *g, const long *scores_before, int viewer) {
     int winner = g->round_winner;
     if (winner == NOBODY) return 0.0;
     double points = (double)(g->scores[winner] - scores_before[winner]) / 100.0;
-    return winner == viewer ? points : -points;
+    int ours = g->teams ? g->team_of[winner] == g->team_of[viewer] : winner == viewer;
+    return ours ? points : -points;
 }
 
 /* search(viewer, codes, samples, seed) -> totals: each candidate move code's summed round
