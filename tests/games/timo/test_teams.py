@@ -4,7 +4,9 @@ simulations and the environment alike."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -206,3 +208,25 @@ def test_the_search_decides_a_team_game_alike_on_both_engines() -> None:
             decisions += 1
             GAME.apply(state, walk.choice(GAME.legal_actions(state, seat)))
     assert decisions > 40
+
+
+def test_the_sim_command_reports_team_win_shares_with_intervals(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from twintable.cli import app
+
+    report_path = tmp_path / "teams.json"
+    result = CliRunner().invoke(app, [
+        "sim", "timo", "--players", "4", "--games", "10", "--bots", "heuristic",
+        "--option", "teams=alternate", "--option", "target=40", "--workers", "1",
+        "--json", str(report_path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Teams (even line 50.0%: one team in 2)" in result.output
+    report = json.loads(report_path.read_text())
+    assert report["options"]["teams"] == "alternate" and report["even"] == 0.5
+    sides = report["teams"]["sides"]
+    assert [(row["team"], row["seats"]) for row in sides] == [(1, [0, 2]), (2, [1, 3])]
+    assert sum(row["wins"] for row in sides) == pytest.approx(10)
+    refused = CliRunner().invoke(app, ["sim", "timo", "--players", "3", "--games", "1",
+                                       "--option", "teams=alternate"])
+    assert refused.exit_code != 0 and "even number of players" in refused.output
