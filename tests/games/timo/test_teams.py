@@ -230,3 +230,24 @@ def test_the_sim_command_reports_team_win_shares_with_intervals(tmp_path: Path) 
     refused = CliRunner().invoke(app, ["sim", "timo", "--players", "3", "--games", "1",
                                        "--option", "teams=alternate"])
     assert refused.exit_code != 0 and "even number of players" in refused.output
+
+
+def test_the_terminal_names_each_seats_team_and_the_winning_team(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from twintable.games.timo.terminal import describe_event, render
+
+    monkeypatch.setenv("TWINTABLE_LANG", "en")
+    state = build([["blue 1"], ["pink 7"], ["green 9"], ["pink 3"]], top="blue 5",
+                  options={**ALTERNATE, "target": 5})
+    names = ["Ann", "Bo", "Cy", "Di"]
+    events = GAME.apply(state, Action(0, "play", {"card": card("blue 1")}))
+    view = GAME.view(state, 0)
+    lines = [describe_event(view, event, names, 0) for event in events]
+    assert "Ann goes out: their team scores 10 points" in lines
+    assert "Ann and Cy win!" in lines
+    console = Console(width=100, record=True)
+    console.print(render(view, names))
+    text = console.export_text()
+    assert "Ann (Team 1)" in text and "Bo (Team 2)" in text

@@ -51,8 +51,8 @@ def _round_value(view: TimoView, winner: int, scores: Sequence[int]) -> float:
     """What a finished round was worth to ``view``'s seat: the points it (or, with
     teams, its team) scored, or minus the points an opponent scored, in hundreds."""
     points = scores[winner] - view.scores[winner]
-    teams = teams_of(view)
-    ours = winner == view.viewer if teams is None else teams[winner] == teams[view.viewer]
+    teams, viewer = teams_of(view), view.viewer
+    ours = winner == viewer if teams is None or viewer is None else teams[winner] == teams[viewer]
     return points / 100 if ours else -points / 100
 
 
