@@ -251,3 +251,20 @@ def test_the_terminal_names_each_seats_team_and_the_winning_team(
     console.print(render(view, names))
     text = console.export_text()
     assert "Ann (Team 1)" in text and "Bo (Team 2)" in text
+
+
+@pytest.mark.parametrize("exposed,catches", [(1, False), (2, True)])
+def test_bots_catch_an_opponent_who_forgot_timo_but_never_a_partner(exposed: int,
+                                                                     catches: bool) -> None:
+    from twintable.games.timo.bots import HeuristicTimoBot, timo_reaction
+
+    state = build([["blue 3", "blue 4"], ["pink 1"], ["green 1"], ["pink 4", "pink 5"]],
+                  top="blue 5", options={"teams": [1, 1, 2, 2]}, turn=3)
+    state.exposed = exposed
+    view = GAME.view(state, 0)
+    assert any(a.kind == "catch" and a.payload["target"] == exposed for a in view.legal)
+    action = HeuristicTimoBot().act(view, random.Random(0))
+    assert (action is not None and action.kind == "catch") is catches
+    if not catches:  # nor at a table with people, however quick it is
+        assert all(timo_reaction(HeuristicTimoBot(), view, random.Random(seed)) is None
+                   for seed in range(20))

@@ -57,9 +57,16 @@ def _round_value(view: TimoView, winner: int, scores: Sequence[int]) -> float:
 
 
 def _reaction(view: TimoView) -> Action | None:
+    """TIMO! to call, or a player to catch; never a partner (the rules allow it, but it
+    only makes our own team draw)."""
+    teams = teams_of(view)
     for action in view.legal:
-        if action.kind in (CALL, CATCH):
+        if action.kind == CALL:
             return action
+        if action.kind == CATCH:
+            target = action.payload["target"]
+            if teams is None or view.viewer is None or teams[target] != teams[view.viewer]:
+                return action
     return None
 
 
