@@ -30,7 +30,12 @@ def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
     tab.page.fill("#players", str(players))
     for name, value in options.items():
         field = tab.page.locator(f"#opt-{name}")
-        if field.evaluate("e => e.tagName") == "SELECT":
+        typed = tab.page.locator(f'[data-option-field="{name}"] .lb-typed')
+        if typed.count() and not field.locator(f'option[value="{value}"]').count():
+            # A list that also takes words: a list is typed in the field "typed" shows.
+            field.select_option("typed")
+            typed.fill(value)
+        elif field.evaluate("e => e.tagName") == "SELECT":
             field.select_option(value)
         else:
             field.fill(value)

@@ -65,13 +65,28 @@ class Opening:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game: final scores per seat and the winning seats (ties share)."""
+    """The end of a game: final scores per seat and the winning seats (ties share). In a
+    game played by teams (a ``teams`` option), ``teams`` is the team of each seat (0, 1,
+    ...) and ``team_scores`` what each team scored, by team: the winners are then every
+    member of the best team (or teams, on a tie)."""
 
     scores: tuple[int, ...]
     winners: frozenset[int]
+    teams: tuple[int, ...] | None = None
+    team_scores: tuple[int, ...] | None = None
+
+    def __repr__(self) -> str:
+        # A game without teams reads as it always has (the docs print outcomes).
+        teams = ("" if self.teams is None
+                 else f", teams={self.teams!r}, team_scores={self.team_scores!r}")
+        return f"Outcome(scores={self.scores!r}, winners={self.winners!r}{teams})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": sorted(self.winners)}
+        data: dict[str, Any] = {"scores": list(self.scores), "winners": sorted(self.winners)}
+        if self.teams is not None and self.team_scores is not None:
+            data["teams"] = list(self.teams)
+            data["team_scores"] = list(self.team_scores)
+        return data
 
 
 S = TypeVar("S", bound=GameState)
@@ -302,9 +317,9 @@ class Game(ABC, Generic[S]):
         return type(self).round_number is not Game.round_number
 
     def sides(self, state: S) -> tuple[int, ...] | None:
-        """The team of each seat when seats win together (Twin It's team mode), else
-        None: reports then count a team's win once, against an even line of one team in
-        so many."""
+        """The team of each seat when seats win together (Twin It's team mode, a
+        ``teams`` option in Timo's Twist and Twins), else None: reports then count a
+        team's win once, against an even line of one team in so many."""
         return None
 
     @abstractmethod

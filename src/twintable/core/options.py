@@ -29,6 +29,8 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] = ()
+    """A ``choice``'s values; for an ``int_list``, the words it takes besides a list
+    (``teams``: "alternate")."""
     max_items: int = 10
     """The longest an ``int_list`` may be (they name seats: ten at most)."""
     modes: tuple[str, ...] = ()
@@ -62,10 +64,13 @@ class Option:
             self._check_range(value)
             return value
         if self.kind == "int_list":
+            if isinstance(value, str) and value in self.choices:
+                return value
             if not isinstance(value, list | tuple) or any(
                 isinstance(v, bool) or not isinstance(v, int) for v in value
             ):
-                raise self._bad(value, "expected a list of integers")
+                words = "".join(f" or {word!r}" for word in self.choices)
+                raise self._bad(value, f"expected a list of integers{words}")
             if len(value) > self.max_items:
                 raise self._bad(f"{len(value)} items", f"at most {self.max_items} items")
             for item in value:
@@ -115,6 +120,8 @@ class Option:
                 else f"at most {high}" if high else "any integer")
         if self.kind == "int_list":
             span = f"up to {self.max_items} of {span}"
+            if self.choices:
+                span += "".join(f", or {word}" for word in self.choices)
         return f"{span} {self.unit or ''}".rstrip()
 
 

@@ -105,6 +105,17 @@ def cases(entry: GameEntry) -> list[Case]:
         found += [Case(players, options, f"{label}{players}p")
                   for players in sorted({low, (low + high) // 2, high})]
     for name, option in schema.items():
+        if option.kind == "int_list" and option.choices:
+            # The words a list takes (Timo's and Twins' teams: "alternate"), each at the
+            # fewest players it fits.
+            for word in option.choices:
+                options = base | {name: word}
+                low, high = game.player_range(options)
+                fits = [players for players in range(low, high + 1)
+                        if _takes(game, players, options)]
+                if fits:
+                    found.append(Case(fits[0], options, f"{name}={word}", variant=True))
+            continue
         if name == "mode" or option.kind not in ("choice", "bool"):
             continue
         values = option.choices if option.kind == "choice" else (True, False)
@@ -115,6 +126,15 @@ def cases(entry: GameEntry) -> list[Case]:
                 found.append(Case(max(low, min(2, high)), options, f"{name}={value}",
                                   variant=True))
     return found
+
+
+def _takes(game: Any, players: int, options: Mapping[str, Any]) -> bool:
+    """Whether a table of ``players`` takes these options."""
+    try:
+        game.check_players(players, options)
+    except OptionError:
+        return False
+    return True
 
 
 def play(entry: GameEntry, seeds: Sequence[int] = SEEDS) -> Plays:
@@ -359,7 +379,7 @@ def required_keys(entry: GameEntry) -> set[str]:
     keys = {f"game.{game.id}", f"game.{game.id}.about", f"event.{game.id}.game_over"}
     for name, option in game.options_schema.options.items():
         keys |= {f"option.{game.id}.{name}", f"option.{game.id}.{name}.help"}
-        if option.kind == "choice":
+        if option.kind in ("choice", "int_list"):  # a list's choices: the words it takes
             keys |= {f"choice.{value}" for value in option.choices}
     keys |= {f"bot.{bot.name}" for bot in bot_levels(entry)}
     keys |= {f"replay.action.{kind}" for kind in game.payloads}

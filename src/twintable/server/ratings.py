@@ -87,11 +87,15 @@ async def new_ratings(store: Store, game: str, seats: Sequence[SeatRow],
         row = known.get(seat.player_id or "") if seat in rated else None
         teams.append([MODEL.rating(mu=row.mu, sigma=row.sigma) if row else MODEL.rating()])
     # A higher score is a better (lower) rank; equal scores share a rank; a seat that
-    # conceded is behind every other, whatever its score.
-    ordered = sorted({score for seat, score in enumerate(outcome.scores)
+    # conceded is behind every other, whatever its score. In a team game a seat holds
+    # its team's score: partners share the rank their team earned.
+    scores = outcome.scores
+    if outcome.teams is not None and outcome.team_scores is not None:
+        scores = tuple(outcome.team_scores[team] for team in outcome.teams)
+    ordered = sorted({score for seat, score in enumerate(scores)
                       if seat not in conceded}, reverse=True)
     ranks = [float(len(ordered) + 1) if seat in conceded else float(ordered.index(score) + 1)
-             for seat, score in enumerate(outcome.scores)]
+             for seat, score in enumerate(scores)]
     new = MODEL.rate(teams, ranks=ranks)
     changes = Rated()
     for seat in rated:

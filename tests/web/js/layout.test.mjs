@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { actingSeats, phoneColumns, seatDeadline, tableLayout, timeLeft, turnLine } from "../../../src/twintable/web/table/layout.js";
-import { ranking, signed } from "../../../src/twintable/web/table/ranking.js";
+import { ranking, signed, teamRanking } from "../../../src/twintable/web/table/ranking.js";
 
 test("every seat has exactly one place, the viewer at the bottom", () => {
   for (let n = 1; n <= 10; n++) {
@@ -80,6 +80,17 @@ test("results rank by score, then by the game's tie-break, tied seats sharing a 
   assert.deepEqual([0, 1, 2].map(broken.rank), [2, 1, 3]);
   assert.equal(broken.brokeTie, true);
   assert.equal(ranking([7, 7], [4, 4]).brokeTie, false);
+});
+
+test("a team game ranks the teams, partners side by side sharing their team's place", () => {
+  // Twins, alternate seats: seats 1 and 3 hold 14 chips together against 13.
+  const twins = teamRanking([10, 5, 3, 9], [0, 1, 0, 1], [13, 14]);
+  assert.deepEqual(twins.order, [3, 1, 0, 2]);
+  assert.deepEqual([0, 1, 2, 3].map(twins.rank), [2, 1, 2, 1]);
+  // Three teams of two, two of them level at the top.
+  const level = teamRanking([4, 4, 6, 1, 5, 0], [0, 0, 1, 2, 1, 2], [8, 11, 11]);
+  assert.deepEqual(level.order, [2, 4, 3, 5, 0, 1]);
+  assert.deepEqual([0, 1, 2, 3, 4, 5].map(level.rank), [3, 3, 1, 1, 1, 1]);
 });
 
 test("a change is signed with a real minus", () => {

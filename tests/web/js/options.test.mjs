@@ -2,7 +2,7 @@
 // player bounds, and what is sent back.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { differs, initialText, inMode, playerBounds, rangeOf, readOption, scaleOf, seatCount } from "../../../src/twintable/web/pages/options.js";
+import { TYPED, differs, initialText, inMode, playerBounds, rangeOf, readOption, scaleOf, seatCount } from "../../../src/twintable/web/pages/options.js";
 
 const hold = { name: "hold_ms", kind: "int", default: 1500, minimum: 200, maximum: 10_000, unit: "ms" };
 const rounds = { name: "rounds", kind: "int", default: 3, minimum: 1, maximum: 10, modes: ["timeattack"] };
@@ -58,4 +58,14 @@ test("a bounded number shows its range in the unit people read", () => {
   assert.deepEqual(rangeOf({ kind: "int", minimum: 1, maximum: 5, unit: null }), { min: "1", max: "5", unit: null });
   assert.equal(rangeOf({ kind: "int", minimum: 1, maximum: null, unit: "hands" }), null);
   assert.equal(rangeOf({ kind: "bool", default: true }), null);
+});
+
+test("a list that also takes words (Timo's and Twins' teams) sends the word or the typed list", () => {
+  const partners = { name: "teams", kind: "int_list", default: [], minimum: 1, maximum: 3, choices: ["alternate"] };
+  assert.deepEqual(readOption(partners, "alternate", 4, "Teams"), { value: "alternate" });
+  assert.deepEqual(readOption(partners, "1, 1, 2, 2", 4, "Teams"), { value: [1, 1, 2, 2] });
+  assert.deepEqual(readOption(partners, "", 4, "Teams"), { value: [] });
+  assert.equal(differs([], partners), false);  // none: every player for themselves, not sent
+  assert.deepEqual(readOption(partners, "1, 4", 4, "Teams").problem[0], "lobby.bad_list");
+  assert.equal(readOption(partners, TYPED, 4, "Teams").problem[0], "lobby.bad_list");
 });

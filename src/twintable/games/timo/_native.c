@@ -49,6 +49,8 @@ typedef struct {
     /* fixed for the game */
     int players, card_count, stacking, draw_when_able, deal;
     long target;
+    /* The ``teams`` option: whether seats play in teams, and each seat's team. */
+    int teams, team_of[MAX_PLAYERS];
     uint64_t seed;
     uint8_t colour_of[MAX_CARDS], rank_of[MAX_CARDS], points_of[MAX_CARDS];
     /* what changes */
@@ -190,11 +192,15 @@ static void end_round(Timo *g, int winner, int last) {
         give(g, g->turn, g->penalty);
         g->penalty = 0;
     }
+    /* With teams the round is the winner's team's: it scores its opponents' cards only,
+       and each member's score is the team's. */
     long points = 0;
     for (int seat = 0; seat < g->players; seat++)
-        if (seat != winner)
+        if (g->teams ? g->team_of[seat] != g->team_of[winner] : seat != winner)
             for (int i = 0; i < g->hand_size[seat]; i++) points += g->points_of[g->hands[seat][i]];
-    g->scores[winner] += points;
+    for (int seat = 0; seat < g->players; seat++)
+        if (g->teams ? g->team_of[seat] == g->team_of[winner] : seat == winner)
+            g->scores[seat] += points;
     g->round_winner = winner;
     if (g->scores[winner] >= g->target) {
         g->over = 1;
@@ -508,16 +514,16 @@ static int read_bytes(PyObject *source, uint8_t *into, Py_ssize_t length, const 
 static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"colours", "ranks", "points", "players", "seed", "stacking",
                             "draw_when_able", "target", "deck", "options", "view_type",
-                            "actions", "make_action", "judge", "hand_size", NULL};
+                            "actions", "make_action", "judge", "hand_size", "teams", NULL};
     PyObject *colours, *ranks, *points, *deck, *options, *view_type, *actions, *make_action,
-        *judge;
+        *judge, *teams = Py_None;
     unsigned long long seed;
     int players, stacking, draw_when_able, deal = HAND_SIZE;
     long target;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSiKpplOOOOOO|i", names, &colours,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "SSSiKpplOOOOOO|iO", names, &colours,
                                      &ranks, &points, &players, &seed, &stacking,
                                      &draw_when_able, &target, &deck, &options, &view_type,
-                                     &actions, &make_action, &judge, &deal))
+                                     &actions, &make_action, &judge, &deal, &teams))
         return -1;
     Py_ssize_t card_count = PyBytes_GET_SIZE(colours);
     if (deal < 1 || card_count < 2 + deal * players || card_count > MAX_CARDS) {
@@ -555,6 +561,22 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     g->target = target;
     g->seed = seed;
     g->round_winner = NOBODY;
+    if (teams != Py_None) {
+        if (!PyTuple_Check(teams) || PyTuple_GET_SIZE(teams) != players) {
+            PyErr_SetString(PyExc_ValueError, "teams must be None or a tuple, one team per seat");
+            return -1;
+        }
+        g->teams = 1;
+        for (int seat = 0; seat < players; seat++) {
+            long team = PyLong_AsLong(PyTuple_GET_ITEM(teams, seat));
+            if (team == -1 && PyErr_Occurred()) return -1;
+            if (team < 0 || team >= MAX_PLAYERS) {
+                PyErr_SetString(PyExc_ValueError, "a team is a number from 0 to 5");
+                return -1;
+            }
+            g->team_of[seat] = (int)team;
+        }
+    }
     PyObject *held[] = {deck, options, view_type, actions, make_action, judge};
     PyObject **slots[] = {&self->deck, &self->options, &self->view_type, &self->actions,
                           &self->make_action, &self->judge};
@@ -1172,13 +1194,14 @@ static void rollout_round(Timo *g, Mix *m) {
     }
 }
 
-/* What the finished round was worth to ``viewer``: its points, or minus an opponent's,
- * in hundreds (bots.py: _round_value). */
+/* What the finished round was worth to ``viewer``: its (or, with teams, its team's)
+ * points, or minus an opponent's, in hundreds (bots.py: _round_value). */
 static double round_value(const Timo *g, const long *scores_before, int viewer) {
     int winner = g->round_winner;
     if (winner == NOBODY) return 0.0;
     double points = (double)(g->scores[winner] - scores_before[winner]) / 100.0;
-    return winner == viewer ? points : -points;
+    int ours = g->teams ? g->team_of[winner] == g->team_of[viewer] : winner == viewer;
+    return ours ? points : -points;
 }
 
 /* search(viewer, codes, samples, seed) -> totals: each candidate move code's summed round

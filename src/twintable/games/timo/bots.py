@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from twintable.core.rng import Rng
+from twintable.core.teams import seat_teams
 from twintable.core.types import Action
 from twintable.games.timo.cards import BLACK, COLOURS, PLUS2, PLUS4, STOP, TWIST
 from twintable.games.timo.fast import NATIVE, FastTimoGame
@@ -41,17 +42,31 @@ def best_colour(view: TimoView, without: int) -> str:
     return COLOURS[max(weight, key=lambda c: (weight[c], -c))]
 
 
+def teams_of(view: TimoView) -> tuple[int, ...] | None:
+    """The team of each seat at this table (the ``teams`` option), None: no teams."""
+    return seat_teams(view.options.get("teams", ()), view.players)
+
+
 def _round_value(view: TimoView, winner: int, scores: Sequence[int]) -> float:
-    """What a finished round was worth to ``view``'s seat: the points it scored, or minus
-    the points an opponent scored, in hundreds."""
+    """What a finished round was worth to ``view``'s seat: the points it (or, with
+    teams, its team) scored, or minus the points an opponent scored, in hundreds."""
     points = scores[winner] - view.scores[winner]
-    return points / 100 if winner == view.viewer else -points / 100
+    teams, viewer = teams_of(view), view.viewer
+    ours = winner == viewer if teams is None or viewer is None else teams[winner] == teams[viewer]
+    return points / 100 if ours else -points / 100
 
 
 def _reaction(view: TimoView) -> Action | None:
+    """TIMO! to call, or a player to catch; never a partner (the rules allow it, but it
+    only makes our own team draw)."""
+    teams = teams_of(view)
     for action in view.legal:
-        if action.kind in (CALL, CATCH):
+        if action.kind == CALL:
             return action
+        if action.kind == CATCH:
+            target = action.payload["target"]
+            if teams is None or view.viewer is None or teams[target] != teams[view.viewer]:
+                return action
     return None
 
 
@@ -151,10 +166,15 @@ class HeuristicTimoBot:
 
     Follows the colour it holds most of, dumps high numbers first, keeps Stop/Twist/+2
     and black cards for when the next player is close to going out, stacks penalties,
-    always calls TIMO! and catches anyone who forgets.
+    always calls TIMO! and catches anyone who forgets. In a team game (``partner_aware``)
+    a partner who plays next is no threat, and it plays Stop, +2 or +4 on them only when
+    nothing else goes.
     """
 
     name = "heuristic"
+
+    def __init__(self, partner_aware: bool = True):
+        self.partner_aware = partner_aware
 
     def act(self, view: TimoView, rng: random.Random) -> Action | None:
         reaction = _reaction(view)
@@ -170,13 +190,17 @@ class HeuristicTimoBot:
             return next(a for a in view.legal if a.kind in (DRAW, PASS))
         deck = view.deck
         next_seat = (view.turn + view.direction) % view.players
-        threat = view.hand_sizes[next_seat] <= 2
+        teams = teams_of(view) if self.partner_aware else None
+        partner_next = teams is not None and teams[next_seat] == teams[view.turn]
+        threat = view.hand_sizes[next_seat] <= 2 and not partner_next
         colour_count = Counter(deck.colour[c] for c in view.hand)
 
         def score(card: int) -> float:
             rank = deck.rank[card]
             if view.penalty:
                 return 10 if rank == PLUS2 else 5
+            if partner_next and rank in (STOP, PLUS2, PLUS4):
+                return 0.5 if rank != PLUS4 else 0  # after even the Colour card
             if rank < 10:
                 return 30 + rank + 2 * colour_count[deck.colour[card]]
             if rank in (STOP, TWIST, PLUS2):

@@ -20,9 +20,10 @@ from typing import Any
 
 from twintable.core.game import Outcome
 from twintable.core.rng import Rng
+from twintable.core.teams import seat_teams
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import COLOURS, Deck, load_deck
-from twintable.games.timo.rules import TimoGame
+from twintable.games.timo.rules import TimoGame, team_outcome
 from twintable.games.timo.state import CALL, CATCH, DRAW, PASS, PLAY, TimoState
 from twintable.games.timo.views import TimoView
 
@@ -104,7 +105,7 @@ class FastTimoGame(TimoGame):
             colours, ranks, points, players, seed, resolved["stacking"],
             resolved["draw_when_able"], resolved["target"], load_deck(resolved["deck"]),
             resolved, TimoView, self._actions, self._action_of, self._judge,
-            hand_size=resolved["hand_size"])
+            hand_size=resolved["hand_size"], teams=seat_teams(resolved["teams"], players))
 
     # -- who acts, and how; seeing -------------------------------------------------
     # The engine's own functions, reached straight from the class: a C function is not
@@ -181,7 +182,10 @@ class FastTimoGame(TimoGame):
     def outcome(self, state: Any) -> Outcome | None:
         if not state.over:
             return None
-        return Outcome(state.scores, frozenset((state.round_winner,)))
+        return team_outcome(state.scores, state.round_winner, self.sides(state))
+
+    def sides(self, state: Any) -> tuple[int, ...] | None:
+        return seat_teams(state.options["teams"], state.players)
 
     def stats(self, state: Any) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}

@@ -19,6 +19,7 @@ from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import SEAT, ActionPayloads, PayloadField
 from twintable.core.rng import Rng
+from twintable.core.teams import members, seat_teams, team_count, teams_option
 from twintable.core.types import Action, Event
 from twintable.games.timo.cards import (
     BLACK,
@@ -78,6 +79,10 @@ OPTIONS = OptionSchema([
            unit="points"),
     Option("hand_size", "int", HAND_SIZE, "Cards dealt to each player at the start of a round.",
            minimum=1, maximum=20, unit="cards"),
+    teams_option("Play in partnerships: alternate (every other seat, two teams; 4 or 6 "
+                 "players) or a team number per seat, e.g. 1, 1, 2, 2. Going out wins the "
+                 "round for your team, which scores the opponents' cards only; the first "
+                 "team to the target wins. Empty: every player for themselves."),
 ])
 
 
@@ -115,6 +120,12 @@ class TimoGame(Game[TimoState]):
         resolved = self.resolve_options(options)
         cards = load_deck(resolved["deck"]).size
         return self.min_players, min(self.max_players, (cards - 2) // resolved["hand_size"])
+
+    def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        """The player count, then the ``teams`` option against it: a table is refused at
+        creation, not at the start."""
+        super().check_players(players, options)
+        seat_teams(self.resolve_options(options)["teams"], players)
 
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TimoState:
@@ -456,18 +467,27 @@ class TimoGame(Game[TimoState]):
             self._advance(state, 1)
             self._give(state, state.turn, state.penalty, events, reason="penalty")
             state.penalty = 0
+        # A team game (the ``teams`` option): the round is the winner's team's, which
+        # scores its opponents' cards only; each member's score is the team's.
+        scoring = self.partners(state, winner)
         points = sum(deck.points[c] for seat, hand in enumerate(state.hands)
-                     if seat != winner for c in hand)
-        state.scores[winner] += points
+                     if seat not in scoring for c in hand)
+        for seat in scoring:
+            state.scores[seat] += points
         state.round_winner = winner
-        events.append(Event("round_over", {
+        round_over: dict[str, Any] = {
             "winner": winner, "points": points, "scores": list(state.scores),
-            "hands": [list(hand) for hand in state.hands],
-        }))
+            "hands": [list(hand) for hand in state.hands]}
+        if state.teams is not None:
+            round_over["winners"] = list(scoring)
+        events.append(Event("round_over", round_over))
         if state.scores[winner] >= state.options["target"]:
             state.over = True
             state.exposed = state.caught = NOBODY
-            events.append(Event("game_over", {"winner": winner, "scores": list(state.scores)}))
+            game_over: dict[str, Any] = {"winner": winner, "scores": list(state.scores)}
+            if state.teams is not None:
+                game_over["winners"] = list(scoring)
+            events.append(Event("game_over", game_over))
             return
         state.dealer = (state.dealer + 1) % state.players
         self._start_round(state, events)
@@ -569,7 +589,16 @@ class TimoGame(Game[TimoState]):
     def outcome(self, state: TimoState) -> Outcome | None:
         if not state.over:
             return None
-        return Outcome(tuple(state.scores), frozenset((state.round_winner,)))
+        return team_outcome(tuple(state.scores), state.round_winner, state.teams)
+
+    @staticmethod
+    def partners(state: TimoState, seat: int) -> tuple[int, ...]:
+        """``seat`` and its partners (only ``seat`` when every player is for themselves)."""
+        teams = state.teams
+        return (seat,) if teams is None else members(teams, teams[seat])
+
+    def sides(self, state: TimoState) -> tuple[int, ...] | None:
+        return state.teams
 
     def stats(self, state: TimoState) -> dict[str, float]:
         return {"turns": state.turn_count, "rounds": state.round_no}
@@ -600,3 +629,13 @@ class TimoGame(Game[TimoState]):
             "round_winner": state.round_winner, "scores": list(state.scores),
             "turn_count": state.turn_count, "over": state.over, "rng": state.rng.to_json(),
         }
+
+
+def team_outcome(scores: tuple[int, ...], winner: int,
+                 teams: tuple[int, ...] | None) -> Outcome:
+    """The outcome of a finished game whose last round ``winner`` took: that seat wins,
+    or with teams its whole team, every member holding the team's score."""
+    if teams is None:
+        return Outcome(scores, frozenset((winner,)))
+    team_scores = tuple(scores[members(teams, team)[0]] for team in range(team_count(teams)))
+    return Outcome(scores, frozenset(members(teams, teams[winner])), teams, team_scores)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from twintable.core.rng import Rng
 from twintable.core.slots import Copy, SlotState
+from twintable.core.teams import seat_teams
 from twintable.games.timo.cards import Deck
 
 NOBODY = -1
@@ -28,7 +29,8 @@ class TimoState(SlotState):
     __slots__ = (
         "caught", "colour", "dealer", "deck", "direction", "discard", "draw_pile",
         "drawn", "exposed", "hands", "options", "over", "penalty", "players", "rng",
-        "round_no", "round_winner", "scores", "seed", "turn", "turn_count", "version",
+        "round_no", "round_winner", "scores", "seed", "teams", "turn", "turn_count",
+        "version",
     )
 
     #: How :meth:`clone` copies each changing field (the rest never change in place).
@@ -37,7 +39,8 @@ class TimoState(SlotState):
         "scores": "list",
         **dict.fromkeys(("caught", "colour", "dealer", "deck", "direction", "drawn",
                          "exposed", "options", "over", "penalty", "players", "round_no",
-                         "round_winner", "seed", "turn", "turn_count", "version"), "share"),
+                         "round_winner", "seed", "teams", "turn", "turn_count", "version"),
+                      "share"),
     }
 
     def __init__(self, deck: Deck, options: dict[str, Any], players: int, seed: int):
@@ -45,6 +48,8 @@ class TimoState(SlotState):
         self.options = options
         self.players = players
         self.seed = seed
+        #: The team of each seat (the ``teams`` option), None: every player for themselves.
+        self.teams = seat_teams(options.get("teams", ()), players)
         self.rng = Rng(seed)
         self.version = 0
         self.hands: list[list[int]] = [[] for _ in range(players)]

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from twintable.core.schedule import EventKind, Plan
 from twintable.core.table_engine import Step, next_step
+from twintable.core.teams import seat_teams
 from twintable.core.types import Action, Event
 from twintable.games.timo.bots import table_move, timo_reaction, turn_delay
 from twintable.games.timo.cards import BLACK, COLOUR_NAMES, COLOUR_SYMBOLS, RANKS, Deck
@@ -107,13 +108,16 @@ def describe_event(view: TimoView, event: Event, names: list[str],
     if event.kind == "reshuffled":
         return say.say("event.timo.reshuffled")
     if event.kind == "round_over":
-        return say.say("event.timo.round_over", name=names[data["winner"]], n=data["points"])
+        key = "event.timo.round_over_team" if "winners" in data else "event.timo.round_over"
+        return say.say(key, name=names[data["winner"]], n=data["points"])
     if event.kind == "round_started":
         return (say.say("event.timo.round_started", round=data["round"],
                         name=names[data["dealer"]]) + " "
                 + say.say("timo.terminal.start_card", card=card_name(say, deck, data["start"])))
     if event.kind == "game_over":
-        return say.say("event.won", names=names[data["winner"]], n=1)
+        # With teams the whole winning team is named.
+        won = [names[seat] for seat in data.get("winners", [data["winner"]])]
+        return say.say("event.won", names=say.list_of(won), n=len(won))
     return None
 
 
@@ -136,13 +140,16 @@ def action_label(deck: Deck, action: Action, say: Catalogue | None = None) -> st
 def render(view: TimoView, names: list[str]) -> Panel:
     say, deck = words(), view.deck
     table = Table(show_header=True, box=None, padding=(0, 2))
+    teams = seat_teams(view.options.get("teams", ()), view.players)
     for column in ("", "player", "cards", "score"):
         table.add_column(say.say(f"timo.terminal.col.{column}") if column else "")
     for seat in range(view.players):
         marker = "▶" if seat == view.turn else ("D" if seat == view.dealer else "")
         alert = (f" [bold red]{say.say('timo.terminal.no_timo')}[/]"
                  if seat == view.exposed else "")
-        table.add_row(marker, names[seat] + alert, str(view.hand_sizes[seat]),
+        team = ("" if teams is None
+                else f" ({say.say('table.team_n', n=teams[seat] + 1)})")
+        table.add_row(marker, names[seat] + team + alert, str(view.hand_sizes[seat]),
                       str(view.scores[seat]))
     colour = view.colour
     top = Text(say.say("timo.terminal.discard")).append(card_text(deck, view.top, say))

@@ -89,6 +89,7 @@ from twintable.games.twins.rules import (
     PICK_KIND,
     ROUNDS,
     TwinsGame,
+    final_outcome,
 )
 from twintable.games.twins.state import BUY, OVER, PICK, TwinsState
 from twintable.games.twins.views import TwinsView
@@ -458,10 +459,10 @@ class raw_env(TableEnv):
             rewards = {name: (after - earlier) / scale for name, after, earlier
                        in zip(self.possible_agents, engine.chips, chips, strict=True)}
         else:
-            final = engine.chips
-            best = max(final)
-            rewards = win_rewards(self.possible_agents,
-                                  {seat for seat, held in enumerate(final) if held == best})
+            # The rules' own end (teams included): the engine plays, the rules judge.
+            outcome = final_outcome(engine.chips, [bool(flag) for flag in engine.fields()["out"]],
+                                    self.table.state.teams)
+            rewards = win_rewards(self.possible_agents, outcome.winners)
         self._rewarded = True
         self._settle(agent, rewards, self.possible_agents[engine.next_seat], over=over)
 

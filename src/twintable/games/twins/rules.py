@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from itertools import combinations
 from types import MappingProxyType
@@ -23,6 +23,7 @@ from twintable.core.gametype import Dynamics, GameType, Information
 from twintable.core.options import Option, OptionSchema
 from twintable.core.payloads import ActionPayloads, PayloadField
 from twintable.core.rng import Rng
+from twintable.core.teams import seat_teams, team_count, teams_option
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import (
     BUY_COST,
@@ -82,10 +83,29 @@ OPTIONS = OptionSchema([
     # three players at most share the 60 cards 18 + 2 each.
     Option("deal", "int", HAND_SIZE, "Cards dealt to each player at the start of a hand.",
            minimum=ROUNDS * 2, maximum=DECK_SIZE // 3 - MOST_BOUGHT, unit="cards"),
+    teams_option("Play in partnerships: alternate (every other seat, two teams; 4 or 6 "
+                 "players) or a team number per seat, e.g. 1, 1, 2, 2. Play is unchanged; "
+                 "at the end the team holding the most chips together wins (a bankrupt "
+                 "member adds nothing). Empty: every player for themselves."),
 ], design=[
     CashOption("cash", "choice", None, "The cash cards per player count (none: the "
                "rulebook's); set by a scoring-table file (--deck).", choices=(None,)),
 ])
+
+
+def final_outcome(chips: Sequence[int], out: Sequence[bool],
+                  teams: tuple[int, ...] | None) -> Outcome:
+    """The end of a game: the most chips wins, ties share. With teams, the team holding
+    the most chips together wins, every member alike (a bankrupt member counts 0)."""
+    if teams is None:
+        best = max(chips)
+        return Outcome(tuple(chips), frozenset(s for s, c in enumerate(chips) if c == best))
+    totals = [0] * team_count(teams)
+    for seat, team in enumerate(teams):
+        totals[team] += 0 if out[seat] else chips[seat]
+    top = max(totals)
+    return Outcome(tuple(chips), frozenset(s for s, team in enumerate(teams)
+                                           if totals[team] == top), teams, tuple(totals))
 
 
 def lowest_payers(ranks: Mapping[int, int], k: int) -> set[int]:
@@ -165,6 +185,12 @@ class TwinsGame(Game[TwinsState]):
         out of the 60 cards."""
         deal = self.resolve_options(options)["deal"]
         return self.min_players, min(self.max_players, DECK_SIZE // (deal + MOST_BOUGHT))
+
+    def check_players(self, players: int, options: Mapping[str, Any] | None = None) -> None:
+        """The player count, then the ``teams`` option against it: a table is refused at
+        creation, not at the start."""
+        super().check_players(players, options)
+        seat_teams(self.resolve_options(options)["teams"], players)
 
     def new_state(self, options: Mapping[str, Any] | None, players: int,
                   seed: int) -> TwinsState:
@@ -467,9 +493,10 @@ class TwinsGame(Game[TwinsState]):
     def outcome(self, state: TwinsState) -> Outcome | None:
         if state.phase != OVER:
             return None
-        best = max(state.chips)
-        return Outcome(tuple(state.chips),
-                       frozenset(s for s, c in enumerate(state.chips) if c == best))
+        return final_outcome(state.chips, state.out, state.teams)
+
+    def sides(self, state: TwinsState) -> tuple[int, ...] | None:
+        return state.teams
 
     def stats(self, state: TwinsState) -> dict[str, float]:
         return {"hands": state.hand_no, "bankruptcies": sum(state.out),

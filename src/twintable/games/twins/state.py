@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from twintable.core.rng import Rng
 from twintable.core.slots import Copy, SlotState
+from twintable.core.teams import seat_teams
 
 BUY, PICK, OVER = "buy", "pick", "over"
 #: The kinds of move a seat makes: buy a card, pick a secret set (RULES.md §2).
@@ -25,7 +26,7 @@ class TwinsState(SlotState):
     __slots__ = (
         "bank", "bought", "buyer", "chips", "dealer", "draw_pile", "ending", "hand_no",
         "hands", "last_played", "ledger", "options", "out", "phase", "picks", "played",
-        "players", "rng", "round_no", "seed", "sitting_out", "version",
+        "players", "rng", "round_no", "seed", "sitting_out", "teams", "version",
     )
 
     #: How :meth:`clone` copies each changing field (the rest never change in place).
@@ -34,13 +35,15 @@ class TwinsState(SlotState):
         **dict.fromkeys(("bought", "chips", "draw_pile", "last_played", "out", "picks",
                          "played", "sitting_out"), "list"),
         **dict.fromkeys(("bank", "buyer", "dealer", "ending", "hand_no", "options", "phase",
-                         "players", "round_no", "seed", "version"), "share"),
+                         "players", "round_no", "seed", "teams", "version"), "share"),
     }
 
     def __init__(self, options: dict[str, Any], players: int, seed: int):
         self.options = options
         self.players = players
         self.seed = seed
+        #: The team of each seat (the ``teams`` option), None: every player for themselves.
+        self.teams = seat_teams(options.get("teams", ()), players)
         self.rng = Rng(seed)
         self.version = 0
         self.chips: list[int] = [options.get("starting_chips", 12)] * players

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from twintable.core.schedule import Plan
 from twintable.core.table_engine import TableEngine, TableStuck, TakeTurns
+from twintable.core.teams import seat_teams
 from twintable.core.types import Action, Event
 from twintable.games.twins.cards import (
     BUY_COST,
@@ -82,6 +83,7 @@ def cash_line(view: TwinsView, say: Catalogue) -> str:
 def render(view: TwinsView, names: list[str]) -> Panel:
     say = words()
     table = Table(box=None, padding=(0, 2))
+    teams = seat_teams(view.options.get("teams", ()), view.players)
     for column in ("", "player", "chips", "cards", "status"):
         table.add_column(say.say(f"twins.terminal.col.{column}") if column else "")
     for seat in range(view.players):
@@ -89,8 +91,10 @@ def render(view: TwinsView, names: list[str]) -> Panel:
                   else say.say("twins.sitting_out") if view.sitting_out[seat]
                   else say.say("twins.committed") + " ✓" if view.committed[seat] else "")
         marker = "D" if seat == view.dealer else ""
-        table.add_row(marker, names[seat], str(view.chips[seat]), str(view.hand_sizes[seat]),
-                      status)
+        team = ("" if teams is None
+                else f" ({say.say('table.team_n', n=teams[seat] + 1)})")
+        table.add_row(marker, names[seat] + team, str(view.chips[seat]),
+                      str(view.hand_sizes[seat]), status)
     parts: list[Any] = [table, Text(f"{say.say('twins.bank', n=view.bank)}   "
                                     f"{say.say('twins.hand_no', n=view.hand_no)}, "
                                     f"{cash_line(view, say)}")]

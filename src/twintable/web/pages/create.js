@@ -5,7 +5,7 @@ import { el } from "../lib/dom.js";
 import { botChoices, levelLabel } from "../lib/levels.js";
 import { t } from "../lib/i18n.js";
 import { saveKey, saveToken } from "../lib/store.js";
-import { differs, initialText, inMode, playerBounds, rangeOf, readOption, scaleOf, seatCount, shown } from "./options.js";
+import { TYPED, differs, initialText, inMode, playerBounds, rangeOf, readOption, scaleOf, seatCount, shown } from "./options.js";
 
 function optionField(game, option) {
   const id = `opt-${option.name}`;
@@ -14,7 +14,16 @@ function optionField(game, option) {
   const scale = scaleOf(option);
   const common = { id, "data-option": option.name, "aria-describedby": helpId };
   let input;
-  if (option.kind === "bool") {
+  let typed = "";
+  if (option.kind === "int_list" && option.choices && option.choices.length) {
+    // The words it takes, none, or a list typed in the field that then shows.
+    typed = el("input", { class: "lb-typed", value: initialText(option), inputmode: "numeric", placeholder: "1, 2, 1, 2",
+      "aria-label": t("lobby.by_seat"), hidden: true });
+    input = el("select", { ...common, onchange: () => { typed.hidden = input.value !== TYPED; } },
+      el("option", { value: "", selected: true }, t("lobby.none_chosen")),
+      option.choices.map((choice) => el("option", { value: choice }, t(`choice.${choice}`))),
+      el("option", { value: TYPED }, t("lobby.by_seat")));
+  } else if (option.kind === "bool") {
     input = el("input", { type: "checkbox", ...common, checked: option.default });
   } else if (option.kind === "choice") {
     input = el("select", common,
@@ -30,7 +39,7 @@ function optionField(game, option) {
   const rangeNote = range && el("span", { class: "lb-range" }, " ", t(range.unit ? "lobby.range_unit" : "lobby.range",
     { min: range.min, max: range.max, unit: range.unit ? t(`unit.${range.unit}`) : "" }));
   return el("label", { class: `field lb-option${option.kind === "bool" ? " lb-check" : ""}`, for: id, "data-option-field": option.name },
-    option.kind === "bool" ? [input, " ", label] : [label, " ", input, rangeNote],
+    option.kind === "bool" ? [input, " ", label] : [label, " ", input, typed, rangeNote],
     el("small", { id: helpId }, t(`option.${game.id}.${option.name}.help`)));
 }
 
@@ -86,8 +95,10 @@ export function tableForm(game, facts, box, message, who) {
     for (const { option, wrap } of fields) {
       if (wrap.hidden) continue;
       const input = wrap.querySelector("[data-option]");
-      const read = readOption(option, option.kind === "bool" ? input.checked : input.value, n, t(`option.${game.id}.${option.name}`));
-      if (read.problem) return { problem: t(...read.problem), input };
+      const typed = input.value === TYPED ? wrap.querySelector(".lb-typed") : null;
+      const raw = option.kind === "bool" ? input.checked : typed ? typed.value : input.value;
+      const read = readOption(option, raw, n, t(`option.${game.id}.${option.name}`));
+      if (read.problem) return { problem: t(...read.problem), input: typed || input };
       if (differs(read.value, option)) options[option.name] = read.value;
     }
     return { options };

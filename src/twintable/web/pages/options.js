@@ -40,6 +40,10 @@ export function seatCount(text, { min, max }) {
   return text === "" || !Number.isFinite(n) ? min : Math.max(min, Math.min(max, n));
 }
 
+// An int_list that also takes words (Timo's and Twins' teams: "alternate") is a menu of
+// them, "none" and "typed seat by seat": this value of the menu reads the typed list.
+export const TYPED = "typed";
+
 // A field's text (or checkbox) read back: { value } for the server, or { problem: [key,
 // params] } saying what to fix (`field`: the option's label; `players`: the seat count).
 export function readOption(option, raw, players, field) {
@@ -56,6 +60,7 @@ export function readOption(option, raw, players, field) {
     }
     return { value };
   }
+  if ((option.choices || []).includes(String(raw).trim())) return { value: String(raw).trim() };
   const items = String(raw).split(/[\s,;]+/).filter(Boolean).map(Number);
   const seats = option.names_seats;
   const low = seats ? 1 : option.minimum;

@@ -7,7 +7,7 @@ import { el } from "../lib/dom.js";
 import { t, tNodes } from "../lib/i18n.js";
 import { confetti, seatColour } from "../lib/motion.js";
 import { inviteKey, saveKey, saveToken, tokens } from "../lib/store.js";
-import { ranking } from "./ranking.js";
+import { ranking, teamRanking } from "./ranking.js";
 import { nameWithBadge } from "./names.js";
 
 const SUMMARY_MOVES = 12;  // a round's summary stays this many moves into the next one
@@ -38,16 +38,21 @@ export function summaryPanel(game, memory, use) {
 // `s`: { info, view, mine, memory, tableId, flash, celebrated, use, lastRound } → the panel's children.
 export function resultNodes(game, s) {
   const { info, mine, tableId } = s;
-  const { scores, winners } = info.result;
+  const { scores, winners, teams, team_scores: teamScores } = info.result;
   const view = s.view || {};
   const use = s.use();
   const tie = game.ranking ? game.ranking(view) : null;
-  const { order, rank, brokeTie } = ranking(scores, tie ? tie.tieBreak : null);
+  // A team game (a `teams` option) ranks the teams: partners share their team's place.
+  const { order, rank, brokeTie } = teams ? teamRanking(scores, teams, teamScores)
+    : ranking(scores, tie ? tie.tieBreak : null);
   const own = game.result ? game.result(view, info.result, use) : null;
   const together = Boolean(own && own.together);
   const iWon = mine && winners.includes(mine.seat);
-  const headline = own?.headline || (iWon && winners.length === 1 ? [t("table.you_win")]
+  const headline = own?.headline || (iWon && teams ? [t("table.your_team_wins")]
+    : iWon && winners.length === 1 ? [t("table.you_win")]
     : tNodes("event.won", { names: use.listOf(winners.map(use.who)), n: winners.length }));
+  const teamCell = (seat) => (teams ? [el("td", { class: "team" },
+    t("table.team_n", { n: teams[seat] + 1 }), " · ", teamScores[teams[seat]])] : []);
   const breakdown = (seat) => (game.breakdown ? game.breakdown(seat, scores[seat], { ...use, view, memory: s.memory })
     : use.points(scores[seat]));
   const mineRematch = info.rematch && tokens()[info.rematch];
@@ -77,9 +82,9 @@ export function resultNodes(game, s) {
     own?.extra || "",
     info.rematch && !mineRematch && mine ? el("p", { class: "rematch-ready", id: "rematch-ready" }, t("table.rematch_ready")) : "",
     el("table", { class: "grid ranking" },
-      el("tr", {}, el("th", {}, "#"), el("th", {}, t("table.player")), el("th", {}, t("table.score")), el("th", {}, t("table.detail")), el("th", {}, "")),
+      el("tr", {}, el("th", {}, "#"), teams ? el("th", {}, t("table.team")) : "", el("th", {}, t("table.player")), el("th", {}, t("table.score")), el("th", {}, t("table.detail")), el("th", {}, "")),
       order.map((seat) => el("tr", { class: winners.includes(seat) ? "won" : "" },
-        el("td", {}, rank(seat)), el("td", {}, el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, ...nameWithBadge(info.seats[seat], info.game)),
+        el("td", {}, rank(seat)), ...teamCell(seat), el("td", {}, el("span", { class: "who", style: `--seat:${seatColour(seat)}` }, ...nameWithBadge(info.seats[seat], info.game)),
           mine && mine.seat === seat ? ` (${t("table.you")})` : ""),
         el("td", {}, scores[seat]), el("td", {}, breakdown(seat)),
         el("td", { class: "winner-mark" }, winners.includes(seat) && !together ? ["★ ", el("span", {}, t("table.winner"))] : "")))),

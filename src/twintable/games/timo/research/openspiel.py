@@ -46,7 +46,7 @@ class TimoRules(Rules):
 
             self.code_draw = _native.CODE_DRAW  # the first move code that is not a play
         self.options = self.game.resolve_options(options)
-        self.game.check_players(players)
+        self.game.check_players(players, self.options)
         self.players = players
         probe = self.game.new_state(self.options, players, 0)
         self.deck = probe.deck
@@ -99,7 +99,12 @@ class TimoRules(Rules):
         return self.draw_id + (DRAW, PASS, CALL).index(action.kind)
 
     def winners(self, state: Any) -> frozenset[int]:
-        return frozenset((int(state.round_winner),))
+        # The last round's winner, and with teams every partner of theirs (the outcome's).
+        teams = self.game.sides(state)
+        winner = int(state.round_winner)
+        if teams is None:
+            return frozenset((winner,))
+        return frozenset(seat for seat, team in enumerate(teams) if team == teams[winner])
 
     def scores(self, view: TimoView) -> list[int]:
         return list(view.scores)

@@ -86,6 +86,10 @@ class TimoVectorEnv(VectorEnv):
         game = TimoGame()
         self.options = game.resolve_options(options)
         game.check_players(players, self.options)
+        if self.options["teams"]:
+            # Its episodes reward the learner's seat alone: a team game is not its to play.
+            raise ValueError("the vector engine plays every seat for itself: no 'teams' "
+                             "option (the timo_v0 environment plays teams)")
         if num_envs < 1 or not 0 <= learner < players:
             raise ValueError("num_envs must be positive and learner a seat")
         self.num_envs, self.players, self.learner, self.copy = num_envs, players, learner, copy

@@ -32,12 +32,31 @@ function origin(view, ctx, seat) {
   return `--from-x:${x}px;--from-y:-170px`;
 }
 
+// The team of each seat (0, 1, ...) from the table's `teams` option ("alternate" or a
+// team number per seat), or null when everyone plays for themselves.
+export function teamsOf(options, players) {
+  const value = options ? options.teams : null;
+  if (value === "alternate") return Array.from({ length: players }, (_, seat) => seat % 2);
+  return Array.isArray(value) && value.length === players ? value.map((team) => team - 1) : null;
+}
+
+// The seats that won: the last round's winner, and with teams every partner of theirs.
+function winners(view) {
+  const winner = view.winner ?? view.scores.indexOf(Math.max(...view.scores));
+  const teams = teamsOf(view.options, view.players);
+  return teams ? teams.flatMap((team, seat) => (team === teams[winner] ? [seat] : [])) : [winner];
+}
+
 function prompt(view, ctx) {
   const { t, el } = ctx;
   if (view.over) {
-    const winner = view.winner ?? view.scores.indexOf(Math.max(...view.scores));
-    return el("p", { id: "turn", class: "tm-prompt tm-done" }, el("strong", {}, t("timo.game_over")), " ",
-      winner === ctx.me ? t("timo.you_win") : t("timo.winner", { name: ctx.names[winner] ?? "" }));
+    const won = winners(view);
+    const names = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" })
+      .format(won.map((seat) => ctx.names[seat] ?? ""));
+    const line = won.length > 1
+      ? (won.includes(ctx.me) ? t("timo.your_team_wins") : t("timo.team_wins", { names }))
+      : won[0] === ctx.me ? t("timo.you_win") : t("timo.winner", { name: ctx.names[won[0]] ?? "" });
+    return el("p", { id: "turn", class: "tm-prompt tm-done" }, el("strong", {}, t("timo.game_over")), " ", line);
   }
   if (view.turn === ctx.me) return el("p", { id: "turn", class: "tm-prompt tm-mine" }, el("strong", {}, t("table.your_turn")));
   return el("p", { id: "turn", class: "tm-prompt" }, t("table.turn_of", { name: ctx.names[view.turn] ?? "" }));
@@ -240,7 +259,9 @@ renderTimo.seat = (view, seat, ctx) => {
   const fan = el("span", { class: "tm-fan", "aria-hidden": "true", style: `--n:${shown}` },
     Array.from({ length: shown }, (_, i) => el("span", { class: "tm-back", style: `--i:${i}` })));
   const flags = [];
-  if (view.over && view.winner === seat) flags.push(el("span", { class: "tm-flag tm-won" }, `★ ${t("timo.won")}`));
+  const teams = teamsOf(view.options, view.players);
+  if (teams) flags.push(el("span", { class: `tm-flag tm-team tm-team-${teams[seat] + 1}` }, t("table.team_n", { n: teams[seat] + 1 })));
+  if (view.over && winners(view).includes(seat)) flags.push(el("span", { class: "tm-flag tm-won" }, `★ ${t("timo.won")}`));
   else if (!view.over && view.exposed === seat) flags.push(el("span", { class: "tm-flag tm-exposed" }, t("timo.exposed")));
   else if (!view.over && size === 1) flags.push(el("span", { class: "tm-flag tm-called" }, t("timo.call")));
   if (!view.over && view.dealer === seat) flags.push(el("span", { class: "tm-flag tm-dealer" }, t("timo.dealer")));

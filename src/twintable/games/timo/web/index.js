@@ -33,7 +33,7 @@ function narrate(event, { line, who, t, view, memory, actor }) {
     case "passed": return line("passed", { name });
     case "caught": return line("caught", { by: who(data.by), name, victim: who(data.seat), n: 2 });
     case "reshuffled": return line("reshuffled");
-    case "round_over": return line("round_over", { name: who(data.winner), n: data.points });
+    case "round_over": return line(data.winners ? "round_over_team" : "round_over", { name: who(data.winner), n: data.points });
     case "game_over": return undefined;  // the shell's "… wins!" from data.winner
     default: return null;
   }
@@ -53,18 +53,19 @@ const score = {
   track(event, memory) {
     if (event.kind !== "round_over") return false;
     const data = event.data || {};
-    memory.wins = [...(memory.wins || []), [data.winner, data.points]];
-    memory.lastRound = { round: memory.round, winner: data.winner, points: data.points, scores: data.scores, hands: data.hands };
+    memory.wins = [...(memory.wins || []), [data.winner, data.points, data.winners || [data.winner]]];
+    memory.lastRound = { round: memory.round, winner: data.winner, points: data.points, scores: data.scores, hands: data.hands,
+      partners: data.winners || [data.winner] };
     return true;
   },
   summary(memory, { t, el, tNodes, who }) {
     const r = memory.lastRound;
     if (!r) return [];
     return [el("h2", {}, t("table.round_result", { n: r.round })),
-      el("p", {}, tNodes("event.timo.round_over", { name: who(r.winner), n: r.points })),
+      el("p", {}, tNodes(r.partners.length > 1 ? "event.timo.round_over_team" : "event.timo.round_over", { name: who(r.winner), n: r.points })),
       el("table", { class: "grid" },
         el("tr", {}, el("th", {}, t("table.player")), el("th", {}, t("table.cards_left")), el("th", {}, t("table.total"))),
-        r.hands.map((hand, seat) => el("tr", { class: seat === r.winner ? "won" : "" },
+        r.hands.map((hand, seat) => el("tr", { class: r.partners.includes(seat) ? "won" : "" },
           el("td", {}, who(seat)), el("td", {}, seat === r.winner ? "—" : hand.length), el("td", {}, r.scores[seat]))))];
   },
   forget(memory) { memory.lastRound = null; },
@@ -72,7 +73,8 @@ const score = {
 
 // The points of each round this seat won, when this page saw them all.
 function breakdown(seat, total, { memory, points }) {
-  const won = (memory.wins || []).filter(([winner]) => winner === seat).map(([, n]) => n);
+  // In a team game a seat's total is its team's: the rounds any partner won.
+  const won = (memory.wins || []).filter(([winner, , partners]) => (partners || [winner]).includes(seat)).map(([, n]) => n);
   if (won.length > 1 && won.reduce((a, b) => a + b, 0) === total) return `${won.join(" + ")} = ${points(total)}`;
   return points(total);
 }

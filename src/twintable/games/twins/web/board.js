@@ -55,9 +55,22 @@ function trackChips(view, local) {
   }
 }
 
+// The team of each seat (0, 1, ...) from the table's `teams` option ("alternate" or a
+// team number per seat), or null when everyone plays for themselves.
+export function teamsOf(options, players) {
+  const value = options ? options.teams : null;
+  if (value === "alternate") return Array.from({ length: players }, (_, seat) => seat % 2);
+  return Array.isArray(value) && value.length === players ? value.map((team) => team - 1) : null;
+}
+
+// The most chips wins; with teams, the team holding the most together (a bankrupt seat
+// counts 0), every member of it.
 function winners(view) {
-  const best = Math.max(...view.chips);
-  return view.chips.map((chips, seat) => (chips === best ? seat : -1)).filter((seat) => seat >= 0);
+  const teams = teamsOf(view.options, view.players);
+  const held = teams ? view.chips.map((_, seat) => teams.reduce((sum, team, other) =>
+    sum + (team === teams[seat] && !view.out[other] ? view.chips[other] : 0), 0)) : view.chips;
+  const best = Math.max(...held);
+  return held.map((chips, seat) => (chips === best ? seat : -1)).filter((seat) => seat >= 0);
 }
 
 function status(view, ctx) {
@@ -70,7 +83,9 @@ function status(view, ctx) {
       el("strong", {}, t("twins.game_over")), " ",
       // One winner or a shared win is a different sentence, not a plural form: Korean
       // has no "one" form, so a count would have made a lone winner "joint winner".
-      won.includes(ctx.me) ? t("twins.you_win") : t(won.length === 1 ? "twins.winner" : "twins.shared_win", { names }));
+      teamsOf(view.options, view.players)
+        ? (won.includes(ctx.me) ? t("twins.your_team_wins") : t("twins.team_wins", { names }))
+        : won.includes(ctx.me) ? t("twins.you_win") : t(won.length === 1 ? "twins.winner" : "twins.shared_win", { names }));
   }
   const pips = el("span", { class: "tw2-pips", "aria-hidden": "true" },
     Array.from({ length: ROUNDS }, (_, i) => el("span", { class: `tw2-pip${i + 1 < view.round ? " done" : ""}${i + 1 === view.round && view.phase === "pick" ? " now" : ""}` })));
@@ -267,11 +282,13 @@ renderTwins.seat = (view, seat, ctx) => {
       el("span", { class: "tw2-facedown", "aria-hidden": "true" }, back(el), back(el)), t("twins.committed"));
   } else if (view.phase === "buy" && view.buyer === seat) state = el("span", { class: "tw2-flag" }, t("twins.buying"));
   const shown = Math.min(size, 10);
+  const teams = teamsOf(view.options, view.players);
+  const team = teams ? el("span", { class: `tw2-flag tw2-team tw2-team-${teams[seat] + 1}` }, t("table.team_n", { n: teams[seat] + 1 })) : "";
   return el("div", { class: "tw2-seat" },
     el("span", { class: "tw2-seat-chips" }, chipStacks(ctx, chips, label), el("span", { class: "tw2-count" }, label)),
     el("span", { class: "tw2-seat-hand" },
       el("span", { class: "tw2-fan", "aria-hidden": "true", style: `--n:${shown}` },
         Array.from({ length: shown }, (_, i) => el("span", { class: "tw2-back", style: `--i:${i}` }))),
       el("span", { class: "tw2-count" }, t("twins.cards_n", { n: size }))),
-    state);
+    team, state);
 };
