@@ -1,4 +1,5 @@
-"""Builds the C engine of Timo's Twist; everything else about the package is in pyproject.toml.
+"""Builds the C engines (Timo's, and Twins' and Twinz's environments'); everything else
+about the package is in pyproject.toml.
 
 The extension is optional: without a C compiler the install still succeeds and
 simulations run on the reference rules in Python (twintable.games.timo.fast says which).
@@ -16,5 +17,8 @@ setup(ext_modules=[
               optional=True, extra_compile_args=["-O2", *threads], extra_link_args=threads),
     # Twins' rules for its environment (games/twins/env.py; optional the same way).
     Extension("twintable.games.twins._native", ["src/twintable/games/twins/_native.c"],
+              optional=True, extra_compile_args=["-O2"]),
+    # Twinz's rules for its environment (games/twinz/env.py; optional the same way).
+    Extension("twintable.games.twinz._native", ["src/twintable/games/twinz/_native.c"],
               optional=True, extra_compile_args=["-O2"]),
 ])
