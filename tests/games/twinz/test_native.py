@@ -263,3 +263,29 @@ def test_the_refused_clues_are_the_root_rules(deck: str) -> None:
         for at in sample:
             assert (at in refused) == (roots.refusal(VOCABULARY[at], mystery) is not None), (
                 mystery, VOCABULARY[at])
+
+
+def test_the_mask_finds_the_same_indices_as_a_plain_array() -> None:
+    """ActionMask's quicker nonzero against numpy's own, whatever the values (a learner
+    may write into its mask), shapes and strides; and it is still what the space holds."""
+    rng = np.random.default_rng(5)
+    for values in ([0, 1], [0, 1, 2, -1, -128, 127]):
+        plain = rng.choice(np.array(values, dtype=np.int8), size=N_ACTIONS)
+        mask = twinz_v1.ActionMask((N_ACTIONS,), np.int8)
+        mask[:] = plain
+        for mine, theirs in ((mask, plain), (mask[::3], plain[::3]), (mask[7:40], plain[7:40]),
+                             (mask.reshape(-1, 29), plain.reshape(-1, 29)),
+                             (mask.astype(np.bool_), plain.astype(np.bool_))):
+            found, expected = mine.nonzero(), theirs.nonzero()
+            assert len(found) == len(expected)
+            for got, want in zip(found, expected, strict=True):
+                assert type(got) is np.ndarray and got.dtype == want.dtype
+                assert np.array_equal(got, want)
+        assert np.array_equal(np.flatnonzero(mask), np.flatnonzero(plain))
+    env = twinz_v1.env(players=4)
+    env.reset(seed=2)
+    observation = env.observe(env.agent_selection)
+    assert isinstance(observation["action_mask"], twinz_v1.ActionMask)
+    assert observation["action_mask"].dtype == np.int8
+    assert env.observation_space(env.agent_selection).contains(observation)
+
