@@ -265,17 +265,41 @@ def test_the_refused_clues_are_the_root_rules(deck: str) -> None:
                 mystery, VOCABULARY[at])
 
 
-def test_the_mask_finds_the_same_indices_as_a_plain_array() -> None:
-    """ActionMask's quicker nonzero against numpy's own, whatever the values (a learner
-    may write into its mask), shapes and strides; and it is still what the space holds."""
+def mask_patterns() -> list[np.ndarray]:
+    """Int8 arrays as a mask can be: random values (a learner may write into its mask),
+    the engine's shapes (every word legal or none), runs longer and shorter than the C
+    scan's 8-byte blocks, odd lengths."""
     rng = np.random.default_rng(5)
-    for values in ([0, 1], [0, 1, 2, -1, -128, 127]):
-        plain = rng.choice(np.array(values, dtype=np.int8), size=N_ACTIONS)
-        mask = twinz_v1.ActionMask((N_ACTIONS,), np.int8)
+    patterns = [rng.choice(np.array(values, dtype=np.int8), size=N_ACTIONS)
+                for values in ([0, 1], [0, 1, 2, -1, -128, 127], [0, 0, 0, 0, 0, 0, 0, 3])]
+    for ones in ((0, 1), (0, 2, 4), (0, N_ACTIONS), (6, N_ACTIONS), (9, 17, 4000, 4003)):
+        pattern = np.zeros(N_ACTIONS, np.int8)
+        for start, stop in zip(ones[::2], (*ones[1::2], N_ACTIONS), strict=False):
+            pattern[start:stop] = 1
+        patterns.append(pattern)
+    patterns += [np.zeros(N_ACTIONS, np.int8), np.ones(13, np.int8), np.zeros(0, np.int8)]
+    return patterns
+
+
+@pytest.mark.parametrize("engine", [True, False])
+def test_the_mask_finds_the_same_indices_as_a_plain_array(
+        engine: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ActionMask's quicker nonzero (the C scan, or without the engine a bool array)
+    against numpy's own, whatever the values, shapes and strides; and it is still what
+    the space holds."""
+    if engine:
+        require_native()
+    else:
+        monkeypatch.setattr(twinz_v1, "_native", None)
+        monkeypatch.setattr(twinz_v1, "NATIVE", False)
+    for plain in mask_patterns():
+        mask = twinz_v1.ActionMask(plain.shape, np.int8)
         mask[:] = plain
-        for mine, theirs in ((mask, plain), (mask[::3], plain[::3]), (mask[7:40], plain[7:40]),
-                             (mask.reshape(-1, 29), plain.reshape(-1, 29)),
-                             (mask.astype(np.bool_), plain.astype(np.bool_))):
+        views = [(mask, plain), (mask[::3], plain[::3]), (mask[7:40], plain[7:40]),
+                 (mask[::-1], plain[::-1]), (mask.astype(np.bool_), plain.astype(np.bool_))]
+        if len(plain) == N_ACTIONS:
+            views.append((mask.reshape(-1, 29), plain.reshape(-1, 29)))
+        for mine, theirs in views:
             found, expected = mine.nonzero(), theirs.nonzero()
             assert len(found) == len(expected)
             for got, want in zip(found, expected, strict=True):
@@ -288,4 +312,3 @@ def test_the_mask_finds_the_same_indices_as_a_plain_array() -> None:
     assert isinstance(observation["action_mask"], twinz_v1.ActionMask)
     assert observation["action_mask"].dtype == np.int8
     assert env.observation_space(env.agent_selection).contains(observation)
-

@@ -882,6 +882,69 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         "turns", int_tuple(g->turns, g->n_turns), "turn", g->turn);
 }
 
+/* nonzero(mask, out) -> count: the indices of the non-zero elements of a 1-D int8 buffer
+ * (any stride), in order, written to `out` (a C-contiguous intp buffer at least as long).
+ * env.py's ActionMask.nonzero: numpy tests an int8 array's elements one at a time through
+ * the dtype's generic test; here a run of non-zero elements (most of a mask: every word)
+ * is found with memchr and written in one loop the compiler vectorises. */
+static PyObject *module_nonzero(PyObject *Py_UNUSED(module), PyObject *const *args,
+                                Py_ssize_t nargs) {
+    Py_buffer mask, out;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "nonzero(mask, out)");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &mask, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return NULL;
+    if (mask.ndim != 1 || mask.itemsize != 1 || mask.format == NULL ||
+        strcmp(mask.format, "b") != 0) {
+        PyBuffer_Release(&mask);
+        PyErr_SetString(PyExc_ValueError, "mask must be a 1-D int8 buffer");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[1], &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&mask);
+        return NULL;
+    }
+    Py_ssize_t n = mask.shape[0], stride = mask.strides[0], count = 0;
+    const char *format = out.format ? out.format : "";
+    int intp = out.itemsize == (Py_ssize_t)sizeof(Py_ssize_t) && format[1] == '\0' &&
+               strchr(sizeof(Py_ssize_t) == 8 ? "lqn" : "iln", format[0]) != NULL;
+    if (!intp || out.len < n * (Py_ssize_t)sizeof(Py_ssize_t)) {
+        PyBuffer_Release(&mask);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "out must be a writable intp buffer as long as mask");
+        return NULL;
+    }
+    Py_ssize_t *found = (Py_ssize_t *)out.buf;
+    const char *m = (const char *)mask.buf;
+    if (stride == 1) {
+        Py_ssize_t i = 0;
+        while (i < n) {
+            uint64_t block;
+            while (i + 8 <= n && (memcpy(&block, m + i, 8), block == 0)) i += 8;
+            while (i < n && m[i] == 0) i++;
+            if (i >= n) break;
+            const char *zero = memchr(m + i, 0, (size_t)(n - i));
+            Py_ssize_t end = zero ? zero - m : n, shift = count - i;
+            for (Py_ssize_t j = i; j < end; j++) found[shift + j] = j;
+            count += end - i;
+            i = end;
+        }
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (m[i * stride] != 0) found[count++] = i;
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&out);
+    return PyLong_FromSsize_t(count);
+}
+
+static PyMethodDef module_methods[] = {
+    {"nonzero", (PyCFunction)(void (*)(void))module_nonzero, METH_FASTCALL,
+     "nonzero(mask, out) -> count: the indices of a 1-D int8 buffer's non-zero elements"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMethodDef engine_methods[] = {
     {"reset", (PyCFunction)engine_reset, METH_O, "reset(seed): a new game"},
     {"step", (PyCFunction)(void (*)(void))engine_step, METH_FASTCALL,
@@ -922,7 +985,8 @@ static PyTypeObject EngineType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native", "Twinz rules in C for the environment.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_native", "Twinz rules in C for the environment.", -1,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit__native(void) {

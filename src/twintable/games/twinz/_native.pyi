@@ -6,6 +6,8 @@ WORD_BASE: int
 MAX_USED: int
 OBSERVATION_SIZE: int
 
+def nonzero(mask: Any, out: Any) -> int: ...
+
 class Engine:
     next_seat: int
     points: tuple[int, ...]
