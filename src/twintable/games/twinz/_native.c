@@ -730,8 +730,9 @@ static int two_ints(PyObject *const *args, Py_ssize_t nargs, const Twinz *g, int
     return 0;
 }
 
-/* step(seat, index) -> flags (1 a score changed, 2 over, 4 truncated), or -1 when the
- * index is not legal for the seat now (nothing changes). */
+/* step(seat, index) -> flags (1 a score changed, 2 over, 4 truncated) + 8 * the seat on
+ * turn next (the AEC loop's next agent, 0 when nobody is), or -1 when the index is not
+ * legal for the seat now (nothing changes). */
 static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat;
     long index;
@@ -744,7 +745,8 @@ static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     if (flags == -2) return PyErr_NoMemory();
-    return PyLong_FromLong(flags);
+    int next = g->n_turns && g->phase != PHASE_OVER ? g->turns[g->turn] : 0;
+    return PyLong_FromLong(flags | (next << 3));
 }
 
 static PyObject *engine_legal(Engine *self, PyObject *const *args, Py_ssize_t nargs) {

@@ -490,8 +490,12 @@ def _move(state: TwinzState, seat: int, index: int, now: int) -> Action | None:
 
 #: The C engine's phase numbers.
 _OVER_CODE = PHASES.index(OVER)
-#: What the C engine's step() answers: a score changed, the game ended, the cap truncated it.
+#: What the C engine's step() answers: flags (a score changed, the game ended, the cap
+#: truncated it) and, above them, the seat on turn next.
 _SCORED, _ENDED, _TRUNCATED = 1, 2, 4
+_FLAGS, _SEAT_SHIFT = 7, 3
+_OBSERVATION_SIZE = OBSERVATION.size
+_FLOAT32 = np.dtype(np.float32)
 #: Seeds the C engine takes (core.rng seeds with any int; the engine with 64 bits).
 _ENGINE_SEEDS = 2**64
 
@@ -531,7 +535,8 @@ class raw_env(TableEnv):
         vocabulary played by ``step_action``, moves a game to the rules)."""
         self._engine: _native.Engine | None = native_engine(
             self.options, players, self.dt, self.max_ticks) if self.native else None
-        self._on_engine = False
+        #: The engine while this game runs on it (None: on the rules).
+        self._live: _native.Engine | None = None
         self._seeds = random.Random()
         self._rules_state: TwinzState = self.game.new_state(self.options, players, 0)
         self._now = 0
@@ -549,16 +554,21 @@ class raw_env(TableEnv):
         self._rewarded = True
 
     @property
+    def _on_engine(self) -> bool:
+        """Whether this game runs on the C engine."""
+        return self._live is not None
+
+    @property
     def now_ms(self) -> int:
         """The virtual clock: the time every move of this tick is stamped with."""
-        engine = self._engine
-        return int(engine.now_ms) if engine is not None and self._on_engine else self._now
+        live = self._live
+        return self._now if live is None else int(live.now_ms)
 
     @property
     def tick(self) -> int:
         """Ticks since the reset."""
-        engine = self._engine
-        return int(engine.tick) if engine is not None and self._on_engine else self._tick
+        live = self._live
+        return self._tick if live is None else int(live.tick)
 
     @property
     def _state(self) -> TwinzState:
@@ -597,7 +607,7 @@ class raw_env(TableEnv):
         self._now, self._tick = fields["now_ms"], fields["tick"]
         self._turns, self._turn = list(fields["turns"]), fields["turn"]
         self._views_key = (-1, -1, -1)
-        self._on_engine = False
+        self._live = None
 
     # -- the convention every environment keeps ------------------------------------------
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
@@ -616,9 +626,9 @@ class raw_env(TableEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must give an action index (0 waits)")
         index = int(action)
-        engine = self._engine
-        if engine is not None and self._on_engine:
-            if 0 <= index < N_ACTIONS and engine.legal(seat, index):
+        live = self._live
+        if live is not None:
+            if 0 <= index < N_ACTIONS and live.legal(seat, index):
                 return index
         elif self._rules_state.phase != OVER:
             if index == WAIT:
@@ -637,9 +647,8 @@ class raw_env(TableEnv):
             return DRAW_INDEX
         if action.kind == CONTEST:
             member = action.payload.get("member")
-            engine = self._engine
-            duo = (tuple(engine.duo) if engine is not None and self._on_engine
-                   else self._rules_state.duo)
+            live = self._live
+            duo = self._rules_state.duo if live is None else tuple(live.duo)
             if member not in duo:
                 raise ValueError(f"seat {member!r} is not in the duo {duo}")
             return CONTEST_FIRST + duo.index(member)
@@ -682,13 +691,13 @@ class raw_env(TableEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
-        engine = self._engine
-        if engine is not None and self._on_engine:
+        live = self._live
+        if live is not None:
             # Fresh arrays every time (a learner may keep them); the engine writes every
             # element.
-            observation = np.empty(OBSERVATION.size, dtype=np.float32)
+            observation = np.empty(_OBSERVATION_SIZE, _FLOAT32)
             mask = ActionMask((N_ACTIONS,), _INT8)
-            engine.encode(seat, observation, mask)
+            live.encode(seat, observation, mask)
             return {"observation": observation, "action_mask": mask}
         return {"observation": encode(self._view(seat), self._now),
                 "action_mask": self._mask(seat)}
@@ -703,11 +712,11 @@ class raw_env(TableEnv):
         else:
             game_seed = self._seeds.randrange(2**31)
         engine = self._engine
-        self._on_engine = engine is not None and 0 <= game_seed < _ENGINE_SEEDS
+        self._live = engine if 0 <= game_seed < _ENGINE_SEEDS else None
         self._views_key = (-1, -1, -1)
         self._now = 0
         self._tick = 0
-        if engine is not None and self._on_engine:
+        if engine is not None and self._live is not None:
             engine.reset(game_seed)
             self._game_seed, self._replayed = game_seed, 0
             self._scores_after = self._engine_scores()
@@ -719,8 +728,8 @@ class raw_env(TableEnv):
         self._start(self._selected(self.possible_agents))
 
     def step(self, action: Any) -> None:
-        engine = self._engine
-        if engine is None or not self._on_engine:
+        live = self._live
+        if live is None:
             super().step(action)
             return
         # TableEnv.step on the engine, one call shorter (the cap is max_ticks: Twinz
@@ -729,13 +738,13 @@ class raw_env(TableEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._play_native(engine, agent, action)
+        self._play_native(live, agent, action)
         self.steps += 1
 
     def play(self, agent: str, action: Any) -> None:
-        engine = self._engine
-        if engine is not None and self._on_engine:
-            self._play_native(engine, agent, action)
+        live = self._live
+        if live is not None:
+            self._play_native(live, agent, action)
             return
         self._play(agent, self.action_of(action, agent))
 
@@ -745,9 +754,10 @@ class raw_env(TableEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must give an action index (0 waits)")
         index = int(action)
-        flags = engine.step(self._seat_of[agent], index) if 0 <= index < N_ACTIONS else -1
-        if flags < 0:
+        result = engine.step(self._seat_of[agent], index) if 0 <= index < N_ACTIONS else -1
+        if result < 0:
             raise IllegalActionError(f"action {index} is not legal for {agent} now")
+        flags = result & _FLAGS
         if not flags:
             # TableEnv._settle's work for a step that changes no score and ends nothing:
             # every reward is 0, so only what changed is written.
@@ -755,7 +765,7 @@ class raw_env(TableEnv):
             if self._rewarded:
                 self.rewards = dict.fromkeys(self.possible_agents, 0.0)
                 self._rewarded = False
-            self.agent_selection = self.possible_agents[engine.next_seat]
+            self.agent_selection = self.possible_agents[result >> _SEAT_SHIFT]
             if self.render_mode == "human":
                 self.render()
             return
@@ -772,7 +782,7 @@ class raw_env(TableEnv):
         self._scores_after = scores
         self._rewarded = True
         self._settle(agent, rewards, self.agents[0] if over or truncated
-                     else self.possible_agents[engine.next_seat], over=over,
+                     else self.possible_agents[result >> _SEAT_SHIFT], over=over,
                      truncated=truncated)
 
     def _engine_scores(self) -> list[int]:
@@ -798,17 +808,18 @@ class raw_env(TableEnv):
                 self.game.apply(trial, action)
             except RuleError as error:
                 raise IllegalActionError(f"{agent}: {error.code}: {error.message}") from None
-            if self._on_engine:
+            live = self._live
+            if live is not None:
                 try:
                     index = self.index_of(action)
                 except UnknownWordError:
                     # The engine knows only the vocabulary: this game goes on on the rules.
                     self._leave_engine()
                 else:
-                    self._play_native(self._engine, agent, index)  # type: ignore[arg-type]
+                    self._play_native(live, agent, index)
                     return
-        elif self._on_engine:
-            self._play_native(self._engine, agent, WAIT)  # type: ignore[arg-type]
+        elif self._live is not None:
+            self._play_native(self._live, agent, WAIT)
             return
         self._play(agent, action)
 
@@ -829,8 +840,8 @@ class raw_env(TableEnv):
     def standing(self) -> tuple[list[int] | None, list[int]]:
         """The outcome's totals and winners, or at a truncation the totals so far (points
         + 2 per card won, as the outcome counts) and no winner."""
-        engine = self._engine
-        if engine is not None and self._on_engine:
+        engine = self._live
+        if engine is not None:
             totals = self._engine_scores()
             if engine.phase != _OVER_CODE:
                 return totals, []
