@@ -85,10 +85,12 @@ def pick(reference: Any, agent: str, rng: random.Random, patience: float) -> int
         refused = tables.refused[tables.starts[mid]:tables.starts[mid + 1]]
         if refused:
             return WORD_BASE + rng.choice(refused)
-    if roll < 0.25 and state.used:
-        return index(rng.choice(state.used))
-    if roll < 0.4 and state.clues:
-        return index(rng.choice(list(state.clues.values()))[0])
+    used = [word for word in state.used if word in WORD_INDEX]
+    if roll < 0.25 and used:
+        return index(rng.choice(used))
+    given = [word for word, _ in state.clues.values() if fold(word) in WORD_INDEX]
+    if roll < 0.4 and given:
+        return index(rng.choice(given))
     return WORD_BASE + rng.randrange(len(VOCABULARY))
 
 
@@ -207,7 +209,10 @@ def test_the_engine_is_the_default_and_its_state_is_a_replayed_copy() -> None:
     assert raw.action_of(WAIT) is None
 
 
-def test_a_word_outside_the_vocabulary_moves_the_game_to_the_rules() -> None:
+@pytest.mark.parametrize("word", ["zzyzxqua", "MÛRE", "mure", "Maison"])
+def test_a_word_outside_the_vocabulary_moves_the_game_to_the_rules(word: str) -> None:
+    """A word the vocabulary does not spell alike: outside it, or another spelling of an
+    entry (the root rule reads a clue's accents: MURE typed bare is not MÛRE)."""
     require_native()
     envs = [twinz_v1.raw_env(players=4, native=native) for native in (True, False)]
     for env in envs:
@@ -220,15 +225,25 @@ def test_a_word_outside_the_vocabulary_moves_the_game_to_the_rules() -> None:
         for env in envs:
             env.step(action if mask[action] else WAIT)
     seat = native.seat(native.agent_selection)
-    word = "zzyzxqua"
-    assert fold(word) not in WORD_INDEX
+    assert word not in VOCABULARY
     for env in envs:
         env.step_action(Action(seat, CLUE, {"word": word}))
     assert not native._on_engine
-    same_step(native, reference)
+    rng = random.Random(word)
+    for _ in range(60):
+        same_step(native, reference)
+        agent = native.agent_selection
+        if not native.agents:
+            break
+        done = native.terminations[agent] or native.truncations[agent]
+        action = None if done else pick(reference, agent, rng, 0.5)
+        for env in envs:
+            env.step(action)
     assert native.game.snapshot(native.state) == reference.game.snapshot(reference.state)
     native.reset(seed=3)
     assert native._on_engine
+    vocabulary_word = VOCABULARY[WORD_INDEX["maison"]]
+    assert native.index_of(Action(0, CLUE, {"word": vocabulary_word})) == index("maison")
 
 
 def test_native_is_refused_where_it_cannot_play(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,8 +107,9 @@ clues are worked out once per deck (``games/twinz/native_tables.py``; the first 
 a process takes a second or two for it). On the engine ``env.unwrapped.state`` is a fresh
 copy at each read, replayed on the rules from the engine's log of moves and timer runs
 (bots and evaluation read it; changing it changes nothing). A seed outside 0 to 2**64 - 1,
-or a word outside the vocabulary played by ``step_action``, moves that game to the rules
-(until the next reset).
+or a word that ``step_action`` plays and the vocabulary does not spell alike (outside it,
+or in other letters, case or accents), moves that game to the rules (until the next
+reset).
 """
 
 from __future__ import annotations
@@ -810,10 +811,10 @@ class raw_env(TableEnv):
                 raise IllegalActionError(f"{agent}: {error.code}: {error.message}") from None
             live = self._live
             if live is not None:
-                try:
-                    index = self.index_of(action)
-                except UnknownWordError:
-                    # The engine knows only the vocabulary: this game goes on on the rules.
+                index = self._engine_index(action)
+                if index is None:
+                    # The engine knows the vocabulary as spelt: this game goes on on the
+                    # rules.
                     self._leave_engine()
                 else:
                     self._play_native(live, agent, index)
@@ -822,6 +823,18 @@ class raw_env(TableEnv):
             self._play_native(self._live, agent, WAIT)
             return
         self._play(agent, action)
+
+    def _engine_index(self, action: Action) -> int | None:
+        """The index of a move the rules accept, if the engine plays it alike: a word must
+        be a vocabulary entry as spelt (the root rule reads a clue's accents, and the
+        state keeps the word as given)."""
+        try:
+            index = self.index_of(action)
+        except UnknownWordError:
+            return None
+        if index >= WORD_BASE and action.payload.get("word") != VOCABULARY[index - WORD_BASE]:
+            return None
+        return index
 
     def _play(self, agent: str, move: Action | None) -> None:
         before = self._scores()
