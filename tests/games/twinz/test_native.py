@@ -236,9 +236,9 @@ def test_a_word_outside_the_vocabulary_moves_the_game_to_the_rules(word: str) ->
         if not native.agents:
             break
         done = native.terminations[agent] or native.truncations[agent]
-        action = None if done else pick(reference, agent, rng, 0.5)
+        move = None if done else pick(reference, agent, rng, 0.5)
         for env in envs:
-            env.step(action)
+            env.step(move)
     assert native.game.snapshot(native.state) == reference.game.snapshot(reference.state)
     native.reset(seed=3)
     assert native._on_engine
