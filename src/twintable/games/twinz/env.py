@@ -269,15 +269,17 @@ class ActionMask(np.ndarray[Any, np.dtype[Any]]):
         if self.dtype is _INT8 and self.ndim == 1:
             if _native is None:
                 return _not_equal(self.view(np.ndarray), 0).nonzero()
-            size = self.shape[0]
-            found = np.empty(size, np.intp)
+            size = len(self)
+            found = _empty(size, _INTP)
             count = _native.nonzero(self, found)
             # A few indices keep no buffer the size of the mask alive.
-            return (found[:count] if 2 * count > size else found[:count].copy(),)
+            return (found[:count] if count + count > size else found[:count].copy(),)
         return super().nonzero()
 
 
 _INT8 = np.dtype(np.int8)
+_INTP = np.dtype(np.intp)
+_empty = np.empty
 _not_equal = np.not_equal
 
 
