@@ -534,8 +534,9 @@ class raw_env(TableEnv):
         self.max_ticks = episode_cap(max_ticks, -(-CAP_MS // self.dt), "max_ticks")
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self.native: bool = NATIVE and covered if native is None else native
-        """Whether games run on the C engine (a seed past 64 bits, or a word outside the
-        vocabulary played by ``step_action``, moves a game to the rules)."""
+        """Whether games run on the C engine (a seed past 64 bits, or a word
+        ``step_action`` plays that the vocabulary does not spell alike, moves a game to
+        the rules)."""
         self._engine: _native.Engine | None = native_engine(
             self.options, players, self.dt, self.max_ticks) if self.native else None
         #: The engine while this game runs on it (None: on the rules).
