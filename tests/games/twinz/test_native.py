@@ -148,7 +148,7 @@ def same_step(native: Any, reference: Any) -> None:
     assert native.infos == reference.infos
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**63), moves=st.integers(0, 2**32 - 1),
        players=st.integers(4, 10), options=st.sampled_from(OPTIONS),
        reward=st.sampled_from(["score", "win"]),
@@ -166,7 +166,9 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
     assert native._on_engine and not reference._on_engine
     rng = random.Random(moves)
     steps = 0
-    while native.agents:
+    # Most games end well within the steps (a patient table's run long: it is compared
+    # up to there).
+    while native.agents and steps < 800:
         same_step(native, reference)
         if steps % 7 == 0:
             same_fields(native, reference)
