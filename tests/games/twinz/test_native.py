@@ -8,6 +8,7 @@ reach."""
 from __future__ import annotations
 
 import os
+import pickle
 import random
 from typing import Any
 
@@ -329,3 +330,7 @@ def test_the_mask_finds_the_same_indices_as_a_plain_array(
     assert isinstance(observation["action_mask"], twinz_v1.ActionMask)
     assert observation["action_mask"].dtype == np.int8
     assert env.observation_space(env.agent_selection).contains(observation)
+    # A vectorised learner sends observations to other processes.
+    copy = pickle.loads(pickle.dumps(observation["action_mask"]))
+    assert type(copy) is twinz_v1.ActionMask
+    assert np.array_equal(copy.nonzero()[0], np.flatnonzero(copy.view(np.ndarray)))
