@@ -104,7 +104,8 @@ one), or where the engine was not built. Both give the same observations, masks,
 infos and states for the same seed and moves (tests/games/twinz/test_native.py). The
 engine compares words as vocabulary indices: the root rule, the plurals and the reused
 clues are worked out once per deck (``games/twinz/native_tables.py``; the first engine of
-a process takes a second or two for it). On the engine ``env.unwrapped.state`` is a fresh
+a process takes about a second for it, most of it loading the root rule's data, which the
+rules load at their first reveal anyway). On the engine ``env.unwrapped.state`` is a fresh
 copy at each read, replayed on the rules from the engine's log of moves and timer runs
 (bots and evaluation read it; changing it changes nothing). A seed outside 0 to 2**64 - 1,
 or a word that ``step_action`` plays and the vocabulary does not spell alike (outside it,

@@ -15,10 +15,11 @@ out here once per printed deck (and remembered for the process):
 The root rule is costly (tens of microseconds a pair, and a deck has hundreds of mystery
 words against thousands of clues), so the refused clues are found in two passes: every
 word gets the *tokens* that any path of ``roots._why`` to a refusal must share with the
-mystery word (its folded spelling, the lemma keys it may be read as, its long stem, and
-those of the parts of a compound), and only the clues sharing a token with the mystery
-word's tokens (its spelling and plurals, its headwords and family, their stems) are put to
-:func:`~twintable.games.twinz.roots.refusal` itself, which decides.
+mystery word (its folded spelling, the lemma keys it may be read as, its long stem if
+Lexique does not know it, and those of the parts of a compound), and only the clues
+sharing a token with the mystery word's tokens (its spelling and plurals, its headwords
+and family, their stems) are put to :func:`~twintable.games.twinz.roots.refusal` itself,
+which decides.
 tests/games/twinz/test_native.py holds the tables to ``refusal`` on sampled pairs.
 """
 
@@ -58,9 +59,10 @@ def _tokens(word: str) -> frozenset[str]:
     own = roots._own_reading(word)
     if own:
         found.update("K:" + key for key in own)
-    root = roots.stem(word)
-    if len(root) >= roots.MIN_STEM:
-        found.add("S:" + root)
+    if fold(word) not in roots._lexicon():  # only such a clue is compared by its stem
+        root = _stem(word)
+        if len(root) >= roots.MIN_STEM:
+            found.add("S:" + root)
     parts = [part for part in roots._PARTS.split(word) if len(part) >= 2]
     if len(parts) > 1:
         for part in parts:
@@ -75,8 +77,13 @@ def _targets(mystery: str) -> set[str]:
     found = {"F:" + fold(mystery)} | {"F:" + fold(plural) for plural in roots.plurals(mystery)}
     related = roots._related(mystery) | roots._heads(mystery)
     found.update("K:" + key for key in related)
-    found.update("S:" + roots.stem(word) for word in related)
+    found.update("S:" + _stem(word) for word in related)
     return found
+
+
+#: Snowball stems, remembered: deck words share family members (stemming is most of the
+#: tables' cost).
+_stem = cache(roots.stem)
 
 
 @cache
