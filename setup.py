@@ -1,5 +1,5 @@
-"""Builds the C engines of Timo's Twist and Twins; everything else about the package is in
-pyproject.toml.
+"""Builds the C engines (Timo's, and Twins' and Twinz's environments'); everything else
+about the package is in pyproject.toml.
 
 The extensions are optional: without a C compiler the install still succeeds, and
 simulations and environments run on the reference rules in Python
@@ -23,5 +23,8 @@ setup(ext_modules=[
               **shared),
     # Twins' rules for its environment (games/twins/env.py; optional the same way).
     Extension("twintable.games.twins._native", ["src/twintable/games/twins/_native.c"],
+              optional=True, extra_compile_args=["-O2"], **shared),
+    # Twinz's rules for its environment (games/twinz/env.py; optional the same way).
+    Extension("twintable.games.twinz._native", ["src/twintable/games/twinz/_native.c"],
               optional=True, extra_compile_args=["-O2"], **shared),
 ])

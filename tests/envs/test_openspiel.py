@@ -54,7 +54,8 @@ def test_games_load_by_name_with_their_parameters() -> None:
     assert timo.num_players() == 4
     assert timo.get_parameters()["target"] == 100
     assert timo.rules.options == {"deck": "timo54", "stacking": False,
-                                  "draw_when_able": False, "target": 100, "hand_size": 7}
+                                  "draw_when_able": False, "target": 100, "hand_size": 7,
+                                  "teams": ()}
     twins = pyspiel.load_game(TWINS_NAME, {"players": 6, "max_hands": 3})
     assert twins.num_players() == 6
     assert twins.max_game_length() == 3 * 5 * 6

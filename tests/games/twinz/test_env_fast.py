@@ -57,20 +57,23 @@ def test_the_state_reads_are_the_rules_views_and_moves(seed: int, moves: int,
 class TickByTick(twinz_v1.raw_env):
     """The clock as it moved before idle ticks were skipped: one tick at a time."""
 
+    def __init__(self, **kwargs: Any):
+        super().__init__(native=False, **kwargs)
+
     def _next_tick(self) -> None:
-        game, state = self.game, self._state
+        game, state = self.game, self._rules_state
         while True:
-            self.tick += 1
-            self.now_ms += self.dt
+            self._tick += 1
+            self._now += self.dt
             while not game.is_over(state):
                 due = game.deadline(state)
-                if due is None or due > self.now_ms:
+                if due is None or due > self._now:
                     break
                 game.apply(state, Action(SYSTEM_SEAT, TICK, {}, due))
             self._start_tick()
             if self._turns or game.is_over(state):
                 return
-            if self.max_ticks is not None and self.tick >= self.max_ticks:
+            if self.max_ticks is not None and self._tick >= self.max_ticks:
                 return
 
 
@@ -78,6 +81,7 @@ class TickByTick(twinz_v1.raw_env):
     (1, {}), (2, {"max_ticks": 45}), (3, {"dt": 700, "max_ticks": 400}), (4, {"dt": 30})])
 def test_idle_ticks_pass_at_once_as_they_would_one_by_one(seed: int,
                                                            options: dict[str, Any]) -> None:
+    # The environment as it is: on the C engine where it was built.
     envs = [TickByTick(players=5, **options), twinz_v1.raw_env(players=5, **options)]
     for env in envs:
         env.reset(seed=seed)

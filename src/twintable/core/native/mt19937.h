@@ -1,13 +1,14 @@
 /* CPython's Mersenne Twister (MT19937) in C, seeded and used as random.Random(int) is:
  * the C engines' copy of core/rng.py, shared by every game's engine (Timo's Twist's
- * games/timo/_native.c, Twins' games/twins/_native.c).
+ * games/timo/_native.c, Twins' games/twins/_native.c, Twinz's games/twinz/_native.c).
  *
  * core/rng.py draws each use of chance from a fresh random.Random((seed << 32) ^ counter);
  * twister_seed seeds a Twister the same way, twister_below and twister_shuffle draw
  * below n and shuffle as random.py does, and cpython_next / cpython_below continue a
- * random.Random's own state as getstate() hands it over. tests/games/timo/test_native.py,
- * tests/games/timo/research/test_vector.py and tests/games/twins/test_native.py check
- * the engines' draws against the Python rules, which use random.Random.
+ * random.Random's own state as getstate() hands it over. The engines' tests
+ * (tests/games/timo/test_native.py, tests/games/timo/research/test_vector.py,
+ * tests/games/twins/test_native.py, tests/games/twinz/test_native.py) check the draws
+ * against the Python rules, which use random.Random.
  *
  * A header of static functions: each extension that includes it gets its own copy (and
  * its own twister_base, filled once by twister_make_base at the module's import). Built

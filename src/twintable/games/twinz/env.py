@@ -40,13 +40,14 @@ cannot name them (``index_of`` raises :class:`UnknownWordError`), but
 ``raw_env.step_action`` plays any engine action of the seat on turn, so a wrapper can seat
 those bots unchanged; the observation then shows such a word as ``UNKNOWN_WORD``.
 
-Actions (``Discrete(WORD_BASE + len(VOCABULARY))``): 0 wait, 1 draw (take the card, which
-starts the countdown), 2 contest the first duo member's clue, 3 contest the second's, 4
-vote to uphold a contest, 5 vote to dismiss it, ``WORD_BASE`` + i (``WORD_BASE`` = 6) say
-``VOCABULARY[i]``: the clue of a duo member in the clue phase, a guess of anyone else in
-the guessing phase. Any word is a legal clue or guess (a reused clue or one on the
-mystery word's root is legal and penalised, as at the table); the mask comes from the
-seat's view (``view.legal``), plus wait, which is always legal until the end.
+Actions (``Discrete(WORD_BASE + len(VOCABULARY))``; the mask is an int8
+:class:`ActionMask`, whose ``nonzero`` is quicker than a plain array's): 0 wait, 1 draw
+(take the card, which starts the countdown), 2 contest the first duo member's clue, 3
+contest the second's, 4 vote to uphold a contest, 5 vote to dismiss it, ``WORD_BASE`` + i
+(``WORD_BASE`` = 6) say ``VOCABULARY[i]``: the clue of a duo member in the clue phase, a
+guess of anyone else in the guessing phase. Any word is a legal clue or guess (a reused
+clue or one on the mystery word's root is legal and penalised, as at the table); the mask
+comes from the seat's view (``view.legal``), plus wait, which is always legal until the end.
 
 Observation (``OBSERVATION``, float32, every value >= 0). Seats are relative: slot 0 is
 the observing seat, slot ``k`` the seat ``k`` places to its left; slots past the player
@@ -94,6 +95,22 @@ each agent's info holds ``winner`` (this seat won), ``winners``, ``score`` and `
 ``reset(seed=s)`` plays the engine's game of seed ``s`` (as ``twintable sim --seed s``
 does); a reset without a seed draws the next game's seed from
 the last seeded generator.
+
+Engine: ``raw_env(native=None)`` plays on the C engine (``games/twinz/_native.c``, built
+by setup.py where a C compiler is found; ``NATIVE`` says whether it was) with a printed
+deck (``yellow``, ``blue``) and any values of the other options; on the reference rules
+(rules.py) with ``native=False``, with a designer's word list (``native=True`` refuses
+one), or where the engine was not built. Both give the same observations, masks, rewards,
+infos and states for the same seed and moves (tests/games/twinz/test_native.py). The
+engine compares words as vocabulary indices: the root rule, the plurals and the reused
+clues are worked out once per deck (``games/twinz/native_tables.py``; the first engine of
+a process takes about a second for it, most of it loading the root rule's data, which the
+rules load at their first reveal anyway). On the engine ``env.unwrapped.state`` is a fresh
+copy at each read, replayed on the rules from the engine's log of moves and timer runs
+(bots and evaluation read it; changing it changes nothing). A seed outside 0 to 2**64 - 1,
+or a word that ``step_action`` plays and the vocabulary does not spell alike (outside it,
+or in other letters, case or accents), moves that game to the rules (until the next
+reset).
 """
 
 from __future__ import annotations
@@ -123,6 +140,7 @@ from twintable.envs.errors import IllegalActionError
 from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.games.twinz.decks import DECKS, fold, load_decks
+from twintable.games.twinz.native_tables import deck_tables, flat
 from twintable.games.twinz.rules import (
     CLUE,
     CONTEST,
@@ -137,6 +155,13 @@ from twintable.games.twinz.rules import (
 from twintable.games.twinz.state import CLUES, DRAW, GUESSES, OVER, TwinzState
 from twintable.games.twinz.views import TwinzView
 
+try:
+    from twintable.games.twinz import _native
+except ImportError:  # built without a C compiler: see setup.py
+    _native = None  # type: ignore[assignment]
+
+#: Whether the C engine was built (``raw_env(native=None)`` uses it where it can).
+NATIVE = _native is not None
 MAX_SEATS = 10
 PHASES = (DRAW, CLUES, GUESSES, OVER)
 LINES = 6
@@ -222,8 +247,45 @@ OBSERVATION = Layout([
 ])
 
 
+if _native is not None and (OBSERVATION.size, WORD_BASE, MAX_USED) != (
+        _native.OBSERVATION_SIZE, _native.WORD_BASE, _native.MAX_USED):
+    raise ImportError("games/twinz/_native.c encodes another layout than env.py's")
+
 #: Each field's first index (encode's hot path reads them, not the Layout).
 _AT = {name: where.start for name, where in OBSERVATION.slices.items()}
+
+
+class ActionMask(np.ndarray[Any, np.dtype[Any]]):
+    """The type of Twinz's action masks: an int8 array like any other (its values, dtype,
+    shape and every operation are numpy's), whose ``nonzero`` (so ``np.nonzero`` and
+    ``np.flatnonzero`` too) is faster. numpy finds the non-zero elements of an int8 array
+    one element at a time through the dtype's generic test, about 14 µs for Twinz's 9,483
+    actions, several times a whole step of the C engine. A one-dimensional int8 mask is
+    read by the C engine's module instead (``_native.nonzero``: runs of non-zero elements,
+    most of a mask when every word is legal, written in bulk), or without it compared with
+    0 into a bool array, whose elements numpy finds in bulk: the same indices whatever the
+    values (tests/games/twinz/test_native.py)."""
+
+    def nonzero(self) -> tuple[np.ndarray[Any, np.dtype[np.intp]], ...]:
+        if self.dtype is _INT8 and self.ndim == 1:
+            if _native is None:
+                return _not_equal(self.view(np.ndarray), 0).nonzero()
+            size = len(self)
+            found = _empty(size, _INTP)
+            count = _native.nonzero(self, found)
+            # A few indices keep no buffer the size of the mask alive.
+            return (found[:count] if count + count > size else found[:count].copy(),)
+        return super().nonzero()
+
+
+_INT8 = np.dtype(np.int8)
+_INTP = np.dtype(np.intp)
+_empty = np.empty
+_not_equal = np.not_equal
+
+
+def _new_mask() -> ActionMask:
+    return ActionMask((N_ACTIONS,), _INT8)
 
 
 def word_code(word: str | None) -> float:
@@ -379,7 +441,8 @@ def state_view(game: TwinzGame, state: TwinzState, seat: int) -> TwinzView:
 def observe_view(view: TwinzView) -> dict[str, np.ndarray]:
     """A seat's observation from its view alone, at the view's clock (a policy seated as
     a bot: ``twintable.bots.user``); wait is always allowed until the end."""
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = _new_mask()
+    mask[:] = 0
     if view.phase != OVER:
         mask[WAIT] = 1
         indices, words = legal_moves(view)
@@ -414,6 +477,33 @@ def view_action(view: TwinzView, index: int) -> Action | None:
     raise IllegalActionError(f"action {index} is not legal for seat {seat} now")
 
 
+def _move(state: TwinzState, seat: int, index: int, now: int) -> Action | None:
+    """The engine action a legal index means for ``seat`` in ``state`` at ``now`` (None:
+    wait)."""
+    if index == WAIT:
+        return None
+    if index == DRAW_INDEX:
+        return Action(seat, DRAW_KIND, {}, now)
+    if index in (CONTEST_FIRST, CONTEST_SECOND):
+        return Action(seat, CONTEST, {"member": state.duo[index - CONTEST_FIRST]}, now)
+    if index in (VOTE_UPHOLD, VOTE_DISMISS):
+        return Action(seat, VOTE, {"uphold": index == VOTE_UPHOLD}, now)
+    kind = CLUE if state.phase == CLUES else GUESS
+    return Action(seat, kind, {"word": VOCABULARY[index - WORD_BASE]}, now)
+
+
+#: The C engine's phase numbers.
+_OVER_CODE = PHASES.index(OVER)
+#: What the C engine's step() answers: flags (a score changed, the game ended, the cap
+#: truncated it) and, above them, the seat on turn next.
+_SCORED, _ENDED, _TRUNCATED = 1, 2, 4
+_FLAGS, _SEAT_SHIFT = 7, 3
+_OBSERVATION_SIZE = OBSERVATION.size
+_FLOAT32 = np.dtype(np.float32)
+#: Seeds the C engine takes (core.rng seeds with any int; the engine with 64 bits).
+_ENGINE_SEEDS = 2**64
+
+
 class raw_env(TableEnv):
     """Twinz in ticks: each seat that may act gets a turn a tick, in a rotating order."""
 
@@ -424,7 +514,7 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | str | None = AUTO):
+                 max_ticks: int | str | None = AUTO, native: bool | None = None):
         check_render_mode(self.metadata, render_mode)
         check_reward(reward, REWARDS)
         if dt <= 0:
@@ -432,20 +522,97 @@ class raw_env(TableEnv):
         self.game = TwinzGame()
         self.options = self.game.resolve_options(options)
         self.game.check_players(players, self.options)
+        covered = isinstance(self.options["deck"], str) and dt < 2**31
+        if native and not NATIVE:
+            raise RuntimeError("the C engine of Twinz was not built (no C compiler at "
+                               "install time); use native=False")
+        if native and not covered:
+            raise ValueError("the C engine of Twinz plays the printed decks (and dt below "
+                             "2**31 ms); a word list needs native=False")
         self.players = players
         self.dt = int(dt)
         self.reward = reward
         self.max_ticks = episode_cap(max_ticks, -(-CAP_MS // self.dt), "max_ticks")
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
+        self.native: bool = NATIVE and covered if native is None else native
+        """Whether games run on the C engine (a seed past 64 bits, or a word
+        ``step_action`` plays that the vocabulary does not spell alike, moves a game to
+        the rules)."""
+        self._engine: _native.Engine | None = native_engine(
+            self.options, players, self.dt, self.max_ticks) if self.native else None
+        #: The engine while this game runs on it (None: on the rules).
+        self._live: _native.Engine | None = None
         self._seeds = random.Random()
-        self._state: TwinzState = self.game.new_state(self.options, players, 0)
-        self.now_ms = 0
-        """The virtual clock: the time every move of this tick is stamped with."""
+        self._rules_state: TwinzState = self.game.new_state(self.options, players, 0)
+        self._now = 0
+        self._tick = 0
         self._views_key: tuple[int, int, int] = (-1, -1, -1)
         self._views: dict[int, TwinzView] = {}
-        self.tick = 0
         self._turns: list[int] = []
         self._turn = 0
+        # On the engine: the game's seed, the rules' copy of its state (replayed from the
+        # engine's log up to entry _replayed when read), the scores after the last step,
+        # and whether ``rewards`` may hold a non-zero reward.
+        self._game_seed = 0
+        self._replayed = 0
+        self._scores_after: list[int] = []
+        self._rewarded = True
+
+    @property
+    def _on_engine(self) -> bool:
+        """Whether this game runs on the C engine."""
+        return self._live is not None
+
+    @property
+    def now_ms(self) -> int:
+        """The virtual clock: the time every move of this tick is stamped with."""
+        live = self._live
+        return self._now if live is None else int(live.now_ms)
+
+    @property
+    def tick(self) -> int:
+        """Ticks since the reset."""
+        live = self._live
+        return self._tick if live is None else int(live.tick)
+
+    @property
+    def _state(self) -> TwinzState:
+        """The rules' state; on the engine a fresh copy at each read, replayed from the
+        engine's log (changing it changes nothing)."""
+        if not self._on_engine:
+            return self._rules_state
+        return self._synced().clone()
+
+    def _synced(self) -> TwinzState:
+        """The rules' state brought up to the engine's: its moves and timer runs since the
+        last read, replayed on the rules."""
+        engine = self._engine
+        assert engine is not None
+        if self._replayed == 0:
+            self._rules_state = self.game.new_state(self.options, self.players,
+                                                    self._game_seed)
+        state = self._rules_state
+        entries = engine.log(self._replayed)
+        for seat, index, t in entries:
+            if seat < 0:
+                run_timers(self.game, state, t)
+            else:
+                move = _move(state, seat, index, t)
+                assert move is not None  # the engine logs no wait
+                self.game.apply(state, move)
+        self._replayed += len(entries)
+        return state
+
+    def _leave_engine(self) -> None:
+        """Play on from here on the rules (until the next reset)."""
+        engine = self._engine
+        assert engine is not None
+        fields = engine.fields()
+        self._synced()
+        self._now, self._tick = fields["now_ms"], fields["tick"]
+        self._turns, self._turn = list(fields["turns"]), fields["turn"]
+        self._views_key = (-1, -1, -1)
+        self._live = None
 
     # -- the convention every environment keeps ------------------------------------------
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
@@ -456,16 +623,7 @@ class raw_env(TableEnv):
         number = self._checked(seat, index)
         if number == WAIT:
             return None
-        now = self.now_ms
-        if number == DRAW_INDEX:
-            return Action(seat, DRAW_KIND, {}, now)
-        if number in (CONTEST_FIRST, CONTEST_SECOND):
-            return Action(seat, CONTEST, {"member": self._state.duo[number - CONTEST_FIRST]},
-                          now)
-        if number in (VOTE_UPHOLD, VOTE_DISMISS):
-            return Action(seat, VOTE, {"uphold": number == VOTE_UPHOLD}, now)
-        kind = CLUE if self._state.phase == CLUES else GUESS
-        return Action(seat, kind, {"word": VOCABULARY[number - WORD_BASE]}, now)
+        return _move(self._state, seat, number, self.now_ms)
 
     def _checked(self, seat: int, action: Any) -> int:
         """:func:`masked_index` against the seat's mask, read without building it."""
@@ -473,10 +631,14 @@ class raw_env(TableEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must give an action index (0 waits)")
         index = int(action)
-        if self._state.phase != OVER:
+        live = self._live
+        if live is not None:
+            if 0 <= index < N_ACTIONS and live.legal(seat, index):
+                return index
+        elif self._rules_state.phase != OVER:
             if index == WAIT:
                 return index
-            indices, words = state_moves(self._state, seat)
+            indices, words = state_moves(self._rules_state, seat)
             if index in indices or (words and WORD_BASE <= index < N_ACTIONS):
                 return index
         raise IllegalActionError(f"action {index} is not legal for {agent} now")
@@ -490,9 +652,11 @@ class raw_env(TableEnv):
             return DRAW_INDEX
         if action.kind == CONTEST:
             member = action.payload.get("member")
-            if member not in self._state.duo:
-                raise ValueError(f"seat {member!r} is not in the duo {self._state.duo}")
-            return CONTEST_FIRST + self._state.duo.index(member)
+            live = self._live
+            duo = self._rules_state.duo if live is None else tuple(live.duo)
+            if member not in duo:
+                raise ValueError(f"seat {member!r} is not in the duo {duo}")
+            return CONTEST_FIRST + duo.index(member)
         if action.kind == VOTE:
             return VOTE_UPHOLD if action.payload.get("uphold") is True else VOTE_DISMISS
         if action.kind in (CLUE, GUESS):
@@ -509,19 +673,21 @@ class raw_env(TableEnv):
     def _view(self, seat: int) -> TwinzView:
         """The seat's view (legal actions left out: :func:`state_view`), built once per
         state version and tick (a step observes and masks from the same one)."""
-        key = (id(self._state), self._state.version, self.now_ms)
+        state = self._rules_state
+        key = (id(state), state.version, self._now)
         if key != self._views_key:
             self._views_key, self._views = key, {}
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = state_view(self.game, self._state, seat)
+            view = self._views[seat] = state_view(self.game, state, seat)
         return view
 
     def _mask(self, seat: int) -> np.ndarray:
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if self._state.phase != OVER:
+        mask = _new_mask()
+        mask[:] = 0
+        if self._rules_state.phase != OVER:
             mask[WAIT] = 1
-            indices, words = state_moves(self._state, seat)
+            indices, words = state_moves(self._rules_state, seat)
             if indices:
                 mask[indices] = 1
             if words:
@@ -530,7 +696,15 @@ class raw_env(TableEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
-        return {"observation": encode(self._view(seat), self.now_ms),
+        live = self._live
+        if live is not None:
+            # Fresh arrays every time (a learner may keep them); the engine writes every
+            # element.
+            observation = np.empty(_OBSERVATION_SIZE, _FLOAT32)
+            mask = ActionMask((N_ACTIONS,), _INT8)
+            live.encode(seat, observation, mask)
+            return {"observation": observation, "action_mask": mask}
+        return {"observation": encode(self._view(seat), self._now),
                 "action_mask": self._mask(seat)}
 
     # -- playing ---------------------------------------------------------------------------
@@ -542,15 +716,85 @@ class raw_env(TableEnv):
             game_seed = int(seed)
         else:
             game_seed = self._seeds.randrange(2**31)
-        self._state = self.game.new_state(self.options, self.players, game_seed)
+        engine = self._engine
+        self._live = engine if 0 <= game_seed < _ENGINE_SEEDS else None
         self._views_key = (-1, -1, -1)
-        self.now_ms = 0
-        self.tick = 0
+        self._now = 0
+        self._tick = 0
+        if engine is not None and self._live is not None:
+            engine.reset(game_seed)
+            self._game_seed, self._replayed = game_seed, 0
+            self._scores_after = self._engine_scores()
+            self._rewarded = False
+            self._start(self.possible_agents[engine.next_seat])
+            return
+        self._rules_state = self.game.new_state(self.options, self.players, game_seed)
         self._start_tick()
         self._start(self._selected(self.possible_agents))
 
+    def step(self, action: Any) -> None:
+        live = self._live
+        if live is None:
+            super().step(action)
+            return
+        # TableEnv.step on the engine, one call shorter (the cap is max_ticks: Twinz
+        # leaves max_steps None).
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._play_native(live, agent, action)
+        self.steps += 1
+
     def play(self, agent: str, action: Any) -> None:
+        live = self._live
+        if live is not None:
+            self._play_native(live, agent, action)
+            return
         self._play(agent, self.action_of(action, agent))
+
+    def _play_native(self, engine: _native.Engine, agent: str, action: Any) -> None:
+        """``play`` on the C engine: the same checks, errors, rewards and ends as the
+        rules'."""
+        if action is None:
+            raise IllegalActionError(f"{agent} must give an action index (0 waits)")
+        index = int(action)
+        result = engine.step(self._seat_of[agent], index) if 0 <= index < N_ACTIONS else -1
+        if result < 0:
+            raise IllegalActionError(f"action {index} is not legal for {agent} now")
+        flags = result & _FLAGS
+        if not flags:
+            # TableEnv._settle's work for a step that changes no score and ends nothing:
+            # every reward is 0, so only what changed is written.
+            self._cumulative_rewards[agent] = 0.0
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self._rewarded = False
+            self.agent_selection = self.possible_agents[result >> _SEAT_SHIFT]
+            if self.render_mode == "human":
+                self.render()
+            return
+        over, truncated = bool(flags & _ENDED), bool(flags & _TRUNCATED)
+        scores = self._engine_scores()
+        rewards: dict[str, float]
+        if self.reward == "score":
+            rewards = {name: float(after - earlier) for name, after, earlier
+                       in zip(self.possible_agents, scores, self._scores_after, strict=True)}
+        elif over:
+            rewards = win_rewards(self.agents, self.standing()[1])
+        else:
+            rewards = dict.fromkeys(self.agents, 0.0)
+        self._scores_after = scores
+        self._rewarded = True
+        self._settle(agent, rewards, self.agents[0] if over or truncated
+                     else self.possible_agents[result >> _SEAT_SHIFT], over=over,
+                     truncated=truncated)
+
+    def _engine_scores(self) -> list[int]:
+        engine = self._engine
+        assert engine is not None
+        return [points + 2 * cards for points, cards in zip(engine.points, engine.cards,
+                                                            strict=True)]
 
     def step_action(self, action: Action | None) -> None:
         """Play an engine action for the agent on turn (None: wait), words outside the
@@ -569,18 +813,43 @@ class raw_env(TableEnv):
                 self.game.apply(trial, action)
             except RuleError as error:
                 raise IllegalActionError(f"{agent}: {error.code}: {error.message}") from None
+            live = self._live
+            if live is not None:
+                index = self._engine_index(action)
+                if index is None:
+                    # The engine knows the vocabulary as spelt: this game goes on on the
+                    # rules.
+                    self._leave_engine()
+                else:
+                    self._play_native(live, agent, index)
+                    return
+        elif self._live is not None:
+            self._play_native(self._live, agent, WAIT)
+            return
         self._play(agent, action)
+
+    def _engine_index(self, action: Action) -> int | None:
+        """The index of a move the rules accept, if the engine plays it alike: a word must
+        be a vocabulary entry as spelt (the root rule reads a clue's accents, and the
+        state keeps the word as given)."""
+        try:
+            index = self.index_of(action)
+        except UnknownWordError:
+            return None
+        if index >= WORD_BASE and action.payload.get("word") != VOCABULARY[index - WORD_BASE]:
+            return None
+        return index
 
     def _play(self, agent: str, move: Action | None) -> None:
         before = self._scores()
         if move is not None:
-            self.game.apply(self._state, move)
+            self.game.apply(self._rules_state, move)
         self._turn += 1
         if self._turn >= len(self._turns):
             self._next_tick()
-        over = self.game.is_over(self._state)
+        over = self.game.is_over(self._rules_state)
         truncated = (not over and self.max_ticks is not None
-                     and self.tick >= self.max_ticks)
+                     and self._tick >= self.max_ticks)
         self._settle(agent, self._rewards(before, over),
                      self.agents[0] if over or truncated else self._selected(self.agents),
                      over=over, truncated=truncated)
@@ -588,7 +857,17 @@ class raw_env(TableEnv):
     def standing(self) -> tuple[list[int] | None, list[int]]:
         """The outcome's totals and winners, or at a truncation the totals so far (points
         + 2 per card won, as the outcome counts) and no winner."""
-        if self.game.is_over(self._state):
+        engine = self._live
+        if engine is not None:
+            totals = self._engine_scores()
+            if engine.phase != _OVER_CODE:
+                return totals, []
+            # TwinzGame.outcome: the best total; a tie goes to more cards won.
+            cards = engine.cards
+            tied = [seat for seat, total in enumerate(totals) if total == max(totals)]
+            most = max(cards[seat] for seat in tied)
+            return totals, [seat for seat in tied if cards[seat] == most]
+        if self.game.is_over(self._rules_state):
             return super().standing()
         return self._scores(), []
 
@@ -599,8 +878,8 @@ class raw_env(TableEnv):
 
     def _start_tick(self) -> None:
         """This tick's turns: the seats that may act, from seat ``tick mod n`` on."""
-        seats = acting(self._state)
-        first = self.tick % self.players
+        seats = acting(self._rules_state)
+        first = self._tick % self.players
         self._turns = [seat for step in range(self.players)
                        if (seat := (first + step) % self.players) in seats]
         self._turn = 0
@@ -608,31 +887,31 @@ class raw_env(TableEnv):
     def _next_tick(self) -> None:
         """On to the next tick in which someone may act: the clock moves on, and every
         timer that ran out fires at its deadline."""
-        game, state, dt = self.game, self._state, self.dt
+        game, state, dt = self.game, self._rules_state, self.dt
         while True:
-            self.tick += 1
-            self.now_ms += dt
-            run_timers(game, state, self.now_ms)
+            self._tick += 1
+            self._now += dt
+            run_timers(game, state, self._now)
             self._start_tick()
             if self._turns or game.is_over(state):
                 return
-            if self.max_ticks is not None and self.tick >= self.max_ticks:
+            if self.max_ticks is not None and self._tick >= self.max_ticks:
                 return
             # Nobody may act: the table engine's next step is the game's timer.
-            timer = next_step(game, state, self.now_ms, ())
+            timer = next_step(game, state, self._now, ())
             if timer is None:
                 raise RuntimeError("twinz: nobody may act and no timer is set")
             # Who may act depends on the state alone, and nothing changes it before the
             # timer fires: the ticks until then pass at once (not one by one).
-            idle = -(-(timer.at_ms - self.now_ms) // dt) - 1
+            idle = -(-(timer.at_ms - self._now) // dt) - 1
             if self.max_ticks is not None:
-                idle = min(idle, self.max_ticks - self.tick - 1)
+                idle = min(idle, self.max_ticks - self._tick - 1)
             if idle > 0:
-                self.tick += idle
-                self.now_ms += idle * dt
+                self._tick += idle
+                self._now += idle * dt
 
     def _scores(self) -> list[int]:
-        state = self._state
+        state = self._rules_state
         return [state.points[seat] + 2 * state.cards_won[seat] for seat in range(self.players)]
 
     def _rewards(self, before: list[int], over: bool) -> dict[str, float]:
@@ -642,7 +921,7 @@ class raw_env(TableEnv):
                     if agent in self.agents}
         if not over:
             return dict.fromkeys(self.agents, 0.0)
-        outcome = self.game.outcome(self._state)
+        outcome = self.game.outcome(self._rules_state)
         assert outcome is not None
         return win_rewards(self.agents, outcome.winners)
 
@@ -658,6 +937,22 @@ class raw_env(TableEnv):
         return text
 
 
+def native_engine(options: dict[str, Any], players: int, dt: int,
+                  max_ticks: int | None) -> _native.Engine:
+    """A C engine for resolved ``options`` (a printed deck), the player count and the
+    environment's clock and cap."""
+    assert _native is not None
+    tables = deck_tables(options["deck"], VOCABULARY)
+    timing = (int(options["countdown_s"]), int(options["grace_ms"]),
+              int(options["guess_timeout_s"]), int(options["tie_ms"]),
+              int(bool(options["accept_plural"])), int(options["result_pause_ms"]),
+              int(options["read_ms"]))
+    return _native.Engine(players, PILE_SIZE[players], dt,
+                          -1 if max_ticks is None else max_ticks, timing,
+                          len(VOCABULARY), flat(tables.backs), flat(tables.card_words),
+                          flat(tables.matches), flat(tables.starts), flat(tables.refused))
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment, wrapped only in PettingZoo's order checks (an
     ``OrderEnforcingWrapper`` whose hot reads are direct: ``twintable.envs.fast_wrapper``)."""
@@ -665,12 +960,14 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 __all__ = [
+    "NATIVE",
     "N_ACTIONS",
     "OBSERVATION",
     "UNKNOWN_WORD",
     "VOCABULARY",
     "WAIT",
     "WORD_BASE",
+    "ActionMask",
     "UnknownWordError",
     "acting",
     "encode",
