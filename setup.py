@@ -17,4 +17,7 @@ setup(ext_modules=[
     # Twins' rules for its environment (games/twins/env.py; optional the same way).
     Extension("twintable.games.twins._native", ["src/twintable/games/twins/_native.c"],
               optional=True, extra_compile_args=["-O2"]),
+    # Twin It's competitive rules for its environment (games/twinit/env.py; the same way).
+    Extension("twintable.games.twinit._native", ["src/twintable/games/twinit/_native.c"],
+              optional=True, extra_compile_args=["-O2"]),
 ])

@@ -1,0 +1,893 @@
+/* Twin It rules in C, for the environment (games/twinit/env.py, ``twinit_v0``): the
+ * competitive game of the French edition without taboo cards (the environment's
+ * defaults, 2-6 players, any ``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``dt``
+ * and episode cap), step for step as rules.py plays it: flips, the hands model, takes,
+ * steals, chains, ties, errors and their penalty, triples and their timeout, hands
+ * lifting, the stalled end; with the environment's ticks, its rotating order, its
+ * observation and its action mask written straight into numpy buffers.
+ *
+ * rules.py stays the reference (tables, views, bots, the parallel form, every other mode
+ * and option, and the environment's ``native=False`` use it); this module exists because
+ * issue 41 asks the environment for half of ``timo_v0``'s steps per second, which the
+ * interpreter cannot give (bench/envs_all.py). tests/games/twinit/test_native.py plays
+ * both side by side.
+ *
+ * Chance: competitive Twin It draws only at the deal (rules' deal.py, core/rng.py), so
+ * env.py deals in Python and hands the piles and the faces to ``load``; nothing here
+ * draws, and no random generator is needed.
+ *
+ * Places are the environment's (env.py ``PLACES``): centre slot c (0-134), pile top of
+ * seat s (135 + s), set i of side d (141 + 67 d + i), taboo cards (543 + 3 d + i; never
+ * used here). Actions are the environment's indices: 0 wait, 1 flip, 3 + place touch.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_SEATS 6
+#define CARDS 135
+#define PICTURES 90
+#define MAX_SETS (CARDS / 2)
+#define SET_CARDS 3
+#define TABOO_CARDS 3
+#define MAX_TOUCHES 8
+#define MAX_HANDS (2 * MAX_SEATS)
+
+#define P_CENTRE 0
+#define P_PILE CARDS
+#define P_SET (P_PILE + MAX_SEATS)
+#define P_TABOO (P_SET + MAX_SEATS * MAX_SETS)
+#define PLACES (P_TABOO + MAX_SEATS * TABOO_CARDS)
+
+#define WAIT 0
+#define FLIP_INDEX 1
+#define TOUCH_BASE 3
+#define N_ACTIONS (TOUCH_BASE + PLACES + CARDS)
+
+#define PHASE_PLAY 1
+#define PHASE_OVER 2
+
+/* The observation's layout (env.py's OBSERVATION, checked there at import). */
+#define O_PICTURE 0
+#define O_COPIES (O_PICTURE + PLACES)
+#define O_MY_HAND (O_COPIES + PLACES)
+#define O_ALLY_HAND (O_MY_HAND + PLACES)
+#define O_RIVAL_HAND (O_ALLY_HAND + PLACES)
+#define O_LIFT (O_RIVAL_HAND + PLACES)
+#define O_BANNED (O_LIFT + PLACES)
+#define O_TRIPLE (O_BANNED + PLACES)
+#define O_ME (O_TRIPLE + PLACES)
+#define O_MY_SIDE (O_ME + MAX_SEATS)
+#define O_ALLIES (O_MY_SIDE + MAX_SEATS)
+#define O_PRESENT (O_ALLIES + MAX_SEATS)
+#define O_PILES (O_PRESENT + MAX_SEATS)
+#define O_TURN (O_PILES + MAX_SEATS)
+#define O_SCORES (O_TURN + MAX_SEATS)
+#define O_CONTENDERS (O_SCORES + MAX_SEATS)
+#define O_MODE (O_CONTENDERS + MAX_SEATS)
+#define O_EDITION (O_MODE + 4)
+#define O_PHASE (O_EDITION + 2)
+#define O_TIME_LEFT (O_PHASE + 3)
+#define O_ROUND (O_TIME_LEFT + 1)
+#define O_TARGET (O_ROUND + 1)
+#define O_TOUCHES_LEFT (O_TARGET + 1)
+#define O_SIZE (O_TOUCHES_LEFT + 1)
+
+/* Why a game ended (rules' _finish): reached the target, or nobody could claim again. */
+#define END_NONE 0
+#define END_TARGET 1
+#define END_STALLED 2
+
+typedef struct {
+    int seat, place;
+    long long lift_ms;
+} Hand;
+
+typedef struct {
+    /* Set-up. */
+    int players, sets_to_win;
+    long long hold_ms, triple_timeout_ms, dt, max_ticks; /* max_ticks 0: no cap */
+    uint8_t face[CARDS][2];
+    /* The rules' state (TwinItState); a side is a seat in competitive play. */
+    uint8_t up[CARDS];
+    int pile[MAX_SEATS][CARDS], pile_size[MAX_SEATS];
+    int centre[CARDS], centre_size; /* -1: an empty slot */
+    int set_card[MAX_SEATS][MAX_SETS][SET_CARDS], set_size[MAX_SEATS][MAX_SETS];
+    int sets[MAX_SEATS];
+    Hand hands[MAX_HANDS]; /* in the order they were put down, as the rules' dict */
+    int n_hands;
+    long long touches[MAX_SEATS][MAX_TOUCHES];
+    int n_touches[MAX_SEATS];
+    long long triple_due[PICTURES], pair_since[PICTURES]; /* -1: none */
+    int turn, phase, winners, end_reason;
+    long long clock, version, started_ms; /* started_ms -1: not yet */
+    long long takes[MAX_SEATS], errors[MAX_SEATS], claims[MAX_SEATS], claim_ms[MAX_SEATS];
+    long long flips, steals, ties;
+    /* The environment's clock: tick k is played by seats k mod n, k + 1 mod n, ... */
+    long long now, tick;
+    int position;
+    int scores_before[MAX_SEATS];
+} Game;
+
+static inline int picture_of(const Game *g, int card) { return g->face[card][g->up[card]]; }
+
+/* The picture at a place, or -1 when nothing shows there (rules' ref_picture). */
+static int place_picture(const Game *g, int place) {
+    if (place < P_PILE) {
+        int card = place < g->centre_size ? g->centre[place] : -1;
+        return card >= 0 ? picture_of(g, card) : -1;
+    }
+    if (place < P_SET) {
+        int seat = place - P_PILE;
+        return seat < g->players && g->pile_size[seat]
+            ? picture_of(g, g->pile[seat][g->pile_size[seat] - 1]) : -1;
+    }
+    if (place < P_TABOO) {
+        int side = (place - P_SET) / MAX_SETS, index = (place - P_SET) % MAX_SETS;
+        return side < g->players && index < g->sets[side]
+            ? picture_of(g, g->set_card[side][index][0]) : -1;
+    }
+    return -1;
+}
+
+/* Every visible place and its picture, in the rules' order (visible_items): centre slots,
+ * pile tops, sets. */
+static int visible(const Game *g, int *places, int *pictures) {
+    int n = 0;
+    for (int slot = 0; slot < g->centre_size; slot++)
+        if (g->centre[slot] >= 0) {
+            places[n] = slot;
+            pictures[n++] = picture_of(g, g->centre[slot]);
+        }
+    for (int seat = 0; seat < g->players; seat++)
+        if (g->pile_size[seat]) {
+            places[n] = P_PILE + seat;
+            pictures[n++] = picture_of(g, g->pile[seat][g->pile_size[seat] - 1]);
+        }
+    for (int side = 0; side < g->players; side++)
+        for (int index = 0; index < g->sets[side]; index++) {
+            places[n] = P_SET + side * MAX_SETS + index;
+            pictures[n++] = picture_of(g, g->set_card[side][index][0]);
+        }
+    return n;
+}
+
+static int hand_at(const Game *g, int place) {
+    for (int i = 0; i < g->n_hands; i++)
+        if (g->hands[i].place == place) return i;
+    return -1;
+}
+
+static void drop_hand(Game *g, int i) {
+    memmove(&g->hands[i], &g->hands[i + 1], sizeof(Hand) * (size_t)(g->n_hands - i - 1));
+    g->n_hands--;
+}
+
+static void lift_at(Game *g, int place) {
+    int i = hand_at(g, place);
+    if (i >= 0) drop_hand(g, i);
+}
+
+/* A side's sets moved: lift every hand on them (rules' lift_row). */
+static void lift_sets(Game *g, int side) {
+    int low = P_SET + side * MAX_SETS, high = low + MAX_SETS;
+    for (int i = g->n_hands - 1; i >= 0; i--)
+        if (g->hands[i].place >= low && g->hands[i].place < high) drop_hand(g, i);
+}
+
+static int place_in_centre(Game *g, int card) {
+    for (int slot = 0; slot < g->centre_size; slot++)
+        if (g->centre[slot] < 0) {
+            g->centre[slot] = card;
+            return slot;
+        }
+    g->centre[g->centre_size] = card;
+    return g->centre_size++;
+}
+
+static int next_turn(const Game *g, int start) {
+    for (int step = 0; step < g->players; step++) {
+        int seat = (start + step) % g->players;
+        if (g->pile_size[seat]) return seat;
+    }
+    return -1;
+}
+
+static int pile_pop(Game *g, int seat) { return g->pile[seat][--g->pile_size[seat]]; }
+
+/* Turn cards over: centre cards in place, a pile's top into the centre (flip_cards). */
+static void flip_places(Game *g, const int *places, int n) {
+    for (int i = 0; i < n; i++) {
+        int place = places[i];
+        lift_at(g, place);
+        if (place < P_PILE) {
+            g->up[g->centre[place]] ^= 1;
+        } else {
+            int seat = place - P_PILE, card = pile_pop(g, seat);
+            g->up[card] ^= 1;
+            place_in_centre(g, card);
+            if (!g->pile_size[seat] && g->turn == seat) g->turn = next_turn(g, seat + 1);
+        }
+    }
+}
+
+static void finish(Game *g, int sides, int reason) {
+    g->phase = PHASE_OVER;
+    g->n_hands = 0;
+    for (int p = 0; p < PICTURES; p++) g->triple_due[p] = -1;
+    g->winners = sides;
+    g->end_reason = reason;
+}
+
+/* After any change: arm triple timers, note when pairs appeared, spot a stall (_settle). */
+static void settle(Game *g, long long t) {
+    if (g->phase != PHASE_PLAY) return;
+    int free_count[PICTURES] = {0}, count[PICTURES];
+    for (int slot = 0; slot < g->centre_size; slot++)
+        if (g->centre[slot] >= 0) free_count[picture_of(g, g->centre[slot])]++;
+    for (int seat = 0; seat < g->players; seat++)
+        if (g->pile_size[seat]) free_count[picture_of(g, g->pile[seat][g->pile_size[seat] - 1])]++;
+    memcpy(count, free_count, sizeof count);
+    for (int side = 0; side < g->players; side++)
+        for (int index = 0; index < g->sets[side]; index++)
+            count[picture_of(g, g->set_card[side][index][0])]++;
+    int claimable = 0, triples = 0;
+    for (int p = 0; p < PICTURES; p++) {
+        if (count[p] < 2) g->pair_since[p] = -1;
+        else {
+            claimable = 1;
+            if (g->pair_since[p] < 0) g->pair_since[p] = t;
+        }
+        if (free_count[p] < 3) g->triple_due[p] = -1;
+        else if (g->triple_due[p] < 0) g->triple_due[p] = t + g->triple_timeout_ms;
+        triples |= g->triple_due[p] >= 0;
+    }
+    if (g->turn < 0 && !g->n_hands && !triples && !claimable) {
+        int most = 0, best = 0;
+        for (int side = 0; side < g->players; side++)
+            if (g->sets[side] > most) most = g->sets[side];
+        for (int side = 0; side < g->players; side++)
+            if (g->sets[side] == most) best |= 1 << side;
+        finish(g, best, END_STALLED);
+    }
+}
+
+/* Both cards of an identical pair, owned by ``seat`` (_take). */
+static void take(Game *g, int seat, const int *refs, long long t) {
+    int side = seat, picture = place_picture(g, refs[0]);
+    int cards[2 * SET_CARDS], n = 0, stolen = 0;
+    /* Sets are removed by identity: find each target before any removal shifts them. */
+    int targets[2][SET_CARDS], sizes[2] = {0, 0};
+    for (int r = 0; r < 2; r++) {
+        int place = refs[r];
+        if (place >= P_SET) {
+            int owner = (place - P_SET) / MAX_SETS, index = (place - P_SET) % MAX_SETS;
+            sizes[r] = g->set_size[owner][index];
+            memcpy(targets[r], g->set_card[owner][index], sizeof targets[r]);
+        }
+    }
+    lift_at(g, refs[0]);
+    lift_at(g, refs[1]);
+    for (int r = 0; r < 2; r++) {
+        int place = refs[r];
+        if (place < P_PILE) {
+            cards[n++] = g->centre[place];
+            g->centre[place] = -1;
+        } else if (place < P_SET) {
+            cards[n++] = pile_pop(g, place - P_PILE);
+        } else {
+            int owner = (place - P_SET) / MAX_SETS, index = 0;
+            while (g->set_card[owner][index][0] != targets[r][0]) index++;
+            for (int i = index + 1; i < g->sets[owner]; i++) {
+                memcpy(g->set_card[owner][i - 1], g->set_card[owner][i], sizeof targets[r]);
+                g->set_size[owner][i - 1] = g->set_size[owner][i];
+            }
+            g->sets[owner]--;
+            lift_sets(g, owner);
+            if (owner != side) stolen = 1;
+            for (int i = 0; i < sizes[r]; i++) cards[n++] = targets[r][i];
+        }
+    }
+    int index = g->sets[side]++;
+    memcpy(g->set_card[side][index], cards, sizeof(int) * (size_t)n);
+    g->set_size[side][index] = n;
+    g->takes[seat]++;
+    if (g->pair_since[picture] >= 0) {
+        g->claim_ms[seat] += t - g->pair_since[picture];
+        g->claims[seat]++;
+    }
+    g->steals += stolen;
+    /* The third card of the picture, where it shows on the table, turns over. */
+    int places[PLACES], pictures[PLACES], third[2 * MAX_SEATS + CARDS], n_third = 0;
+    int shown = visible(g, places, pictures);
+    for (int i = 0; i < shown && places[i] < P_SET; i++)
+        if (pictures[i] == picture) third[n_third++] = places[i];
+    if (n_third) flip_places(g, third, n_third);
+    if (g->pile_size[seat]) g->turn = seat;
+    else if (g->turn >= 0) g->turn = next_turn(g, seat);
+    if (g->sets[side] >= g->sets_to_win) finish(g, 1 << side, END_TARGET);
+    settle(g, t);
+}
+
+/* A claim of two different pictures: the seat's hands lift and its last set goes under
+ * its pile (_error). */
+static void error(Game *g, int seat, long long t) {
+    for (int i = g->n_hands - 1; i >= 0; i--)
+        if (g->hands[i].seat == seat) drop_hand(g, i);
+    g->errors[seat]++;
+    int side = seat;
+    if (g->sets[side]) {
+        int index = --g->sets[side], size = g->set_size[side][index];
+        lift_sets(g, side);
+        int was_empty = !g->pile_size[seat];
+        memmove(&g->pile[seat][size], g->pile[seat], sizeof(int) * (size_t)g->pile_size[seat]);
+        memcpy(g->pile[seat], g->set_card[side][index], sizeof(int) * (size_t)size);
+        g->pile_size[seat] += size;
+        if (was_empty && g->turn < 0) g->turn = seat;
+    }
+    settle(g, t);
+}
+
+/* Hands of two sides on the only copies of a picture: a tie, both flip (_maybe_tie). */
+static void maybe_tie(Game *g, int picture, long long t) {
+    int held[MAX_HANDS], n_held = 0, sides = 0;
+    for (int i = 0; i < g->n_hands; i++)
+        if (place_picture(g, g->hands[i].place) == picture) {
+            held[n_held++] = g->hands[i].place;
+            sides |= 1 << g->hands[i].seat;
+        }
+    if (!(sides & (sides - 1))) {
+        settle(g, t);
+        return;
+    }
+    int places[PLACES], pictures[PLACES];
+    int shown = visible(g, places, pictures);
+    for (int i = 0; i < shown; i++)
+        if (pictures[i] == picture && hand_at(g, places[i]) < 0) {
+            settle(g, t); /* a third card: the race goes on */
+            return;
+        }
+    int flipped[MAX_HANDS], n_flipped = 0;
+    for (int i = 0; i < n_held; i++) {
+        lift_at(g, held[i]);
+        if (held[i] < P_SET) flipped[n_flipped++] = held[i];
+    }
+    flip_places(g, flipped, n_flipped);
+    g->ties++;
+    settle(g, t);
+}
+
+static void flip(Game *g, int seat, long long t) {
+    if (t < g->clock) t = g->clock;
+    g->clock = t;
+    int card = pile_pop(g, seat);
+    lift_at(g, P_PILE + seat);
+    g->up[card] ^= 1;
+    place_in_centre(g, card);
+    g->turn = next_turn(g, seat + 1);
+    g->flips++;
+    settle(g, t);
+}
+
+static void touch(Game *g, int seat, int place, long long t) {
+    int picture = place_picture(g, place);
+    if (t < g->clock) t = g->clock;
+    g->clock = t;
+    if (g->n_touches[seat] == MAX_TOUCHES) {
+        memmove(g->touches[seat], g->touches[seat] + 1, sizeof(long long) * (MAX_TOUCHES - 1));
+        g->n_touches[seat]--;
+    }
+    g->touches[seat][g->n_touches[seat]++] = t;
+    int mine = -1;
+    for (int i = 0; i < g->n_hands; i++)
+        if (g->hands[i].seat == seat) mine = g->hands[i].place;
+    g->hands[g->n_hands++] = (Hand){seat, place, t + g->hold_ms};
+    if (mine >= 0) {
+        int refs[2] = {mine, place};
+        if (place_picture(g, mine) == picture) take(g, seat, refs, t);
+        else error(g, seat, t);
+        return;
+    }
+    maybe_tie(g, picture, t);
+}
+
+static long long deadline(const Game *g) {
+    long long due = -1;
+    if (g->phase != PHASE_PLAY) return -1;
+    for (int i = 0; i < g->n_hands; i++)
+        if (due < 0 || g->hands[i].lift_ms < due) due = g->hands[i].lift_ms;
+    for (int p = 0; p < PICTURES; p++)
+        if (g->triple_due[p] >= 0 && (due < 0 || g->triple_due[p] < due)) due = g->triple_due[p];
+    return due;
+}
+
+/* The table's tick at ``t``: hands lift, triples turn over (_run_timers), as an action. */
+static void run_timers(Game *g, long long t) {
+    if (t < g->clock) t = g->clock;
+    g->clock = t;
+    for (int i = g->n_hands - 1; i >= 0; i--)
+        if (g->hands[i].lift_ms <= t) drop_hand(g, i);
+    int due[PICTURES], n_due = 0;
+    for (int p = 0; p < PICTURES; p++)
+        if (g->triple_due[p] >= 0 && g->triple_due[p] <= t) due[n_due++] = p;
+    for (int d = 0; d < n_due; d++) {
+        int picture = due[d];
+        g->triple_due[picture] = -1;
+        int places[PLACES], pictures[PLACES], refs[2 * MAX_SEATS + CARDS], n = 0;
+        int shown = visible(g, places, pictures);
+        for (int i = 0; i < shown && places[i] < P_SET; i++)
+            if (pictures[i] == picture) refs[n++] = places[i];
+        for (int i = 0; i < n; i++) lift_at(g, refs[i]);
+        flip_places(g, refs, n);
+    }
+    settle(g, t);
+}
+
+/* Every timer run out by ``now``, each at its own deadline (core.table_engine.run_timers
+ * and Game.apply of a tick). */
+static void fire_timers(Game *g, long long now) {
+    while (g->phase != PHASE_OVER) {
+        long long due = deadline(g);
+        if (due < 0 || due > now) break;
+        run_timers(g, due);
+        g->version++;
+        if (g->started_ms < 0) g->started_ms = g->clock;
+    }
+}
+
+static inline int too_fast(const Game *g, int seat, long long t) {
+    return g->n_touches[seat] >= MAX_TOUCHES && g->touches[seat][0] > t - 1000;
+}
+
+/* Whether ``index`` is one of the seat's legal moves now (env.py legal_indices). */
+static int is_legal(const Game *g, int seat, long index) {
+    if (g->phase == PHASE_OVER) return 0;
+    if (index == FLIP_INDEX) return g->turn == seat && g->pile_size[seat];
+    if (index < TOUCH_BASE || index >= TOUCH_BASE + PLACES) return 0;
+    int place = (int)(index - TOUCH_BASE);
+    return !too_fast(g, seat, g->now) && place_picture(g, place) >= 0 && hand_at(g, place) < 0;
+}
+
+static void scores_of(const Game *g, int *scores) {
+    for (int seat = 0; seat < g->players; seat++) scores[seat] = g->sets[seat];
+}
+
+/* One AEC step of ``seat`` (env.py raw_env.play): 0 refused (nothing changed), 1 played,
+ * 2 played and some seat's score changed. */
+static int step(Game *g, int seat, long index) {
+    if (g->phase == PHASE_OVER || (index != WAIT && !is_legal(g, seat, index))) return 0;
+    scores_of(g, g->scores_before);
+    if (index != WAIT) {
+        long long t = g->now;
+        fire_timers(g, t); /* none is due: the last tick fired them all */
+        if (index == FLIP_INDEX) flip(g, seat, t);
+        else touch(g, seat, (int)(index - TOUCH_BASE), t);
+        g->version++;
+        if (g->started_ms < 0) g->started_ms = g->clock;
+    }
+    if (++g->position == g->players && g->phase != PHASE_OVER) {
+        g->tick++;
+        g->now += g->dt;
+        fire_timers(g, g->now);
+        g->position = 0;
+    }
+    for (int s = 0; s < g->players; s++)
+        if (g->sets[s] != g->scores_before[s]) return 2;
+    return 1;
+}
+
+static void write_mask(const Game *g, int seat, int8_t *mask) {
+    memset(mask, 0, N_ACTIONS);
+    if (g->phase == PHASE_OVER) return;
+    mask[WAIT] = 1;
+    if (g->turn == seat && g->pile_size[seat]) mask[FLIP_INDEX] = 1;
+    if (too_fast(g, seat, g->now)) return;
+    int places[PLACES], pictures[PLACES];
+    int shown = visible(g, places, pictures);
+    int8_t *touch_mask = mask + TOUCH_BASE;
+    for (int i = 0; i < shown; i++) touch_mask[places[i]] = 1;
+    for (int i = 0; i < g->n_hands; i++) touch_mask[g->hands[i].place] = 0;
+}
+
+static inline float unit(double value) {
+    return (float)(value < 0.0 ? 0.0 : value > 1.0 ? 1.0 : value);
+}
+
+static void write_observation(const Game *g, int me, float *out) {
+    memset(out, 0, sizeof(float) * O_SIZE);
+    long long now = g->now;
+    int places[PLACES], pictures[PLACES], copies[PICTURES] = {0};
+    int shown = visible(g, places, pictures);
+    for (int i = 0; i < shown; i++) copies[pictures[i]]++;
+    for (int i = 0; i < shown; i++) {
+        out[O_PICTURE + places[i]] = (float)(pictures[i] + 1);
+        out[O_COPIES + places[i]] = (float)(copies[pictures[i]] - 1);
+    }
+    for (int i = 0; i < g->n_hands; i++) {
+        const Hand *hand = &g->hands[i];
+        out[(hand->seat == me ? O_MY_HAND : O_RIVAL_HAND) + hand->place] = 1.0f;
+        out[O_LIFT + hand->place] = unit((double)(hand->lift_ms - now) / (double)g->hold_ms);
+    }
+    for (int i = 0; i < shown && places[i] < P_SET; i++) {
+        long long due = g->triple_due[pictures[i]];
+        if (due >= 0)
+            out[O_TRIPLE + places[i]] = unit((double)(due - now) / (double)g->triple_timeout_ms);
+    }
+    out[O_ME + me] = 1.0f;
+    out[O_MY_SIDE + me] = 1.0f;
+    out[O_ALLIES + me] = 1.0f;
+    for (int seat = 0; seat < g->players; seat++) {
+        out[O_PRESENT + seat] = 1.0f;
+        out[O_PILES + seat] = (float)((double)g->pile_size[seat] / CARDS);
+        out[O_SCORES + seat] = (float)(g->sets[seat] < PICTURES ? g->sets[seat] : PICTURES);
+    }
+    if (g->turn >= 0 && g->turn < g->players && g->phase != PHASE_OVER) out[O_TURN + g->turn] = 1.0f;
+    out[O_MODE] = 1.0f;    /* competitive */
+    out[O_EDITION] = 1.0f; /* fr */
+    out[O_PHASE + g->phase] = 1.0f;
+    out[O_TARGET] = (float)((double)g->sets_to_win / 20);
+    int within = 0;
+    for (int i = 0; i < g->n_touches[me]; i++) within += g->touches[me][i] > now - 1000;
+    out[O_TOUCHES_LEFT] = (float)((double)(within < MAX_TOUCHES ? MAX_TOUCHES - within : 0)
+                                  / MAX_TOUCHES);
+}
+
+/* ---- the Python type -------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Game g;
+} Engine;
+
+static PyTypeObject EngineType;
+
+static void clear_game(Game *g) {
+    memset(g->up, 0, sizeof g->up);
+    memset(g->pile_size, 0, sizeof g->pile_size);
+    memset(g->sets, 0, sizeof g->sets);
+    memset(g->n_touches, 0, sizeof g->n_touches);
+    memset(g->takes, 0, sizeof g->takes);
+    memset(g->errors, 0, sizeof g->errors);
+    memset(g->claims, 0, sizeof g->claims);
+    memset(g->claim_ms, 0, sizeof g->claim_ms);
+    for (int p = 0; p < PICTURES; p++) g->triple_due[p] = g->pair_since[p] = -1;
+    g->centre_size = g->n_hands = 0;
+    g->turn = 0;
+    g->phase = PHASE_PLAY;
+    g->winners = 0;
+    g->end_reason = END_NONE;
+    g->clock = g->version = 0;
+    g->started_ms = -1;
+    g->flips = g->steals = g->ties = 0;
+    g->now = g->tick = 0;
+    g->position = 0;
+}
+
+static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"players", "sets_to_win", "hold_ms", "triple_timeout_ms", "dt",
+                            "max_ticks", "faces", NULL};
+    int players, sets_to_win;
+    long long hold, timeout, dt, max_ticks;
+    Py_buffer faces;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLLLLy*", names, &players, &sets_to_win,
+                                     &hold, &timeout, &dt, &max_ticks, &faces))
+        return -1;
+    Game *g = &self->g;
+    memset(g, 0, sizeof *g);
+    int ok = faces.len == (Py_ssize_t)sizeof g->face;
+    if (ok) memcpy(g->face, faces.buf, sizeof g->face);
+    PyBuffer_Release(&faces);
+    for (int card = 0; ok && card < CARDS; card++)
+        ok = g->face[card][0] < PICTURES && g->face[card][1] < PICTURES;
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "faces must be 135 x 2 pictures below 90, as bytes");
+        return -1;
+    }
+    if (players < 2 || players > MAX_SEATS || sets_to_win < 1 || hold < 1 || timeout < 1 ||
+        dt < 1 || max_ticks < 0) {
+        PyErr_SetString(PyExc_ValueError, "options out of range");
+        return -1;
+    }
+    g->players = players;
+    g->sets_to_win = sets_to_win;
+    g->hold_ms = hold;
+    g->triple_timeout_ms = timeout;
+    g->dt = dt;
+    g->max_ticks = max_ticks;
+    clear_game(g);
+    return 0;
+}
+
+/* load(piles, up): a new game from a deal (deal.py): each seat's pile, bottom first, and
+ * which face of each card shows. */
+static PyObject *engine_load(Engine *self, PyObject *args) {
+    PyObject *piles, *up;
+    if (!PyArg_ParseTuple(args, "OO", &piles, &up)) return NULL;
+    Game *g = &self->g;
+    PyObject *pile_seq = PySequence_Fast(piles, "piles must be a sequence");
+    if (pile_seq == NULL) return NULL;
+    PyObject *up_seq = PySequence_Fast(up, "up must be a sequence");
+    if (up_seq == NULL) {
+        Py_DECREF(pile_seq);
+        return NULL;
+    }
+    int seen[CARDS] = {0}, ok = PySequence_Fast_GET_SIZE(pile_seq) == g->players &&
+                               PySequence_Fast_GET_SIZE(up_seq) == CARDS;
+    clear_game(g);
+    for (int card = 0; ok && card < CARDS; card++) {
+        long face = PyLong_AsLong(PySequence_Fast_GET_ITEM(up_seq, card));
+        ok = face == 0 || face == 1;
+        g->up[card] = (uint8_t)face;
+    }
+    for (int seat = 0; ok && seat < g->players; seat++) {
+        PyObject *pile = PySequence_Fast(PySequence_Fast_GET_ITEM(pile_seq, seat),
+                                         "a pile must be a sequence");
+        if (pile == NULL) {
+            ok = 0;
+            break;
+        }
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(pile);
+        for (Py_ssize_t i = 0; ok && i < size; i++) {
+            long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(pile, i));
+            ok = card >= 0 && card < CARDS && !seen[card];
+            if (ok) {
+                seen[card] = 1;
+                g->pile[seat][g->pile_size[seat]++] = (int)card;
+            }
+        }
+        Py_DECREF(pile);
+    }
+    Py_DECREF(pile_seq);
+    Py_DECREF(up_seq);
+    if (!ok) {
+        clear_game(g);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a deal is a pile of distinct cards per seat "
+                                              "and a face (0 or 1) per card");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static int seat_of(const Engine *self, PyObject *arg, int *seat) {
+    long value = PyLong_AsLong(arg);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    if (value < 0 || value >= self->g.players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return -1;
+    }
+    *seat = (int)value;
+    return 0;
+}
+
+static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    int seat;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "step(seat, index)");
+        return NULL;
+    }
+    if (seat_of(self, args[0], &seat) < 0) return NULL;
+    int overflow = 0;
+    long index = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (index == -1 && PyErr_Occurred()) return NULL;
+    if (overflow) return PyLong_FromLong(0);
+    return PyLong_FromLong(step(&self->g, seat, index));
+}
+
+static int get_buffer(PyObject *source, Py_buffer *view, const char *format, Py_ssize_t size,
+                      const char *what) {
+    if (PyObject_GetBuffer(source, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->len != size || view->format == NULL || strcmp(view->format, format) != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s must be a writable %s buffer of %zd bytes", what,
+                     format, size);
+        return -1;
+    }
+    return 0;
+}
+
+/* encode(seat, observation, mask): the seat's observation and its legal moves. */
+static PyObject *engine_encode(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    int seat;
+    Py_buffer observation, mask;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "encode(seat, observation, mask)");
+        return NULL;
+    }
+    if (seat_of(self, args[0], &seat) < 0) return NULL;
+    if (get_buffer(args[1], &observation, "f", (Py_ssize_t)sizeof(float) * O_SIZE,
+                   "observation") < 0)
+        return NULL;
+    if (get_buffer(args[2], &mask, "b", N_ACTIONS, "mask") < 0) {
+        PyBuffer_Release(&observation);
+        return NULL;
+    }
+    write_observation(&self->g, seat, (float *)observation.buf);
+    write_mask(&self->g, seat, (int8_t *)mask.buf);
+    PyBuffer_Release(&observation);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+static PyObject *int_tuple(const int *items, int count) {
+    PyObject *tuple = PyTuple_New(count);
+    if (tuple == NULL) return NULL;
+    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(items[i]));
+    return tuple;
+}
+
+static PyObject *long_list(const long long *items, int count) {
+    PyObject *list = PyList_New(count);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < count; i++) PyList_SET_ITEM(list, i, PyLong_FromLongLong(items[i]));
+    return list;
+}
+
+static PyObject *int_list(const int *items, int count) {
+    PyObject *list = PyList_New(count);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < count; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(items[i]));
+    return list;
+}
+
+/* The seat that acts next: the tick's next seat in its rotating order. */
+static PyObject *get_next_seat(Engine *self, void *Py_UNUSED(unused)) {
+    const Game *g = &self->g;
+    return PyLong_FromLong((long)((g->tick + g->position) % g->players));
+}
+
+static PyObject *get_scores(Engine *self, void *Py_UNUSED(unused)) {
+    return int_tuple(self->g.sets, self->g.players);
+}
+
+static PyObject *get_scores_before(Engine *self, void *Py_UNUSED(unused)) {
+    return int_tuple(self->g.scores_before, self->g.players);
+}
+
+static PyObject *get_winners(Engine *self, void *Py_UNUSED(unused)) {
+    int seats[MAX_SEATS], n = 0;
+    for (int seat = 0; seat < self->g.players; seat++)
+        if (self->g.winners >> seat & 1) seats[n++] = seat;
+    return int_tuple(seats, n);
+}
+
+static PyObject *get_over(Engine *self, void *Py_UNUSED(unused)) {
+    return PyBool_FromLong(self->g.phase == PHASE_OVER);
+}
+
+static PyObject *get_truncated(Engine *self, void *Py_UNUSED(unused)) {
+    const Game *g = &self->g;
+    return PyBool_FromLong(g->max_ticks && g->tick >= g->max_ticks && g->phase != PHASE_OVER);
+}
+
+static PyObject *get_now(Engine *self, void *Py_UNUSED(unused)) {
+    return PyLong_FromLongLong(self->g.now);
+}
+
+static PyObject *get_tick(Engine *self, void *Py_UNUSED(unused)) {
+    return PyLong_FromLongLong(self->g.tick);
+}
+
+/* Every field of rules' TwinItState the engine changes, as plain Python values (env.py's
+ * state_of builds the state from them). */
+static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
+    const Game *g = &self->g;
+    int players = g->players, up[CARDS];
+    PyObject *piles = PyList_New(players), *sets = PyList_New(players);
+    PyObject *touches = PyList_New(players), *hands = PyList_New(g->n_hands);
+    PyObject *triples = PyDict_New(), *since = PyDict_New();
+    if (!piles || !sets || !touches || !hands || !triples || !since) goto fail;
+    for (int seat = 0; seat < players; seat++) {
+        PyObject *pile = int_list(g->pile[seat], g->pile_size[seat]);
+        PyObject *row = PyList_New(g->sets[seat]);
+        PyObject *times = long_list(g->touches[seat], g->n_touches[seat]);
+        if (pile) PyList_SET_ITEM(piles, seat, pile);
+        if (row) PyList_SET_ITEM(sets, seat, row);
+        if (times) PyList_SET_ITEM(touches, seat, times);
+        if (!pile || !row || !times) goto fail;
+        for (int index = 0; index < g->sets[seat]; index++) {
+            PyObject *group = int_list(g->set_card[seat][index], g->set_size[seat][index]);
+            if (!group) goto fail;
+            PyList_SET_ITEM(row, index, group);
+        }
+    }
+    for (int i = 0; i < g->n_hands; i++) {
+        PyObject *hand = Py_BuildValue("(iiL)", g->hands[i].seat, g->hands[i].place,
+                                       g->hands[i].lift_ms);
+        if (!hand) goto fail;
+        PyList_SET_ITEM(hands, i, hand);
+    }
+    for (int p = 0; p < PICTURES; p++) {
+        const long long *values[2] = {g->triple_due, g->pair_since};
+        PyObject *dicts[2] = {triples, since};
+        for (int d = 0; d < 2; d++) {
+            if (values[d][p] < 0) continue;
+            PyObject *key = PyLong_FromLong(p), *value = PyLong_FromLongLong(values[d][p]);
+            int failed = !key || !value || PyDict_SetItem(dicts[d], key, value) < 0;
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            if (failed) goto fail;
+        }
+    }
+    for (int card = 0; card < CARDS; card++) up[card] = g->up[card];
+    int winners[MAX_SEATS], n_winners = 0;
+    for (int seat = 0; seat < players; seat++)
+        if (g->winners >> seat & 1) winners[n_winners++] = seat;
+    return Py_BuildValue(
+        "{s:L,s:L,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:L,s:N,s:N,s:N,s:N,s:L,s:L,"
+        "s:L,s:i,s:L,s:L}",
+        "version", g->version, "clock", g->clock, "phase", g->phase,
+        "up", int_list(up, CARDS), "piles", piles,
+        "centre", int_list(g->centre, g->centre_size), "sets", sets, "hands", hands,
+        "touches", touches, "triple_due", triples, "pair_since", since, "turn", g->turn,
+        "winners", int_tuple(winners, n_winners), "started_ms", g->started_ms,
+        "takes", long_list(g->takes, players), "errors", long_list(g->errors, players),
+        "claims", long_list(g->claims, players), "claim_ms", long_list(g->claim_ms, players),
+        "flips", g->flips, "steals", g->steals, "ties", g->ties, "end_reason", g->end_reason,
+        "now", g->now, "tick", g->tick);
+fail:
+    Py_XDECREF(piles);
+    Py_XDECREF(sets);
+    Py_XDECREF(touches);
+    Py_XDECREF(hands);
+    Py_XDECREF(triples);
+    Py_XDECREF(since);
+    return NULL;
+}
+
+static PyMethodDef engine_methods[] = {
+    {"load", (PyCFunction)engine_load, METH_VARARGS,
+     "load(piles, up): a new game from a deal, at tick 0"},
+    {"step", (PyCFunction)(void (*)(void))engine_step, METH_FASTCALL,
+     "step(seat, index) -> 0 refused, 1 played, 2 played and a score changed"},
+    {"encode", (PyCFunction)(void (*)(void))engine_encode, METH_FASTCALL,
+     "encode(seat, observation, mask): write the seat's observation and mask"},
+    {"fields", (PyCFunction)engine_fields, METH_NOARGS, "the state's fields, as Python values"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef engine_getset[] = {
+    {"next_seat", (getter)get_next_seat, NULL, "the seat that acts next (AEC order)", NULL},
+    {"scores", (getter)get_scores, NULL, "every seat's sets", NULL},
+    {"scores_before", (getter)get_scores_before, NULL, "every seat's sets before the last "
+     "step", NULL},
+    {"winners", (getter)get_winners, NULL, "the winning seats, ascending", NULL},
+    {"over", (getter)get_over, NULL, "whether the game is over", NULL},
+    {"truncated", (getter)get_truncated, NULL, "whether the episode cap cut the game", NULL},
+    {"now", (getter)get_now, NULL, "the virtual clock (ms)", NULL},
+    {"tick", (getter)get_tick, NULL, "ticks played", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "twintable.games.twinit._native.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One competitive Twin It game for the environment: Engine(players, "
+              "sets_to_win, hold_ms, triple_timeout_ms, dt, max_ticks, faces)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)engine_init,
+    .tp_methods = engine_methods,
+    .tp_getset = engine_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_native", "Twin It rules in C for the environment.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    if (PyType_Ready(&EngineType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&EngineType) < 0 ||
+        PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0 ||
+        PyModule_AddIntConstant(m, "OBSERVATION_SIZE", O_SIZE) < 0 ||
+        PyModule_AddIntConstant(m, "PLACES", PLACES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
