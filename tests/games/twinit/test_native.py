@@ -24,6 +24,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 PICTURE = twinit_v0.OBSERVATION.slices["picture"]
 MY_HAND = twinit_v0.OBSERVATION.slices["my_hand"]
+ALLY_HAND = twinit_v0.OBSERVATION.slices["ally_hand"]
+TEAM_PLAY = twinit_v0.OBSERVATION.slices["mode"].start + 1
 TOUCH_BASE = twinit_v0.TOUCH_BASE
 PLACES = len(twinit_v0.PLACES)
 
@@ -39,19 +41,32 @@ def require_native() -> None:
 
 
 #: Options the engine plays that reach every rule quickly: a target of one or two sets
-#: (wins), short holds and triple timeouts (hands lifting, triples turning over), and a
-#: high target (the stalled end, once every pile is flipped and no pair is left).
+#: (wins), short holds and triple timeouts (hands lifting, triples turning over), a high
+#: target (the stalled end, once every pile is flipped and no pair is left), and team play
+#: (4 or 6 players: seats alternate, or the teams given).
 OPTIONS: list[dict[str, Any]] = [
     {}, {"sets_to_win": 1}, {"sets_to_win": 2, "hold_ms": 200, "triple_timeout_ms": 500},
     {"sets_to_win": 20, "hold_ms": 300, "triple_timeout_ms": 600},
+    {"mode": "team"}, {"mode": "team", "sets_to_win": 2, "hold_ms": 300},
+    {"mode": "team", "teams": [1, 1, 2, 2]},
 ]
+
+
+def fitted(options: dict[str, Any], players: int) -> tuple[dict[str, Any], int]:
+    """The options and a player count the engine plays them at (teams of equal size)."""
+    if options.get("mode") != "team":
+        return options, players
+    if "teams" in options:
+        return options, len(options["teams"])
+    return options, 6 if players > 4 else 4
 
 
 def choose(observation: np.ndarray, mask: np.ndarray, rng: random.Random,
            careful: bool = False, grabs: float = 0.15) -> int:
-    """A player that mostly hunts pairs (takes, steals, ties, chains), grabs at random
-    this often (errors) and sometimes waits (hands lift); a careful one waits where it
-    would grab, so the piles run out and every pair is taken (the stalled end)."""
+    """A player that mostly hunts pairs (takes, steals, ties, chains; in team play the
+    twin of a teammate's card), grabs at random this often (errors) and sometimes waits
+    (hands lift); a careful one waits where it would grab, so the piles run out and every
+    pair is taken (the stalled end)."""
     legal = np.flatnonzero(mask)
     roll = rng.random()
     if roll < grabs:
@@ -61,7 +76,10 @@ def choose(observation: np.ndarray, mask: np.ndarray, rng: random.Random,
     pictures = observation[PICTURE]
     touchable = [int(index) - TOUCH_BASE for index in legal
                  if TOUCH_BASE <= index < TOUCH_BASE + PLACES]
-    mine = np.flatnonzero(observation[MY_HAND])
+    team = observation[TEAM_PLAY] == 1
+    mine = np.flatnonzero(observation[ALLY_HAND if team else MY_HAND])
+    if team and observation[MY_HAND].any():
+        return twinit_v0.WAIT
     if len(mine):
         wanted = pictures[mine[0]]
         twins = [place for place in touchable if pictures[place] == wanted]
@@ -123,6 +141,7 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
                                                       options: dict[str, Any], dt: int,
                                                       reward: str) -> None:
     require_native()
+    options, players = fitted(options, players)
     envs = [twinit_v0.raw_env(players=players, options=options, dt=dt, reward=reward,
                               max_ticks=300, native=native) for native in (True, False)]
     native, reference = envs
@@ -158,6 +177,7 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
 LONG_GAMES: list[tuple[int, int, dict[str, Any], bool, float]] = [
     (0, 4, {}, False, 0.15), (1, 6, {}, False, 0.15),
     (2, 6, {"sets_to_win": 20}, True, 0.0), (5, 4, {"sets_to_win": 20}, True, 0.03),
+    (3, 4, {"mode": "team"}, False, 0.15), (4, 6, {"mode": "team", "sets_to_win": 20}, True, 0.0),
 ]
 
 
@@ -217,13 +237,16 @@ def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
     assert raw.game.view(raw.state, 1).legal == tuple(raw.game.legal_actions(raw.state, 1))
 
 
-@pytest.mark.parametrize("options", [{"mode": "team"}, {"mode": "coop"},
-                                     {"edition": "ko"}, {"taboo": [1]}])
-def test_options_the_engine_does_not_play_stay_on_the_rules(options: dict[str, Any]) -> None:
-    raw = twinit_v0.raw_env(players=4, options=options)
+@pytest.mark.parametrize(("players", "options"), [
+    (4, {"mode": "coop"}), (3, {"mode": "timeattack"}), (4, {"edition": "ko"}),
+    (4, {"taboo": [1]}), (5, {"mode": "team"}), (6, {"mode": "team", "teams": [1, 1, 1, 1, 2, 2]}),
+    (4, {"mode": "team", "taboo": [0]})])
+def test_games_the_engine_does_not_play_stay_on_the_rules(players: int,
+                                                          options: dict[str, Any]) -> None:
+    raw = twinit_v0.raw_env(players=players, options=options)
     assert not raw.native
     with pytest.raises(RuntimeError, match="native=False"):
-        twinit_v0.raw_env(players=4, options=options, native=True)
+        twinit_v0.raw_env(players=players, options=options, native=True)
 
 
 def test_native_is_refused_when_the_engine_was_not_built(

@@ -1,20 +1,21 @@
 /* Twin It rules in C, for the environment (games/twinit/env.py, ``twinit_v0``): the
- * competitive game of the French edition without taboo cards (the environment's
- * defaults, 2-6 players, any ``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``dt``
- * and episode cap), step for step as rules.py plays it: flips, the hands model, takes,
- * steals, chains, ties, errors and their penalty, triples and their timeout, hands
- * lifting, the stalled end; with the environment's ticks, its rotating order, its
- * observation and its action mask written straight into numpy buffers.
+ * competitive and team games of the French edition without taboo cards (the
+ * environment's defaults; 2-6 players, teams of equal size, any ``sets_to_win``,
+ * ``hold_ms``, ``triple_timeout_ms``, ``dt`` and episode cap), step for step as rules.py
+ * plays them: flips, the hands model (two hands a seat, or one a seat and a take by two
+ * teammates), takes, steals, chains, ties, errors and their penalty, triples and their
+ * timeout, hands lifting, the stalled end; with the environment's ticks, its rotating
+ * order, its observation and its action mask written straight into numpy buffers.
  *
- * rules.py stays the reference (tables, views, bots, the parallel form, every other mode
- * and option, and the environment's ``native=False`` use it); this module exists because
+ * rules.py stays the reference (tables, views, bots, the parallel form, coop and time
+ * attack, the ko edition, taboo cards, and the environment's ``native=False`` use it); this module exists because
  * issue 41 asks the environment for half of ``timo_v0``'s steps per second, which the
  * interpreter cannot give (bench/envs_all.py). tests/games/twinit/test_native.py plays
  * both side by side.
  *
- * Chance: competitive Twin It draws only at the deal (rules' deal.py, core/rng.py), so
- * env.py deals in Python and hands the piles and the faces to ``load``; nothing here
- * draws, and no random generator is needed.
+ * Chance: competitive and team Twin It draw only at the deal (rules' deal.py,
+ * core/rng.py), so env.py deals in Python and hands the piles and the faces to ``load``;
+ * nothing here draws, and no random generator is needed.
  *
  * Places are the environment's (env.py ``PLACES``): centre slot c (0-134), pile top of
  * seat s (135 + s), set i of side d (141 + 67 d + i), taboo cards (543 + 3 d + i; never
@@ -84,12 +85,15 @@ typedef struct {
     long long lift_ms;
 } Hand;
 
+#define MODE_COMPETITIVE 0
+#define MODE_TEAM 1
+
 typedef struct {
-    /* Set-up. */
-    int players, sets_to_win;
+    /* Set-up. A side owns sets: the seat itself in competitive play, a team (0 or 1). */
+    int players, sets_to_win, mode, sides, side_of[MAX_SEATS];
     long long hold_ms, triple_timeout_ms, dt, max_ticks; /* max_ticks 0: no cap */
     uint8_t face[CARDS][2];
-    /* The rules' state (TwinItState); a side is a seat in competitive play. */
+    /* The rules' state (TwinItState). */
     uint8_t up[CARDS];
     int pile[MAX_SEATS][CARDS], pile_size[MAX_SEATS];
     int centre[CARDS], centre_size; /* -1: an empty slot */
@@ -125,7 +129,7 @@ static int place_picture(const Game *g, int place) {
     }
     if (place < P_TABOO) {
         int side = (place - P_SET) / MAX_SETS, index = (place - P_SET) % MAX_SETS;
-        return side < g->players && index < g->sets[side]
+        return side < g->sides && index < g->sets[side]
             ? picture_of(g, g->set_card[side][index][0]) : -1;
     }
     return -1;
@@ -145,7 +149,7 @@ static int visible(const Game *g, int *places, int *pictures) {
             places[n] = P_PILE + seat;
             pictures[n++] = picture_of(g, g->pile[seat][g->pile_size[seat] - 1]);
         }
-    for (int side = 0; side < g->players; side++)
+    for (int side = 0; side < g->sides; side++)
         for (int index = 0; index < g->sets[side]; index++) {
             places[n] = P_SET + side * MAX_SETS + index;
             pictures[n++] = picture_of(g, g->set_card[side][index][0]);
@@ -212,11 +216,14 @@ static void flip_places(Game *g, const int *places, int n) {
     }
 }
 
+/* The end: every seat of the winning ``sides`` (a bit each) wins. */
 static void finish(Game *g, int sides, int reason) {
     g->phase = PHASE_OVER;
     g->n_hands = 0;
     for (int p = 0; p < PICTURES; p++) g->triple_due[p] = -1;
-    g->winners = sides;
+    g->winners = 0;
+    for (int seat = 0; seat < g->players; seat++)
+        if (sides >> g->side_of[seat] & 1) g->winners |= 1 << seat;
     g->end_reason = reason;
 }
 
@@ -229,7 +236,7 @@ static void settle(Game *g, long long t) {
     for (int seat = 0; seat < g->players; seat++)
         if (g->pile_size[seat]) free_count[picture_of(g, g->pile[seat][g->pile_size[seat] - 1])]++;
     memcpy(count, free_count, sizeof count);
-    for (int side = 0; side < g->players; side++)
+    for (int side = 0; side < g->sides; side++)
         for (int index = 0; index < g->sets[side]; index++)
             count[picture_of(g, g->set_card[side][index][0])]++;
     int claimable = 0, triples = 0;
@@ -245,17 +252,18 @@ static void settle(Game *g, long long t) {
     }
     if (g->turn < 0 && !g->n_hands && !triples && !claimable) {
         int most = 0, best = 0;
-        for (int side = 0; side < g->players; side++)
+        for (int side = 0; side < g->sides; side++)
             if (g->sets[side] > most) most = g->sets[side];
-        for (int side = 0; side < g->players; side++)
+        for (int side = 0; side < g->sides; side++)
             if (g->sets[side] == most) best |= 1 << side;
         finish(g, best, END_STALLED);
     }
 }
 
-/* Both cards of an identical pair, owned by ``seat`` (_take). */
+/* Both cards of an identical pair, taken by ``seat`` (with a teammate's hand in team
+ * play) for its side (_take). */
 static void take(Game *g, int seat, const int *refs, long long t) {
-    int side = seat, picture = place_picture(g, refs[0]);
+    int side = g->side_of[seat], picture = place_picture(g, refs[0]);
     int cards[2 * SET_CARDS], n = 0, stolen = 0;
     /* Sets are removed by identity: find each target before any removal shifts them. */
     int targets[2][SET_CARDS], sizes[2] = {0, 0};
@@ -316,7 +324,7 @@ static void error(Game *g, int seat, long long t) {
     for (int i = g->n_hands - 1; i >= 0; i--)
         if (g->hands[i].seat == seat) drop_hand(g, i);
     g->errors[seat]++;
-    int side = seat;
+    int side = g->side_of[seat];
     if (g->sets[side]) {
         int index = --g->sets[side], size = g->set_size[side][index];
         lift_sets(g, side);
@@ -335,7 +343,7 @@ static void maybe_tie(Game *g, int picture, long long t) {
     for (int i = 0; i < g->n_hands; i++)
         if (place_picture(g, g->hands[i].place) == picture) {
             held[n_held++] = g->hands[i].place;
-            sides |= 1 << g->hands[i].seat;
+            sides |= 1 << g->side_of[g->hands[i].seat];
         }
     if (!(sides & (sides - 1))) {
         settle(g, t);
@@ -382,12 +390,26 @@ static void touch(Game *g, int seat, int place, long long t) {
     int mine = -1;
     for (int i = 0; i < g->n_hands; i++)
         if (g->hands[i].seat == seat) mine = g->hands[i].place;
+    if (mine >= 0 && g->mode == MODE_TEAM) { /* one hand a seat: touching both is an error */
+        error(g, seat, t);
+        return;
+    }
     g->hands[g->n_hands++] = (Hand){seat, place, t + g->hold_ms};
     if (mine >= 0) {
         int refs[2] = {mine, place};
         if (place_picture(g, mine) == picture) take(g, seat, refs, t);
         else error(g, seat, t);
         return;
+    }
+    int side = g->side_of[seat];
+    for (int i = 0; i < g->n_hands; i++) {
+        const Hand *hand = &g->hands[i];
+        if (hand->seat != seat && g->side_of[hand->seat] == side &&
+            place_picture(g, hand->place) == picture) {
+            int refs[2] = {hand->place, place};
+            take(g, seat, refs, t);
+            return;
+        }
     }
     maybe_tie(g, picture, t);
 }
@@ -449,8 +471,9 @@ static int is_legal(const Game *g, int seat, long index) {
     return !too_fast(g, seat, g->now) && place_picture(g, place) >= 0 && hand_at(g, place) < 0;
 }
 
+/* Each seat's score: its side's sets. */
 static void scores_of(const Game *g, int *scores) {
-    for (int seat = 0; seat < g->players; seat++) scores[seat] = g->sets[seat];
+    for (int seat = 0; seat < g->players; seat++) scores[seat] = g->sets[g->side_of[seat]];
 }
 
 /* One AEC step of ``seat`` (env.py raw_env.play): 0 refused (nothing changed), 1 played,
@@ -472,9 +495,9 @@ static int step(Game *g, int seat, long index) {
         fire_timers(g, g->now);
         g->position = 0;
     }
-    for (int s = 0; s < g->players; s++)
-        if (g->sets[s] != g->scores_before[s]) return 2;
-    return 1;
+    int scores[MAX_SEATS];
+    scores_of(g, scores);
+    return memcmp(scores, g->scores_before, sizeof(int) * (size_t)g->players) ? 2 : 1;
 }
 
 static void write_mask(const Game *g, int seat, int8_t *mask) {
@@ -506,7 +529,9 @@ static void write_observation(const Game *g, int me, float *out) {
     }
     for (int i = 0; i < g->n_hands; i++) {
         const Hand *hand = &g->hands[i];
-        out[(hand->seat == me ? O_MY_HAND : O_RIVAL_HAND) + hand->place] = 1.0f;
+        int kind = hand->seat == me ? O_MY_HAND
+            : g->side_of[hand->seat] == g->side_of[me] ? O_ALLY_HAND : O_RIVAL_HAND;
+        out[kind + hand->place] = 1.0f;
         out[O_LIFT + hand->place] = unit((double)(hand->lift_ms - now) / (double)g->hold_ms);
     }
     for (int i = 0; i < shown && places[i] < P_SET; i++) {
@@ -514,16 +539,18 @@ static void write_observation(const Game *g, int me, float *out) {
         if (due >= 0)
             out[O_TRIPLE + places[i]] = unit((double)(due - now) / (double)g->triple_timeout_ms);
     }
+    int side = g->side_of[me];
     out[O_ME + me] = 1.0f;
-    out[O_MY_SIDE + me] = 1.0f;
-    out[O_ALLIES + me] = 1.0f;
+    out[O_MY_SIDE + side] = 1.0f;
     for (int seat = 0; seat < g->players; seat++) {
+        int sets = g->sets[g->side_of[seat]];
+        out[O_ALLIES + seat] = g->side_of[seat] == side ? 1.0f : 0.0f;
         out[O_PRESENT + seat] = 1.0f;
         out[O_PILES + seat] = (float)((double)g->pile_size[seat] / CARDS);
-        out[O_SCORES + seat] = (float)(g->sets[seat] < PICTURES ? g->sets[seat] : PICTURES);
+        out[O_SCORES + seat] = (float)(sets < PICTURES ? sets : PICTURES);
     }
     if (g->turn >= 0 && g->turn < g->players && g->phase != PHASE_OVER) out[O_TURN + g->turn] = 1.0f;
-    out[O_MODE] = 1.0f;    /* competitive */
+    out[O_MODE + g->mode] = 1.0f;
     out[O_EDITION] = 1.0f; /* fr */
     out[O_PHASE + g->phase] = 1.0f;
     out[O_TARGET] = (float)((double)g->sets_to_win / 20);
@@ -565,13 +592,15 @@ static void clear_game(Game *g) {
 }
 
 static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"players", "sets_to_win", "hold_ms", "triple_timeout_ms", "dt",
-                            "max_ticks", "faces", NULL};
-    int players, sets_to_win;
+    static char *names[] = {"players", "team", "side_of", "sets_to_win", "hold_ms",
+                            "triple_timeout_ms", "dt", "max_ticks", "faces", NULL};
+    int players, team, sets_to_win;
+    PyObject *side_of;
     long long hold, timeout, dt, max_ticks;
     Py_buffer faces;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiLLLLy*", names, &players, &sets_to_win,
-                                     &hold, &timeout, &dt, &max_ticks, &faces))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ipOiLLLLy*", names, &players, &team,
+                                     &side_of, &sets_to_win, &hold, &timeout, &dt, &max_ticks,
+                                     &faces))
         return -1;
     Game *g = &self->g;
     memset(g, 0, sizeof *g);
@@ -589,6 +618,25 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "options out of range");
         return -1;
     }
+    PyObject *sides = PySequence_Fast(side_of, "side_of must be a sequence");
+    if (sides == NULL) return -1;
+    ok = PySequence_Fast_GET_SIZE(sides) == players;
+    int largest = 0;
+    for (int seat = 0; ok && seat < players; seat++) {
+        long side = PyLong_AsLong(PySequence_Fast_GET_ITEM(sides, seat));
+        ok = team ? side == 0 || side == 1 : side == seat;
+        g->side_of[seat] = (int)side;
+        if (ok && side > largest) largest = (int)side;
+    }
+    Py_DECREF(sides);
+    if (!ok) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "side_of: a seat's own side in competitive play, "
+                                              "team 0 or 1 in team play");
+        return -1;
+    }
+    g->mode = team ? MODE_TEAM : MODE_COMPETITIVE;
+    g->sides = largest + 1;
     g->players = players;
     g->sets_to_win = sets_to_win;
     g->hold_ms = hold;
@@ -739,7 +787,9 @@ static PyObject *get_next_seat(Engine *self, void *Py_UNUSED(unused)) {
 }
 
 static PyObject *get_scores(Engine *self, void *Py_UNUSED(unused)) {
-    return int_tuple(self->g.sets, self->g.players);
+    int scores[MAX_SEATS];
+    scores_of(&self->g, scores);
+    return int_tuple(scores, self->g.players);
 }
 
 static PyObject *get_scores_before(Engine *self, void *Py_UNUSED(unused)) {
@@ -775,20 +825,23 @@ static PyObject *get_tick(Engine *self, void *Py_UNUSED(unused)) {
 static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
     const Game *g = &self->g;
     int players = g->players, up[CARDS];
-    PyObject *piles = PyList_New(players), *sets = PyList_New(players);
+    PyObject *piles = PyList_New(players), *sets = PyList_New(g->sides);
     PyObject *touches = PyList_New(players), *hands = PyList_New(g->n_hands);
     PyObject *triples = PyDict_New(), *since = PyDict_New();
     if (!piles || !sets || !touches || !hands || !triples || !since) goto fail;
     for (int seat = 0; seat < players; seat++) {
         PyObject *pile = int_list(g->pile[seat], g->pile_size[seat]);
-        PyObject *row = PyList_New(g->sets[seat]);
         PyObject *times = long_list(g->touches[seat], g->n_touches[seat]);
         if (pile) PyList_SET_ITEM(piles, seat, pile);
-        if (row) PyList_SET_ITEM(sets, seat, row);
         if (times) PyList_SET_ITEM(touches, seat, times);
-        if (!pile || !row || !times) goto fail;
-        for (int index = 0; index < g->sets[seat]; index++) {
-            PyObject *group = int_list(g->set_card[seat][index], g->set_size[seat][index]);
+        if (!pile || !times) goto fail;
+    }
+    for (int side = 0; side < g->sides; side++) {
+        PyObject *row = PyList_New(g->sets[side]);
+        if (!row) goto fail;
+        PyList_SET_ITEM(sets, side, row);
+        for (int index = 0; index < g->sets[side]; index++) {
+            PyObject *group = int_list(g->set_card[side][index], g->set_size[side][index]);
             if (!group) goto fail;
             PyList_SET_ITEM(row, index, group);
         }
@@ -850,7 +903,7 @@ static PyMethodDef engine_methods[] = {
 
 static PyGetSetDef engine_getset[] = {
     {"next_seat", (getter)get_next_seat, NULL, "the seat that acts next (AEC order)", NULL},
-    {"scores", (getter)get_scores, NULL, "every seat's sets", NULL},
+    {"scores", (getter)get_scores, NULL, "every seat's score (its side's sets)", NULL},
     {"scores_before", (getter)get_scores_before, NULL, "every seat's sets before the last "
      "step", NULL},
     {"winners", (getter)get_winners, NULL, "the winning seats, ascending", NULL},
@@ -866,8 +919,8 @@ static PyTypeObject EngineType = {
     .tp_name = "twintable.games.twinit._native.Engine",
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One competitive Twin It game for the environment: Engine(players, "
-              "sets_to_win, hold_ms, triple_timeout_ms, dt, max_ticks, faces)",
+    .tp_doc = "One competitive or team Twin It game for the environment: Engine(players, "
+              "team, side_of, sets_to_win, hold_ms, triple_timeout_ms, dt, max_ticks, faces)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)engine_init,
     .tp_methods = engine_methods,

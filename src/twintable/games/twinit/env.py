@@ -67,12 +67,13 @@ after every step (a set taken +1, a set stolen or lost −1; time-attack points)
 ``reward="win"`` gives +1 to each winner and −1 to the others at the end.
 
 Engine: ``env(native=None)`` steps the AEC form on the C engine (``games/twinit/_native.c``,
-built by setup.py where a C compiler is found) for the options it plays: the competitive
-game of the ``fr`` edition without ``taboo`` (the defaults; any player count,
-``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``dt``, ``reward`` and cap). Team,
-coop and time-attack modes, ``edition="ko"``, taboo cards, ``native=False`` and the
-parallel form run the reference rules (rules.py); ``native=True`` with options the engine
-does not play raises. Both give the same observations, masks, rewards, infos and states
+built by setup.py where a C compiler is found) for the games it plays: competitive (the
+default) and team play of the ``fr`` edition without taboo cards (any player count,
+``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``dt``, ``reward`` and cap; teams of
+equal size, since a larger team plays under the taboo rule). Coop and time attack,
+``edition="ko"``, the ``taboo`` option, unequal teams, ``native=False`` and the parallel
+form run the reference rules (rules.py); ``native=True`` for a game the engine does not
+play raises. Both give the same observations, masks, rewards, infos and states
 for the same seed and actions (tests/games/twinit/test_native.py). The deal is the rules'
 (competitive play draws chance only there). On the engine ``env.unwrapped.state`` and
 ``env.unwrapped.table`` are fresh copies of the engine's state at each read (changing
@@ -616,10 +617,11 @@ class raw_env(TableEnv):
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._order: list[int] = []
         self._position = 0
-        covered = native_covers(self._rules.state.options)
+        covered = native_covers(self._rules.state)
         if native and not covered:
-            raise RuntimeError("the C engine of Twin It plays the competitive French game "
-                               "without taboo cards; use native=False for these options")
+            raise RuntimeError("the C engine of Twin It plays the competitive and team games "
+                               "of the fr edition without taboo cards; use native=False for "
+                               "these options")
         self.native = NATIVE and covered if native is None else native
         self._engine: _native.Engine | None = (native_engine(self._rules) if self.native
                                                else None)
@@ -757,19 +759,22 @@ class raw_env(TableEnv):
         return self.table.describe()
 
 
-def native_covers(options: Mapping[str, Any]) -> bool:
-    """Whether the C engine plays these resolved options: the competitive game of the
-    French edition without taboo cards (``hold_ms``, ``triple_timeout_ms`` and
-    ``sets_to_win`` as they are)."""
-    return (options["mode"] == COMPETITIVE and options["edition"] == "fr"
-            and not options["taboo"])
+def native_covers(dealt: TwinItState) -> bool:
+    """Whether the C engine plays the game of this deal: competitive or team play of the
+    ``fr`` edition without taboo cards (no ``taboo`` option, teams of equal size; any
+    ``hold_ms``, ``triple_timeout_ms`` and ``sets_to_win``)."""
+    options = dealt.options
+    return (options["mode"] in (COMPETITIVE, TEAM) and options["edition"] == "fr"
+            and not any(dealt.taboo))
 
 
 def native_engine(table: TwinItTable) -> _native.Engine:
     """A C engine for the table's options, player count, tick and episode cap."""
     assert _native is not None
-    options = table.state.options
-    return _native.Engine(table.players, int(options["sets_to_win"]), int(options["hold_ms"]),
+    state = table.state
+    options = state.options
+    return _native.Engine(table.players, options["mode"] == TEAM, list(state.side_of),
+                          int(options["sets_to_win"]), int(options["hold_ms"]),
                           int(options["triple_timeout_ms"]), table.dt, table.max_ticks or 0,
                           _FACES)
 
