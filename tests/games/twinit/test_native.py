@@ -40,25 +40,30 @@ def require_native() -> None:
     pytest.skip("the C engine of Twin It was not built (no C compiler at install)")
 
 
-#: Options the engine plays that reach every rule quickly: a target of one or two sets
-#: (wins), short holds and triple timeouts (hands lifting, triples turning over), a high
-#: target (the stalled end, once every pile is flipped and no pair is left), and team play
-#: (4 or 6 players: seats alternate, or the teams given).
+#: Options that reach every rule quickly: a target of one or two sets (wins), short holds
+#: and triple timeouts (hands lifting, triples turning over), a high target (the stalled
+#: end, once every pile is flipped and no pair is left), team play (seats alternate, or
+#: the teams given; a larger team plays under the taboo rule), taboo cards, and the ko
+#: edition (own top banned; a shared finish within the window, then sudden death).
 OPTIONS: list[dict[str, Any]] = [
     {}, {"sets_to_win": 1}, {"sets_to_win": 2, "hold_ms": 200, "triple_timeout_ms": 500},
     {"sets_to_win": 20, "hold_ms": 300, "triple_timeout_ms": 600},
     {"mode": "team"}, {"mode": "team", "sets_to_win": 2, "hold_ms": 300},
-    {"mode": "team", "teams": [1, 1, 2, 2]},
+    {"mode": "team", "teams": [1, 1, 2, 2, 2]}, {"taboo": [0, 1], "sets_to_win": 2},
+    {"edition": "ko", "sets_to_win": 1, "finish_window_ms": 5000},
+    {"edition": "ko", "sets_to_win": 2, "taboo": [1]},
+    {"edition": "ko", "mode": "team", "sets_to_win": 1, "finish_window_ms": 2000},
+    {"edition": "ko", "sets_to_win": 1, "finish_window_ms": 0},
 ]
 
 
 def fitted(options: dict[str, Any], players: int) -> tuple[dict[str, Any], int]:
-    """The options and a player count the engine plays them at (teams of equal size)."""
-    if options.get("mode") != "team":
-        return options, players
+    """The options and a player count they take (team play: 4-6 players)."""
     if "teams" in options:
         return options, len(options["teams"])
-    return options, 6 if players > 4 else 4
+    if options.get("mode") == "team":
+        return options, max(players, 4)
+    return options, players
 
 
 def choose(observation: np.ndarray, mask: np.ndarray, rng: random.Random,
@@ -178,16 +183,19 @@ LONG_GAMES: list[tuple[int, int, dict[str, Any], bool, float]] = [
     (0, 4, {}, False, 0.15), (1, 6, {}, False, 0.15),
     (2, 6, {"sets_to_win": 20}, True, 0.0), (5, 4, {"sets_to_win": 20}, True, 0.03),
     (3, 4, {"mode": "team"}, False, 0.15), (4, 6, {"mode": "team", "sets_to_win": 20}, True, 0.0),
+    (6, 5, {"mode": "team", "edition": "ko"}, False, 0.15),
+    (7, 3, {"edition": "ko", "taboo": [2], "sets_to_win": 20}, True, 0.0),
+    (9, 6, {"edition": "ko", "sets_to_win": 1, "finish_window_ms": 5000}, False, 0.15),
 ]
 
 
 def test_every_ending_and_rule_is_reached_alike() -> None:
-    """Games long enough for wins, the stalled end, steals, ties, errors and an error that
-    gives an emptied seat a pile and the turn back, the same on both (the property test's
-    games are short)."""
+    """Games long enough for wins, the stalled end, steals, ties, errors, an error that
+    gives an emptied seat a pile and the turn back, and ko's sudden death, the same on
+    both (the property test's games are short)."""
     require_native()
     seen: dict[str, float] = {}
-    reasons, turns_given_back = set(), 0
+    reasons, turns_given_back, sudden_deaths = set(), 0, 0
     for seed, players, options, careful, grabs in LONG_GAMES:
         envs = [twinit_v0.raw_env(players=players, options=options, native=native)
                 for native in (True, False)]
@@ -213,10 +221,11 @@ def test_every_ending_and_rule_is_reached_alike() -> None:
         state = native.state
         assert native.game.is_over(state)
         target = options.get("sets_to_win", 5)
-        reasons.add("target" if any(len(state.sets[seat]) >= target for seat in state.winners)
-                    else "stalled")
+        reasons.add("target" if any(len(state.sets[state.side_of[seat]]) >= target
+                                    for seat in state.winners) else "stalled")
+        sudden_deaths += state.contenders is not None
     assert all(seen[name] > 0 for name in ("steals", "ties", "errors", "takes")), seen
-    assert reasons == {"stalled", "target"} and turns_given_back > 0
+    assert reasons == {"stalled", "target"} and turns_given_back > 0 and sudden_deaths > 0
 
 
 def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
@@ -238,9 +247,7 @@ def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
 
 
 @pytest.mark.parametrize(("players", "options"), [
-    (4, {"mode": "coop"}), (3, {"mode": "timeattack"}), (4, {"edition": "ko"}),
-    (4, {"taboo": [1]}), (5, {"mode": "team"}), (6, {"mode": "team", "teams": [1, 1, 1, 1, 2, 2]}),
-    (4, {"mode": "team", "taboo": [0]})])
+    (4, {"mode": "coop"}), (3, {"mode": "timeattack", "edition": "ko"})])
 def test_games_the_engine_does_not_play_stay_on_the_rules(players: int,
                                                           options: dict[str, Any]) -> None:
     raw = twinit_v0.raw_env(players=players, options=options)

@@ -1,25 +1,27 @@
 /* Twin It rules in C, for the environment (games/twinit/env.py, ``twinit_v0``): the
- * competitive and team games of the French edition without taboo cards (the
- * environment's defaults; 2-6 players, teams of equal size, any ``sets_to_win``,
- * ``hold_ms``, ``triple_timeout_ms``, ``dt`` and episode cap), step for step as rules.py
- * plays them: flips, the hands model (two hands a seat, or one a seat and a take by two
- * teammates), takes, steals, chains, ties, errors and their penalty, triples and their
- * timeout, hands lifting, the stalled end; with the environment's ticks, its rotating
- * order, its observation and its action mask written straight into numpy buffers.
+ * competitive and team games with every option they take (both editions, taboo cards,
+ * teams, ``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``finish_window_ms``; 2-6
+ * players, any ``dt`` and episode cap), step for step as rules.py plays them: flips, the
+ * hands model (two hands a seat, or one a seat and a take by two teammates), takes,
+ * steals, chains, ties, errors and their penalty, taboo pictures and ko's own top,
+ * triples and their timeout, hands lifting, ko's finish window and sudden death, the
+ * stalled end; with the environment's ticks, its rotating order, its observation and its
+ * action mask written straight into numpy buffers.
  *
  * rules.py stays the reference (tables, views, bots, the parallel form, coop and time
- * attack, the ko edition, taboo cards, and the environment's ``native=False`` use it); this module exists because
+ * attack, and the environment's ``native=False`` use it); this module exists because
  * issue 41 asks the environment for half of ``timo_v0``'s steps per second, which the
  * interpreter cannot give (bench/envs_all.py). tests/games/twinit/test_native.py plays
  * both side by side.
  *
  * Chance: competitive and team Twin It draw only at the deal (rules' deal.py,
  * core/rng.py), so env.py deals in Python and hands the piles and the faces to ``load``;
- * nothing here draws, and no random generator is needed.
+ * nothing here draws, and no random generator (no copy of the Mersenne Twister of Timo's
+ * and Twins' engines) is needed.
  *
  * Places are the environment's (env.py ``PLACES``): centre slot c (0-134), pile top of
- * seat s (135 + s), set i of side d (141 + 67 d + i), taboo cards (543 + 3 d + i; never
- * used here). Actions are the environment's indices: 0 wait, 1 flip, 3 + place touch.
+ * seat s (135 + s), set i of side d (141 + 67 d + i), taboo card i of side d
+ * (543 + 3 d + i). Actions are the environment's indices: 0 wait, 1 flip, 3 + place touch.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -90,7 +92,8 @@ typedef struct {
 
 typedef struct {
     /* Set-up. A side owns sets: the seat itself in competitive play, a team (0 or 1). */
-    int players, sets_to_win, mode, sides, side_of[MAX_SEATS];
+    int players, sets_to_win, mode, sides, side_of[MAX_SEATS], ko;
+    long long finish_window_ms;
     long long hold_ms, triple_timeout_ms, dt, max_ticks; /* max_ticks 0: no cap */
     uint8_t face[CARDS][2];
     /* The rules' state (TwinItState). */
@@ -99,12 +102,17 @@ typedef struct {
     int centre[CARDS], centre_size; /* -1: an empty slot */
     int set_card[MAX_SEATS][MAX_SETS][SET_CARDS], set_size[MAX_SEATS][MAX_SETS];
     int sets[MAX_SEATS];
+    int taboo[MAX_SEATS][TABOO_CARDS], taboo_size[MAX_SEATS];
     Hand hands[MAX_HANDS]; /* in the order they were put down, as the rules' dict */
     int n_hands;
     long long touches[MAX_SEATS][MAX_TOUCHES];
     int n_touches[MAX_SEATS];
     long long triple_due[PICTURES], pair_since[PICTURES]; /* -1: none */
     int turn, phase, winners, end_reason;
+    /* ko: when a shared finish is settled (-1: none), the sides finishing (a bit each),
+     * the seats playing sudden death (a bit each; 0: nobody, everyone plays). */
+    long long finish_due;
+    int finishers, contenders;
     long long clock, version, started_ms; /* started_ms -1: not yet */
     long long takes[MAX_SEATS], errors[MAX_SEATS], claims[MAX_SEATS], claim_ms[MAX_SEATS];
     long long flips, steals, ties;
@@ -132,11 +140,13 @@ static int place_picture(const Game *g, int place) {
         return side < g->sides && index < g->sets[side]
             ? picture_of(g, g->set_card[side][index][0]) : -1;
     }
-    return -1;
+    int side = (place - P_TABOO) / TABOO_CARDS, index = (place - P_TABOO) % TABOO_CARDS;
+    return side < g->sides && index < g->taboo_size[side]
+        ? picture_of(g, g->taboo[side][index]) : -1;
 }
 
 /* Every visible place and its picture, in the rules' order (visible_items): centre slots,
- * pile tops, sets. */
+ * pile tops, sets, taboo cards. */
 static int visible(const Game *g, int *places, int *pictures) {
     int n = 0;
     for (int slot = 0; slot < g->centre_size; slot++)
@@ -153,6 +163,11 @@ static int visible(const Game *g, int *places, int *pictures) {
         for (int index = 0; index < g->sets[side]; index++) {
             places[n] = P_SET + side * MAX_SETS + index;
             pictures[n++] = picture_of(g, g->set_card[side][index][0]);
+        }
+    for (int side = 0; side < g->sides; side++)
+        for (int index = 0; index < g->taboo_size[side]; index++) {
+            places[n] = P_TABOO + side * TABOO_CARDS + index;
+            pictures[n++] = picture_of(g, g->taboo[side][index]);
         }
     return n;
 }
@@ -173,11 +188,14 @@ static void lift_at(Game *g, int place) {
     if (i >= 0) drop_hand(g, i);
 }
 
-/* A side's sets moved: lift every hand on them (rules' lift_row). */
-static void lift_sets(Game *g, int side) {
-    int low = P_SET + side * MAX_SETS, high = low + MAX_SETS;
+/* A side's sets (or taboo cards) moved: lift every hand on that row (rules' lift_row). */
+static void lift_row(Game *g, int low, int high) {
     for (int i = g->n_hands - 1; i >= 0; i--)
         if (g->hands[i].place >= low && g->hands[i].place < high) drop_hand(g, i);
+}
+
+static void lift_sets(Game *g, int side) {
+    lift_row(g, P_SET + side * MAX_SETS, P_SET + (side + 1) * MAX_SETS);
 }
 
 static int place_in_centre(Game *g, int card) {
@@ -190,12 +208,26 @@ static int place_in_centre(Game *g, int card) {
     return g->centre_size++;
 }
 
+static inline int plays(const Game *g, int seat) {
+    return !g->contenders || g->contenders >> seat & 1;
+}
+
 static int next_turn(const Game *g, int start) {
     for (int step = 0; step < g->players; step++) {
         int seat = (start + step) % g->players;
-        if (g->pile_size[seat]) return seat;
+        if (g->pile_size[seat] && plays(g, seat)) return seat;
     }
     return -1;
+}
+
+/* Whether ``picture`` is one ``seat`` may not claim: its side's taboo pictures, and with
+ * the ko edition the top of its own pile. */
+static int banned_for(const Game *g, int seat, int picture) {
+    int side = g->side_of[seat];
+    for (int i = 0; i < g->taboo_size[side]; i++)
+        if (picture_of(g, g->taboo[side][i]) == picture) return 1;
+    return g->ko && g->pile_size[seat] &&
+           picture_of(g, g->pile[seat][g->pile_size[seat] - 1]) == picture;
 }
 
 static int pile_pop(Game *g, int seat) { return g->pile[seat][--g->pile_size[seat]]; }
@@ -236,21 +268,26 @@ static void settle(Game *g, long long t) {
     for (int seat = 0; seat < g->players; seat++)
         if (g->pile_size[seat]) free_count[picture_of(g, g->pile[seat][g->pile_size[seat] - 1])]++;
     memcpy(count, free_count, sizeof count);
-    for (int side = 0; side < g->sides; side++)
+    for (int side = 0; side < g->sides; side++) {
         for (int index = 0; index < g->sets[side]; index++)
             count[picture_of(g, g->set_card[side][index][0])]++;
-    int claimable = 0, triples = 0;
+        for (int index = 0; index < g->taboo_size[side]; index++)
+            count[picture_of(g, g->taboo[side][index])]++;
+    }
+    int triples = 0;
     for (int p = 0; p < PICTURES; p++) {
         if (count[p] < 2) g->pair_since[p] = -1;
-        else {
-            claimable = 1;
-            if (g->pair_since[p] < 0) g->pair_since[p] = t;
-        }
+        else if (g->pair_since[p] < 0) g->pair_since[p] = t;
         if (free_count[p] < 3) g->triple_due[p] = -1;
         else if (g->triple_due[p] < 0) g->triple_due[p] = t + g->triple_timeout_ms;
         triples |= g->triple_due[p] >= 0;
     }
-    if (g->turn < 0 && !g->n_hands && !triples && !claimable) {
+    if (g->turn >= 0 || g->n_hands || triples || g->finish_due >= 0) return;
+    int claimable = 0; /* a pair some seat still playing may claim (_claimable) */
+    for (int seat = 0; seat < g->players && !claimable; seat++)
+        for (int p = 0; p < PICTURES && !claimable && plays(g, seat); p++)
+            claimable = count[p] >= 2 && !banned_for(g, seat, p);
+    if (!claimable) {
         int most = 0, best = 0;
         for (int side = 0; side < g->sides; side++)
             if (g->sets[side] > most) most = g->sets[side];
@@ -258,6 +295,22 @@ static void settle(Game *g, long long t) {
             if (g->sets[side] == most) best |= 1 << side;
         finish(g, best, END_STALLED);
     }
+}
+
+/* After a take by ``side`` (_check_win): sudden death's first set wins; the target wins,
+ * or with the ko edition opens a finish window that others may still reach. */
+static void check_win(Game *g, int side, long long t) {
+    if (g->contenders) {
+        finish(g, 1 << side, END_TARGET);
+        return;
+    }
+    if (g->sets[side] < g->sets_to_win) return;
+    if (g->ko && g->finish_window_ms > 0) {
+        if (g->finish_due < 0) g->finish_due = t + g->finish_window_ms;
+        g->finishers |= 1 << side;
+        return;
+    }
+    finish(g, 1 << side, END_TARGET);
 }
 
 /* Both cards of an identical pair, taken by ``seat`` (with a teammate's hand in team
@@ -269,7 +322,10 @@ static void take(Game *g, int seat, const int *refs, long long t) {
     int targets[2][SET_CARDS], sizes[2] = {0, 0};
     for (int r = 0; r < 2; r++) {
         int place = refs[r];
-        if (place >= P_SET) {
+        if (place >= P_TABOO) {
+            int owner = (place - P_TABOO) / TABOO_CARDS, index = (place - P_TABOO) % TABOO_CARDS;
+            targets[r][0] = g->taboo[owner][index];
+        } else if (place >= P_SET) {
             int owner = (place - P_SET) / MAX_SETS, index = (place - P_SET) % MAX_SETS;
             sizes[r] = g->set_size[owner][index];
             memcpy(targets[r], g->set_card[owner][index], sizeof targets[r]);
@@ -284,6 +340,14 @@ static void take(Game *g, int seat, const int *refs, long long t) {
             g->centre[place] = -1;
         } else if (place < P_SET) {
             cards[n++] = pile_pop(g, place - P_PILE);
+        } else if (place >= P_TABOO) {
+            int owner = (place - P_TABOO) / TABOO_CARDS, index = 0;
+            while (g->taboo[owner][index] != targets[r][0]) index++;
+            for (int i = index + 1; i < g->taboo_size[owner]; i++)
+                g->taboo[owner][i - 1] = g->taboo[owner][i];
+            g->taboo_size[owner]--;
+            lift_row(g, P_TABOO + owner * TABOO_CARDS, P_TABOO + (owner + 1) * TABOO_CARDS);
+            cards[n++] = targets[r][0];
         } else {
             int owner = (place - P_SET) / MAX_SETS, index = 0;
             while (g->set_card[owner][index][0] != targets[r][0]) index++;
@@ -314,7 +378,7 @@ static void take(Game *g, int seat, const int *refs, long long t) {
     if (n_third) flip_places(g, third, n_third);
     if (g->pile_size[seat]) g->turn = seat;
     else if (g->turn >= 0) g->turn = next_turn(g, seat);
-    if (g->sets[side] >= g->sets_to_win) finish(g, 1 << side, END_TARGET);
+    check_win(g, side, t);
     settle(g, t);
 }
 
@@ -390,7 +454,8 @@ static void touch(Game *g, int seat, int place, long long t) {
     int mine = -1;
     for (int i = 0; i < g->n_hands; i++)
         if (g->hands[i].seat == seat) mine = g->hands[i].place;
-    if (mine >= 0 && g->mode == MODE_TEAM) { /* one hand a seat: touching both is an error */
+    if ((mine >= 0 && g->mode == MODE_TEAM) /* one hand a seat: touching both is an error */
+        || banned_for(g, seat, picture)) {  /* a taboo picture, or ko: your own top's */
         error(g, seat, t);
         return;
     }
@@ -421,6 +486,7 @@ static long long deadline(const Game *g) {
         if (due < 0 || g->hands[i].lift_ms < due) due = g->hands[i].lift_ms;
     for (int p = 0; p < PICTURES; p++)
         if (g->triple_due[p] >= 0 && (due < 0 || g->triple_due[p] < due)) due = g->triple_due[p];
+    if (g->finish_due >= 0 && (due < 0 || g->finish_due < due)) due = g->finish_due;
     return due;
 }
 
@@ -443,6 +509,17 @@ static void run_timers(Game *g, long long t) {
         for (int i = 0; i < n; i++) lift_at(g, refs[i]);
         flip_places(g, refs, n);
     }
+    if (g->finish_due >= 0 && g->finish_due <= t) {
+        g->finish_due = -1;
+        if (!(g->finishers & (g->finishers - 1))) {
+            finish(g, g->finishers, END_TARGET);
+            return;
+        }
+        for (int seat = 0; seat < g->players; seat++)
+            if (g->finishers >> g->side_of[seat] & 1) g->contenders |= 1 << seat;
+        g->n_hands = 0;
+        g->turn = next_turn(g, g->turn >= 0 ? g->turn : 0);
+    }
     settle(g, t);
 }
 
@@ -464,7 +541,7 @@ static inline int too_fast(const Game *g, int seat, long long t) {
 
 /* Whether ``index`` is one of the seat's legal moves now (env.py legal_indices). */
 static int is_legal(const Game *g, int seat, long index) {
-    if (g->phase == PHASE_OVER) return 0;
+    if (g->phase == PHASE_OVER || !plays(g, seat)) return 0;
     if (index == FLIP_INDEX) return g->turn == seat && g->pile_size[seat];
     if (index < TOUCH_BASE || index >= TOUCH_BASE + PLACES) return 0;
     int place = (int)(index - TOUCH_BASE);
@@ -504,6 +581,7 @@ static void write_mask(const Game *g, int seat, int8_t *mask) {
     memset(mask, 0, N_ACTIONS);
     if (g->phase == PHASE_OVER) return;
     mask[WAIT] = 1;
+    if (!plays(g, seat)) return;
     if (g->turn == seat && g->pile_size[seat]) mask[FLIP_INDEX] = 1;
     if (too_fast(g, seat, g->now)) return;
     int places[PLACES], pictures[PLACES];
@@ -534,6 +612,8 @@ static void write_observation(const Game *g, int me, float *out) {
         out[kind + hand->place] = 1.0f;
         out[O_LIFT + hand->place] = unit((double)(hand->lift_ms - now) / (double)g->hold_ms);
     }
+    for (int i = 0; i < shown; i++)
+        if (banned_for(g, me, pictures[i])) out[O_BANNED + places[i]] = 1.0f;
     for (int i = 0; i < shown && places[i] < P_SET; i++) {
         long long due = g->triple_due[pictures[i]];
         if (due >= 0)
@@ -549,9 +629,12 @@ static void write_observation(const Game *g, int me, float *out) {
         out[O_PILES + seat] = (float)((double)g->pile_size[seat] / CARDS);
         out[O_SCORES + seat] = (float)(sets < PICTURES ? sets : PICTURES);
     }
-    if (g->turn >= 0 && g->turn < g->players && g->phase != PHASE_OVER) out[O_TURN + g->turn] = 1.0f;
+    if (g->turn >= 0 && g->turn < g->players && g->phase != PHASE_OVER)
+        out[O_TURN + g->turn] = 1.0f;
     out[O_MODE + g->mode] = 1.0f;
-    out[O_EDITION] = 1.0f; /* fr */
+    for (int seat = 0; seat < g->players; seat++)
+        if (g->contenders >> seat & 1) out[O_CONTENDERS + seat] = 1.0f;
+    out[O_EDITION + g->ko] = 1.0f;
     out[O_PHASE + g->phase] = 1.0f;
     out[O_TARGET] = (float)((double)g->sets_to_win / 20);
     int within = 0;
@@ -573,6 +656,7 @@ static void clear_game(Game *g) {
     memset(g->up, 0, sizeof g->up);
     memset(g->pile_size, 0, sizeof g->pile_size);
     memset(g->sets, 0, sizeof g->sets);
+    memset(g->taboo_size, 0, sizeof g->taboo_size);
     memset(g->n_touches, 0, sizeof g->n_touches);
     memset(g->takes, 0, sizeof g->takes);
     memset(g->errors, 0, sizeof g->errors);
@@ -584,6 +668,8 @@ static void clear_game(Game *g) {
     g->phase = PHASE_PLAY;
     g->winners = 0;
     g->end_reason = END_NONE;
+    g->finish_due = -1;
+    g->finishers = g->contenders = 0;
     g->clock = g->version = 0;
     g->started_ms = -1;
     g->flips = g->steals = g->ties = 0;
@@ -592,15 +678,16 @@ static void clear_game(Game *g) {
 }
 
 static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"players", "team", "side_of", "sets_to_win", "hold_ms",
-                            "triple_timeout_ms", "dt", "max_ticks", "faces", NULL};
-    int players, team, sets_to_win;
+    static char *names[] = {"players", "team", "side_of", "ko", "sets_to_win", "hold_ms",
+                            "triple_timeout_ms", "finish_window_ms", "dt", "max_ticks",
+                            "faces", NULL};
+    int players, team, ko, sets_to_win;
     PyObject *side_of;
-    long long hold, timeout, dt, max_ticks;
+    long long hold, timeout, window, dt, max_ticks;
     Py_buffer faces;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ipOiLLLLy*", names, &players, &team,
-                                     &side_of, &sets_to_win, &hold, &timeout, &dt, &max_ticks,
-                                     &faces))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ipOpiLLLLLy*", names, &players, &team,
+                                     &side_of, &ko, &sets_to_win, &hold, &timeout, &window,
+                                     &dt, &max_ticks, &faces))
         return -1;
     Game *g = &self->g;
     memset(g, 0, sizeof *g);
@@ -614,7 +701,7 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
         return -1;
     }
     if (players < 2 || players > MAX_SEATS || sets_to_win < 1 || hold < 1 || timeout < 1 ||
-        dt < 1 || max_ticks < 0) {
+        window < 0 || dt < 1 || max_ticks < 0) {
         PyErr_SetString(PyExc_ValueError, "options out of range");
         return -1;
     }
@@ -639,6 +726,8 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     g->sides = largest + 1;
     g->players = players;
     g->sets_to_win = sets_to_win;
+    g->ko = ko;
+    g->finish_window_ms = window;
     g->hold_ms = hold;
     g->triple_timeout_ms = timeout;
     g->dt = dt;
@@ -647,52 +736,65 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     return 0;
 }
 
-/* load(piles, up): a new game from a deal (deal.py): each seat's pile, bottom first, and
- * which face of each card shows. */
-static PyObject *engine_load(Engine *self, PyObject *args) {
-    PyObject *piles, *up;
-    if (!PyArg_ParseTuple(args, "OO", &piles, &up)) return NULL;
-    Game *g = &self->g;
-    PyObject *pile_seq = PySequence_Fast(piles, "piles must be a sequence");
-    if (pile_seq == NULL) return NULL;
-    PyObject *up_seq = PySequence_Fast(up, "up must be a sequence");
-    if (up_seq == NULL) {
-        Py_DECREF(pile_seq);
-        return NULL;
+/* Cards from a sequence of sequences into rows of at most ``room`` (a pile or a taboo
+ * row per entry), each card once over every call; 0 with an error set otherwise. */
+static int load_rows(PyObject *rows, int count, int room, int *cards, int *sizes, int stride,
+                     int *seen) {
+    PyObject *outer = PySequence_Fast(rows, "expected a sequence of rows");
+    if (outer == NULL) return 0;
+    int ok = PySequence_Fast_GET_SIZE(outer) == count;
+    for (int row = 0; ok && row < count; row++) {
+        PyObject *inner = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, row),
+                                          "a row must be a sequence");
+        if (inner == NULL) {
+            ok = 0;
+            break;
+        }
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(inner);
+        ok = size <= room;
+        for (Py_ssize_t i = 0; ok && i < size; i++) {
+            long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(inner, i));
+            ok = card >= 0 && card < CARDS && !seen[card];
+            if (ok) {
+                seen[card] = 1;
+                cards[row * stride + sizes[row]++] = (int)card;
+            }
+        }
+        Py_DECREF(inner);
     }
-    int seen[CARDS] = {0}, ok = PySequence_Fast_GET_SIZE(pile_seq) == g->players &&
-                               PySequence_Fast_GET_SIZE(up_seq) == CARDS;
+    Py_DECREF(outer);
+    if (!ok && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "a deal is a pile per seat and a taboo row per "
+                                          "side of distinct cards");
+    return ok;
+}
+
+/* load(piles, taboo, up): a new game from a deal (deal.py): each seat's pile, bottom
+ * first, each side's taboo row, and which face of each card shows. */
+static PyObject *engine_load(Engine *self, PyObject *args) {
+    PyObject *piles, *taboo, *up;
+    if (!PyArg_ParseTuple(args, "OOO", &piles, &taboo, &up)) return NULL;
+    Game *g = &self->g;
     clear_game(g);
+    int seen[CARDS] = {0};
+    PyObject *up_seq = PySequence_Fast(up, "up must be a sequence");
+    if (up_seq == NULL) return NULL;
+    int ok = PySequence_Fast_GET_SIZE(up_seq) == CARDS;
     for (int card = 0; ok && card < CARDS; card++) {
         long face = PyLong_AsLong(PySequence_Fast_GET_ITEM(up_seq, card));
         ok = face == 0 || face == 1;
         g->up[card] = (uint8_t)face;
     }
-    for (int seat = 0; ok && seat < g->players; seat++) {
-        PyObject *pile = PySequence_Fast(PySequence_Fast_GET_ITEM(pile_seq, seat),
-                                         "a pile must be a sequence");
-        if (pile == NULL) {
-            ok = 0;
-            break;
-        }
-        Py_ssize_t size = PySequence_Fast_GET_SIZE(pile);
-        for (Py_ssize_t i = 0; ok && i < size; i++) {
-            long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(pile, i));
-            ok = card >= 0 && card < CARDS && !seen[card];
-            if (ok) {
-                seen[card] = 1;
-                g->pile[seat][g->pile_size[seat]++] = (int)card;
-            }
-        }
-        Py_DECREF(pile);
-    }
-    Py_DECREF(pile_seq);
     Py_DECREF(up_seq);
     if (!ok) {
         clear_game(g);
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "a deal is a pile of distinct cards per seat "
-                                              "and a face (0 or 1) per card");
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "up: a face (0 or 1) per card");
+        return NULL;
+    }
+    if (!load_rows(piles, g->players, CARDS, &g->pile[0][0], g->pile_size, CARDS, seen) ||
+        !load_rows(taboo, g->sides, TABOO_CARDS, &g->taboo[0][0], g->taboo_size, TABOO_CARDS,
+                   seen)) {
+        clear_game(g);
         return NULL;
     }
     Py_RETURN_NONE;
@@ -826,9 +928,10 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
     const Game *g = &self->g;
     int players = g->players, up[CARDS];
     PyObject *piles = PyList_New(players), *sets = PyList_New(g->sides);
+    PyObject *taboo = PyList_New(g->sides);
     PyObject *touches = PyList_New(players), *hands = PyList_New(g->n_hands);
     PyObject *triples = PyDict_New(), *since = PyDict_New();
-    if (!piles || !sets || !touches || !hands || !triples || !since) goto fail;
+    if (!piles || !sets || !taboo || !touches || !hands || !triples || !since) goto fail;
     for (int seat = 0; seat < players; seat++) {
         PyObject *pile = int_list(g->pile[seat], g->pile_size[seat]);
         PyObject *times = long_list(g->touches[seat], g->n_touches[seat]);
@@ -837,6 +940,9 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         if (!pile || !times) goto fail;
     }
     for (int side = 0; side < g->sides; side++) {
+        PyObject *cards = int_list(g->taboo[side], g->taboo_size[side]);
+        if (!cards) goto fail;
+        PyList_SET_ITEM(taboo, side, cards);
         PyObject *row = PyList_New(g->sets[side]);
         if (!row) goto fail;
         PyList_SET_ITEM(sets, side, row);
@@ -865,12 +971,17 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         }
     }
     for (int card = 0; card < CARDS; card++) up[card] = g->up[card];
-    int winners[MAX_SEATS], n_winners = 0;
-    for (int seat = 0; seat < players; seat++)
+    int winners[MAX_SEATS], n_winners = 0, contenders[MAX_SEATS], n_contenders = 0;
+    int finishers[MAX_SEATS], n_finishers = 0;
+    for (int seat = 0; seat < players; seat++) {
         if (g->winners >> seat & 1) winners[n_winners++] = seat;
+        if (g->contenders >> seat & 1) contenders[n_contenders++] = seat;
+    }
+    for (int side = 0; side < g->sides; side++)
+        if (g->finishers >> side & 1) finishers[n_finishers++] = side;
     return Py_BuildValue(
         "{s:L,s:L,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:L,s:N,s:N,s:N,s:N,s:L,s:L,"
-        "s:L,s:i,s:L,s:L}",
+        "s:L,s:i,s:L,s:L,s:N,s:L,s:N,s:N}",
         "version", g->version, "clock", g->clock, "phase", g->phase,
         "up", int_list(up, CARDS), "piles", piles,
         "centre", int_list(g->centre, g->centre_size), "sets", sets, "hands", hands,
@@ -879,10 +990,13 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         "takes", long_list(g->takes, players), "errors", long_list(g->errors, players),
         "claims", long_list(g->claims, players), "claim_ms", long_list(g->claim_ms, players),
         "flips", g->flips, "steals", g->steals, "ties", g->ties, "end_reason", g->end_reason,
-        "now", g->now, "tick", g->tick);
+        "now", g->now, "tick", g->tick, "taboo", taboo, "finish_due", g->finish_due,
+        "finishers", int_tuple(finishers, n_finishers),
+        "contenders", g->contenders ? int_tuple(contenders, n_contenders) : Py_NewRef(Py_None));
 fail:
     Py_XDECREF(piles);
     Py_XDECREF(sets);
+    Py_XDECREF(taboo);
     Py_XDECREF(touches);
     Py_XDECREF(hands);
     Py_XDECREF(triples);
@@ -892,7 +1006,7 @@ fail:
 
 static PyMethodDef engine_methods[] = {
     {"load", (PyCFunction)engine_load, METH_VARARGS,
-     "load(piles, up): a new game from a deal, at tick 0"},
+     "load(piles, taboo, up): a new game from a deal, at tick 0"},
     {"step", (PyCFunction)(void (*)(void))engine_step, METH_FASTCALL,
      "step(seat, index) -> 0 refused, 1 played, 2 played and a score changed"},
     {"encode", (PyCFunction)(void (*)(void))engine_encode, METH_FASTCALL,
@@ -920,7 +1034,8 @@ static PyTypeObject EngineType = {
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One competitive or team Twin It game for the environment: Engine(players, "
-              "team, side_of, sets_to_win, hold_ms, triple_timeout_ms, dt, max_ticks, faces)",
+              "team, side_of, ko, sets_to_win, hold_ms, triple_timeout_ms, finish_window_ms, "
+              "dt, max_ticks, faces)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)engine_init,
     .tp_methods = engine_methods,

@@ -68,16 +68,15 @@ after every step (a set taken +1, a set stolen or lost −1; time-attack points)
 
 Engine: ``env(native=None)`` steps the AEC form on the C engine (``games/twinit/_native.c``,
 built by setup.py where a C compiler is found) for the games it plays: competitive (the
-default) and team play of the ``fr`` edition without taboo cards (any player count,
-``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``dt``, ``reward`` and cap; teams of
-equal size, since a larger team plays under the taboo rule). Coop and time attack,
-``edition="ko"``, the ``taboo`` option, unequal teams, ``native=False`` and the parallel
-form run the reference rules (rules.py); ``native=True`` for a game the engine does not
-play raises. Both give the same observations, masks, rewards, infos and states
-for the same seed and actions (tests/games/twinit/test_native.py). The deal is the rules'
-(competitive play draws chance only there). On the engine ``env.unwrapped.state`` and
-``env.unwrapped.table`` are fresh copies of the engine's state at each read (changing
-them changes nothing).
+default) and team play, with every option they take (``edition``, ``sets_to_win``,
+``hold_ms``, ``triple_timeout_ms``, ``taboo``, ``teams``, ``finish_window_ms``) and any
+player count, ``dt``, ``reward`` and cap. Coop and time attack (they draw chance during
+play), ``native=False`` and the parallel form run the reference rules (rules.py);
+``native=True`` in coop or time attack raises. Both give the same observations, masks,
+rewards, infos and states for the same seed and actions
+(tests/games/twinit/test_native.py). The deal is the rules' (competitive and team play
+draw chance only there). On the engine ``env.unwrapped.state`` and ``env.unwrapped.table``
+are fresh copies of the engine's state at each read (changing them changes nothing).
 
 Episode cap: ``max_ticks`` truncates an episode (default ``"auto"``: 15 virtual minutes,
 or in coop and time attack each round's ``duration_s`` plus a minute to start it, where
@@ -619,9 +618,8 @@ class raw_env(TableEnv):
         self._position = 0
         covered = native_covers(self._rules.state)
         if native and not covered:
-            raise RuntimeError("the C engine of Twin It plays the competitive and team games "
-                               "of the fr edition without taboo cards; use native=False for "
-                               "these options")
+            raise RuntimeError("the C engine of Twin It plays competitive and team games "
+                               "only; use native=False for the modes against the clock")
         self.native = NATIVE and covered if native is None else native
         self._engine: _native.Engine | None = (native_engine(self._rules) if self.native
                                                else None)
@@ -690,7 +688,7 @@ class raw_env(TableEnv):
         engine = self._engine
         if engine is not None:
             state = self._rules.state
-            engine.load(state.piles, state.up)
+            engine.load(state.piles, state.taboo, state.up)
             self._rewarded = False
             self._start(self.possible_agents[engine.next_seat])
             return
@@ -760,12 +758,9 @@ class raw_env(TableEnv):
 
 
 def native_covers(dealt: TwinItState) -> bool:
-    """Whether the C engine plays the game of this deal: competitive or team play of the
-    ``fr`` edition without taboo cards (no ``taboo`` option, teams of equal size; any
-    ``hold_ms``, ``triple_timeout_ms`` and ``sets_to_win``)."""
-    options = dealt.options
-    return (options["mode"] in (COMPETITIVE, TEAM) and options["edition"] == "fr"
-            and not any(dealt.taboo))
+    """Whether the C engine plays the game of this deal: competitive or team play, with
+    every option they take (the modes against the clock draw chance during play)."""
+    return dealt.options["mode"] in (COMPETITIVE, TEAM)
 
 
 def native_engine(table: TwinItTable) -> _native.Engine:
@@ -774,8 +769,9 @@ def native_engine(table: TwinItTable) -> _native.Engine:
     state = table.state
     options = state.options
     return _native.Engine(table.players, options["mode"] == TEAM, list(state.side_of),
-                          int(options["sets_to_win"]), int(options["hold_ms"]),
-                          int(options["triple_timeout_ms"]), table.dt, table.max_ticks or 0,
+                          options["edition"] == "ko", int(options["sets_to_win"]),
+                          int(options["hold_ms"]), int(options["triple_timeout_ms"]),
+                          int(options["finish_window_ms"]), table.dt, table.max_ticks or 0,
                           _FACES)
 
 
@@ -790,6 +786,7 @@ def state_of(fields: Mapping[str, Any], dealt: TwinItState) -> TwinItState:
     state.piles = fields["piles"]
     state.centre = fields["centre"]
     state.sets = fields["sets"]
+    state.taboo = fields["taboo"]
     state.hands = {PLACES[place]: Hand(seat, PLACES[place], lift_ms)
                    for seat, place, lift_ms in fields["hands"]}
     state.touches = fields["touches"]
@@ -797,6 +794,10 @@ def state_of(fields: Mapping[str, Any], dealt: TwinItState) -> TwinItState:
     state.pair_since = fields["pair_since"]
     state.turn = fields["turn"]
     state.winners = frozenset(fields["winners"])
+    state.finish_due = None if fields["finish_due"] < 0 else fields["finish_due"]
+    state.finishers = frozenset(fields["finishers"])
+    contenders = fields["contenders"]
+    state.contenders = None if contenders is None else frozenset(contenders)
     state.started_ms = None if fields["started_ms"] < 0 else fields["started_ms"]
     state.takes, state.errors = fields["takes"], fields["errors"]
     state.claims, state.claim_ms = fields["claims"], fields["claim_ms"]
