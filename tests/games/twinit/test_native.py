@@ -43,8 +43,9 @@ def require_native() -> None:
 #: Options that reach every rule quickly: a target of one or two sets (wins), short holds
 #: and triple timeouts (hands lifting, triples turning over), a high target (the stalled
 #: end, once every pile is flipped and no pair is left), team play (seats alternate, or
-#: the teams given; a larger team plays under the taboo rule), taboo cards, and the ko
-#: edition (own top banned; a shared finish within the window, then sudden death).
+#: the teams given; a larger team plays under the taboo rule), taboo cards, the ko
+#: edition (own top banned; a shared finish within the window, then sudden death), and
+#: the modes against the clock (rounds started, shuffled and ended; cards turned over).
 OPTIONS: list[dict[str, Any]] = [
     {}, {"sets_to_win": 1}, {"sets_to_win": 2, "hold_ms": 200, "triple_timeout_ms": 500},
     {"sets_to_win": 20, "hold_ms": 300, "triple_timeout_ms": 600},
@@ -54,6 +55,9 @@ OPTIONS: list[dict[str, Any]] = [
     {"edition": "ko", "sets_to_win": 2, "taboo": [1]},
     {"edition": "ko", "mode": "team", "sets_to_win": 1, "finish_window_ms": 2000},
     {"edition": "ko", "sets_to_win": 1, "finish_window_ms": 0},
+    {"mode": "coop", "duration_s": 10}, {"mode": "coop", "duration_s": 10, "hold_ms": 200},
+    {"mode": "timeattack", "duration_s": 10, "rounds": 2},
+    {"mode": "timeattack", "edition": "ko", "duration_s": 10, "rounds": 3},
 ]
 
 
@@ -74,6 +78,8 @@ def choose(observation: np.ndarray, mask: np.ndarray, rng: random.Random,
     pair is taken (the stalled end)."""
     legal = np.flatnonzero(mask)
     roll = rng.random()
+    if mask[twinit_v0.START_INDEX] and roll < 0.5:
+        return twinit_v0.START_INDEX
     if roll < grabs:
         return int(legal[rng.randrange(len(legal))])
     if roll < grabs + 0.1 or len(legal) == 1:
@@ -186,16 +192,18 @@ LONG_GAMES: list[tuple[int, int, dict[str, Any], bool, float]] = [
     (6, 5, {"mode": "team", "edition": "ko"}, False, 0.15),
     (7, 3, {"edition": "ko", "taboo": [2], "sets_to_win": 20}, True, 0.0),
     (9, 6, {"edition": "ko", "sets_to_win": 1, "finish_window_ms": 5000}, False, 0.15),
+    (10, 3, {"mode": "coop", "duration_s": 20}, False, 0.15),
+    (11, 4, {"mode": "timeattack", "duration_s": 20, "rounds": 2}, False, 0.15),
 ]
 
 
 def test_every_ending_and_rule_is_reached_alike() -> None:
     """Games long enough for wins, the stalled end, steals, ties, errors, an error that
-    gives an emptied seat a pile and the turn back, and ko's sudden death, the same on
-    both (the property test's games are short)."""
+    gives an emptied seat a pile and the turn back, ko's sudden death, and whole games
+    against the clock, the same on both (the property test's games are short)."""
     require_native()
     seen: dict[str, float] = {}
-    reasons, turns_given_back, sudden_deaths = set(), 0, 0
+    reasons, turns_given_back, sudden_deaths, rounds_played = set(), 0, 0, 0
     for seed, players, options, careful, grabs in LONG_GAMES:
         envs = [twinit_v0.raw_env(players=players, options=options, native=native)
                 for native in (True, False)]
@@ -220,12 +228,16 @@ def test_every_ending_and_rule_is_reached_alike() -> None:
             seen[name] = seen.get(name, 0) + stats.get(name, 0)
         state = native.state
         assert native.game.is_over(state)
+        if options.get("mode") in ("coop", "timeattack"):
+            rounds_played += state.round_no
+            continue
         target = options.get("sets_to_win", 5)
         reasons.add("target" if any(len(state.sets[state.side_of[seat]]) >= target
                                     for seat in state.winners) else "stalled")
         sudden_deaths += state.contenders is not None
     assert all(seen[name] > 0 for name in ("steals", "ties", "errors", "takes")), seen
     assert reasons == {"stalled", "target"} and turns_given_back > 0 and sudden_deaths > 0
+    assert rounds_played == 1 + 2  # the coop round, both time-attack rounds
 
 
 def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
@@ -244,16 +256,6 @@ def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
     action = raw.action_of(index)
     assert action is not None and action.payload["card"] == "c0"
     assert raw.game.view(raw.state, 1).legal == tuple(raw.game.legal_actions(raw.state, 1))
-
-
-@pytest.mark.parametrize(("players", "options"), [
-    (4, {"mode": "coop"}), (3, {"mode": "timeattack", "edition": "ko"})])
-def test_games_the_engine_does_not_play_stay_on_the_rules(players: int,
-                                                          options: dict[str, Any]) -> None:
-    raw = twinit_v0.raw_env(players=players, options=options)
-    assert not raw.native
-    with pytest.raises(RuntimeError, match="native=False"):
-        twinit_v0.raw_env(players=players, options=options, native=True)
 
 
 def test_native_is_refused_when_the_engine_was_not_built(

@@ -1,27 +1,29 @@
-/* Twin It rules in C, for the environment (games/twinit/env.py, ``twinit_v0``): the
- * competitive and team games with every option they take (both editions, taboo cards,
- * teams, ``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``finish_window_ms``; 2-6
- * players, any ``dt`` and episode cap), step for step as rules.py plays them: flips, the
- * hands model (two hands a seat, or one a seat and a take by two teammates), takes,
- * steals, chains, ties, errors and their penalty, taboo pictures and ko's own top,
- * triples and their timeout, hands lifting, ko's finish window and sudden death, the
- * stalled end; with the environment's ticks, its rotating order, its observation and its
- * action mask written straight into numpy buffers.
+/* Twin It rules in C, for the environment (games/twinit/env.py, ``twinit_v0``): every
+ * mode (competitive, team, coop, time attack) with every option (both editions, taboo
+ * cards, teams, ``sets_to_win``, ``hold_ms``, ``triple_timeout_ms``, ``finish_window_ms``,
+ * ``duration_s``, ``rounds``; 1-6 players as the mode allows, any ``dt`` and episode cap),
+ * step for step as rules.py plays them: flips, the hands model (two hands a seat, or one
+ * a seat and a take by two teammates), takes, steals, chains, ties, errors and their
+ * penalty, taboo pictures and ko's own top, triples and their timeout, hands lifting,
+ * ko's finish window and sudden death, the stalled end, rounds against the clock (start,
+ * cards turned over, points, the round's end); with the environment's ticks, its rotating
+ * order, its observation and its action mask written straight into numpy buffers.
  *
- * rules.py stays the reference (tables, views, bots, the parallel form, coop and time
- * attack, and the environment's ``native=False`` use it); this module exists because
- * issue 41 asks the environment for half of ``timo_v0``'s steps per second, which the
- * interpreter cannot give (bench/envs_all.py). tests/games/twinit/test_native.py plays
- * both side by side.
+ * rules.py stays the reference (tables, views, bots, the parallel form and the
+ * environment's ``native=False`` use it); this module exists because issue 41 asks the
+ * environment for half of ``timo_v0``'s steps per second, which the interpreter cannot
+ * give (bench/envs_all.py). tests/games/twinit/test_native.py plays both side by side.
  *
- * Chance: competitive and team Twin It draw only at the deal (rules' deal.py,
- * core/rng.py), so env.py deals in Python and hands the piles and the faces to ``load``;
- * nothing here draws, and no random generator (no copy of the Mersenne Twister of Timo's
- * and Twins' engines) is needed.
+ * Chance stays in Python: env.py deals with rules' deal.py (core/rng.py) and hands the
+ * piles, taboo rows, box and faces to ``load``; when a seat starts a round against the
+ * clock, env.py draws the box's shuffle and faces as rules' _start does and hands them
+ * to ``step``. Nothing here draws, so no copy of the Mersenne Twister of Timo's and
+ * Twins' engines is needed.
  *
  * Places are the environment's (env.py ``PLACES``): centre slot c (0-134), pile top of
  * seat s (135 + s), set i of side d (141 + 67 d + i), taboo card i of side d
- * (543 + 3 d + i). Actions are the environment's indices: 0 wait, 1 flip, 3 + place touch.
+ * (543 + 3 d + i). Actions are the environment's indices: 0 wait, 1 flip, 2 start a round,
+ * 3 + place touch, 564 + slot turn a centre card over.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,8 +48,11 @@
 #define WAIT 0
 #define FLIP_INDEX 1
 #define TOUCH_BASE 3
-#define N_ACTIONS (TOUCH_BASE + PLACES + CARDS)
+#define START_INDEX 2
+#define TURN_BASE (TOUCH_BASE + PLACES)
+#define N_ACTIONS (TURN_BASE + CARDS)
 
+#define PHASE_READY 0
 #define PHASE_PLAY 1
 #define PHASE_OVER 2
 
@@ -89,11 +94,16 @@ typedef struct {
 
 #define MODE_COMPETITIVE 0
 #define MODE_TEAM 1
+#define MODE_COOP 2
+#define MODE_TIME_ATTACK 3
+/* The modes against the clock: no piles, points for pairs and triples, rounds. */
+#define TIMED(g) ((g)->mode >= MODE_COOP)
 
 typedef struct {
     /* Set-up. A side owns sets: the seat itself in competitive play, a team (0 or 1). */
     int players, sets_to_win, mode, sides, side_of[MAX_SEATS], ko;
-    long long finish_window_ms;
+    long long finish_window_ms, duration_ms;
+    int rounds;
     long long hold_ms, triple_timeout_ms, dt, max_ticks; /* max_ticks 0: no cap */
     uint8_t face[CARDS][2];
     /* The rules' state (TwinItState). */
@@ -113,6 +123,10 @@ typedef struct {
      * the seats playing sudden death (a bit each; 0: nobody, everyone plays). */
     long long finish_due;
     int finishers, contenders;
+    /* The modes against the clock: the box between rounds, the round's end (-1: none),
+     * the round, its points and the rounds' sum, per side. */
+    int box[CARDS], box_size, round_no;
+    long long ends_ms, round_points[MAX_SEATS], points[MAX_SEATS];
     long long clock, version, started_ms; /* started_ms -1: not yet */
     long long takes[MAX_SEATS], errors[MAX_SEATS], claims[MAX_SEATS], claim_ms[MAX_SEATS];
     long long flips, steals, ties;
@@ -278,11 +292,12 @@ static void settle(Game *g, long long t) {
     for (int p = 0; p < PICTURES; p++) {
         if (count[p] < 2) g->pair_since[p] = -1;
         else if (g->pair_since[p] < 0) g->pair_since[p] = t;
+        if (TIMED(g)) continue;
         if (free_count[p] < 3) g->triple_due[p] = -1;
         else if (g->triple_due[p] < 0) g->triple_due[p] = t + g->triple_timeout_ms;
         triples |= g->triple_due[p] >= 0;
     }
-    if (g->turn >= 0 || g->n_hands || triples || g->finish_due >= 0) return;
+    if (TIMED(g) || g->turn >= 0 || g->n_hands || triples || g->finish_due >= 0) return;
     int claimable = 0; /* a pair some seat still playing may claim (_claimable) */
     for (int seat = 0; seat < g->players && !claimable; seat++)
         for (int p = 0; p < PICTURES && !claimable && plays(g, seat); p++)
@@ -295,6 +310,13 @@ static void settle(Game *g, long long t) {
             if (g->sets[side] == most) best |= 1 << side;
         finish(g, best, END_STALLED);
     }
+}
+
+/* A pair is worth 1 point and a triple 2 (board.time_attack_points). */
+static long long time_attack_points(const Game *g, int side) {
+    long long points = 0;
+    for (int index = 0; index < g->sets[side]; index++) points += g->set_size[side][index] - 1;
+    return points;
 }
 
 /* After a take by ``side`` (_check_win): sudden death's first set wins; the target wins,
@@ -370,6 +392,11 @@ static void take(Game *g, int seat, const int *refs, long long t) {
         g->claims[seat]++;
     }
     g->steals += stolen;
+    if (TIMED(g)) {
+        g->round_points[side] = time_attack_points(g, side);
+        settle(g, t);
+        return;
+    }
     /* The third card of the picture, where it shows on the table, turns over. */
     int places[PLACES], pictures[PLACES], third[2 * MAX_SEATS + CARDS], n_third = 0;
     int shown = visible(g, places, pictures);
@@ -392,6 +419,12 @@ static void error(Game *g, int seat, long long t) {
     if (g->sets[side]) {
         int index = --g->sets[side], size = g->set_size[side][index];
         lift_sets(g, side);
+        if (TIMED(g)) { /* the set's cards go back to the centre */
+            for (int i = 0; i < size; i++) place_in_centre(g, g->set_card[side][index][i]);
+            g->round_points[side] = time_attack_points(g, side);
+            settle(g, t);
+            return;
+        }
         int was_empty = !g->pile_size[seat];
         memmove(&g->pile[seat][size], g->pile[seat], sizeof(int) * (size_t)g->pile_size[seat]);
         memcpy(g->pile[seat], g->set_card[side][index], sizeof(int) * (size_t)size);
@@ -409,7 +442,7 @@ static void maybe_tie(Game *g, int picture, long long t) {
             held[n_held++] = g->hands[i].place;
             sides |= 1 << g->side_of[g->hands[i].seat];
         }
-    if (!(sides & (sides - 1))) {
+    if (!(sides & (sides - 1)) || g->mode == MODE_COOP) {
         settle(g, t);
         return;
     }
@@ -479,6 +512,66 @@ static void touch(Game *g, int seat, int place, long long t) {
     maybe_tie(g, picture, t);
 }
 
+/* Time attack: turn a centre card over (_turn_over); nothing settles until the next move. */
+static void turn_over(Game *g, int seat, int slot, long long t) {
+    if (t < g->clock) t = g->clock;
+    g->clock = t;
+    if (g->n_touches[seat] == MAX_TOUCHES) {
+        memmove(g->touches[seat], g->touches[seat] + 1, sizeof(long long) * (MAX_TOUCHES - 1));
+        g->n_touches[seat]--;
+    }
+    g->touches[seat][g->n_touches[seat]++] = t;
+    g->up[g->centre[slot]] ^= 1;
+}
+
+/* A round starts (_start): the box, shuffled and turned as env.py drew it, is the centre. */
+static void start_round(Game *g, const int *cards, const uint8_t *up, long long t) {
+    if (t < g->clock) t = g->clock;
+    for (int i = 0; i < g->box_size; i++) {
+        g->centre[i] = cards[i];
+        g->up[cards[i]] = up[i];
+    }
+    g->centre_size = g->box_size;
+    g->box_size = 0;
+    g->phase = PHASE_PLAY;
+    g->clock = t;
+    g->ends_ms = t + g->duration_ms;
+    for (int side = 0; side < g->sides; side++) g->round_points[side] = 0;
+}
+
+/* The round's time is up (_end_round): its points count; time attack boxes every card
+ * for the next round, or the game ends. */
+static void end_round(Game *g) {
+    for (int side = 0; side < g->sides; side++) g->points[side] += g->round_points[side];
+    g->ends_ms = -1;
+    g->n_hands = 0;
+    if (g->mode == MODE_TIME_ATTACK && g->round_no < g->rounds) {
+        g->box_size = 0;
+        for (int slot = 0; slot < g->centre_size; slot++)
+            if (g->centre[slot] >= 0) g->box[g->box_size++] = g->centre[slot];
+        for (int side = 0; side < g->sides; side++) {
+            for (int index = 0; index < g->sets[side]; index++)
+                for (int i = 0; i < g->set_size[side][index]; i++)
+                    g->box[g->box_size++] = g->set_card[side][index][i];
+            g->sets[side] = 0;
+        }
+        g->centre_size = 0;
+        g->round_no++;
+        g->phase = PHASE_READY;
+        return;
+    }
+    int best = 1; /* coop: everyone together */
+    if (g->mode == MODE_TIME_ATTACK) {
+        long long top = g->points[0];
+        for (int side = 1; side < g->sides; side++)
+            if (g->points[side] > top) top = g->points[side];
+        best = 0;
+        for (int side = 0; side < g->sides; side++)
+            if (g->points[side] == top) best |= 1 << side;
+    }
+    finish(g, best, END_TARGET);
+}
+
 static long long deadline(const Game *g) {
     long long due = -1;
     if (g->phase != PHASE_PLAY) return -1;
@@ -487,6 +580,7 @@ static long long deadline(const Game *g) {
     for (int p = 0; p < PICTURES; p++)
         if (g->triple_due[p] >= 0 && (due < 0 || g->triple_due[p] < due)) due = g->triple_due[p];
     if (g->finish_due >= 0 && (due < 0 || g->finish_due < due)) due = g->finish_due;
+    if (g->ends_ms >= 0 && (due < 0 || g->ends_ms < due)) due = g->ends_ms;
     return due;
 }
 
@@ -520,6 +614,10 @@ static void run_timers(Game *g, long long t) {
         g->n_hands = 0;
         g->turn = next_turn(g, g->turn >= 0 ? g->turn : 0);
     }
+    if (g->ends_ms >= 0 && g->ends_ms <= t) {
+        end_round(g);
+        return;
+    }
     settle(g, t);
 }
 
@@ -542,26 +640,38 @@ static inline int too_fast(const Game *g, int seat, long long t) {
 /* Whether ``index`` is one of the seat's legal moves now (env.py legal_indices). */
 static int is_legal(const Game *g, int seat, long index) {
     if (g->phase == PHASE_OVER || !plays(g, seat)) return 0;
+    if (g->phase == PHASE_READY) return index == START_INDEX;
     if (index == FLIP_INDEX) return g->turn == seat && g->pile_size[seat];
-    if (index < TOUCH_BASE || index >= TOUCH_BASE + PLACES) return 0;
-    int place = (int)(index - TOUCH_BASE);
-    return !too_fast(g, seat, g->now) && place_picture(g, place) >= 0 && hand_at(g, place) < 0;
+    if (index < TOUCH_BASE || index >= N_ACTIONS || too_fast(g, seat, g->now)) return 0;
+    int place = (int)(index < TURN_BASE ? index - TOUCH_BASE : index - TURN_BASE);
+    if (index >= TURN_BASE && !TIMED(g)) return 0;
+    if (g->mode == MODE_TIME_ATTACK && place >= P_SET && place < P_TABOO &&
+        (place - P_SET) / MAX_SETS != g->side_of[seat])
+        return 0; /* no steals in time attack */
+    return place_picture(g, place) >= 0 && hand_at(g, place) < 0;
 }
 
-/* Each seat's score: its side's sets. */
+/* Each seat's score: its side's sets, or against the clock its points with the running
+ * round's. */
 static void scores_of(const Game *g, int *scores) {
-    for (int seat = 0; seat < g->players; seat++) scores[seat] = g->sets[g->side_of[seat]];
+    for (int seat = 0; seat < g->players; seat++) {
+        int side = g->side_of[seat];
+        scores[seat] = !TIMED(g) ? g->sets[side]
+            : (int)(g->points[side] + (g->phase == PHASE_PLAY ? g->round_points[side] : 0));
+    }
 }
 
 /* One AEC step of ``seat`` (env.py raw_env.play): 0 refused (nothing changed), 1 played,
  * 2 played and some seat's score changed. */
-static int step(Game *g, int seat, long index) {
+static int step(Game *g, int seat, long index, const int *cards, const uint8_t *up) {
     if (g->phase == PHASE_OVER || (index != WAIT && !is_legal(g, seat, index))) return 0;
     scores_of(g, g->scores_before);
     if (index != WAIT) {
         long long t = g->now;
         fire_timers(g, t); /* none is due: the last tick fired them all */
         if (index == FLIP_INDEX) flip(g, seat, t);
+        else if (index == START_INDEX) start_round(g, cards, up, t);
+        else if (index >= TURN_BASE) turn_over(g, seat, (int)(index - TURN_BASE), t);
         else touch(g, seat, (int)(index - TOUCH_BASE), t);
         g->version++;
         if (g->started_ms < 0) g->started_ms = g->clock;
@@ -582,13 +692,26 @@ static void write_mask(const Game *g, int seat, int8_t *mask) {
     if (g->phase == PHASE_OVER) return;
     mask[WAIT] = 1;
     if (!plays(g, seat)) return;
+    if (g->phase == PHASE_READY) {
+        mask[START_INDEX] = 1;
+        return;
+    }
     if (g->turn == seat && g->pile_size[seat]) mask[FLIP_INDEX] = 1;
     if (too_fast(g, seat, g->now)) return;
     int places[PLACES], pictures[PLACES];
     int shown = visible(g, places, pictures);
-    int8_t *touch_mask = mask + TOUCH_BASE;
+    int8_t *touch_mask = mask + TOUCH_BASE, *turn_mask = mask + TURN_BASE;
     for (int i = 0; i < shown; i++) touch_mask[places[i]] = 1;
-    for (int i = 0; i < g->n_hands; i++) touch_mask[g->hands[i].place] = 0;
+    if (g->mode == MODE_TIME_ATTACK) /* no steals: another side's sets are not touched */
+        for (int side = 0; side < g->sides; side++)
+            if (side != g->side_of[seat])
+                memset(touch_mask + P_SET + side * MAX_SETS, 0, MAX_SETS);
+    if (TIMED(g))
+        for (int slot = 0; slot < g->centre_size; slot++) turn_mask[slot] = touch_mask[slot];
+    for (int i = 0; i < g->n_hands; i++) {
+        touch_mask[g->hands[i].place] = 0;
+        if (TIMED(g) && g->hands[i].place < P_PILE) turn_mask[g->hands[i].place] = 0;
+    }
 }
 
 static inline float unit(double value) {
@@ -622,12 +745,13 @@ static void write_observation(const Game *g, int me, float *out) {
     int side = g->side_of[me];
     out[O_ME + me] = 1.0f;
     out[O_MY_SIDE + side] = 1.0f;
+    int scores[MAX_SEATS];
+    scores_of(g, scores);
     for (int seat = 0; seat < g->players; seat++) {
-        int sets = g->sets[g->side_of[seat]];
         out[O_ALLIES + seat] = g->side_of[seat] == side ? 1.0f : 0.0f;
         out[O_PRESENT + seat] = 1.0f;
         out[O_PILES + seat] = (float)((double)g->pile_size[seat] / CARDS);
-        out[O_SCORES + seat] = (float)(sets < PICTURES ? sets : PICTURES);
+        out[O_SCORES + seat] = (float)(scores[seat] < PICTURES ? scores[seat] : PICTURES);
     }
     if (g->turn >= 0 && g->turn < g->players && g->phase != PHASE_OVER)
         out[O_TURN + g->turn] = 1.0f;
@@ -636,7 +760,10 @@ static void write_observation(const Game *g, int me, float *out) {
         if (g->contenders >> seat & 1) out[O_CONTENDERS + seat] = 1.0f;
     out[O_EDITION + g->ko] = 1.0f;
     out[O_PHASE + g->phase] = 1.0f;
-    out[O_TARGET] = (float)((double)g->sets_to_win / 20);
+    if (g->ends_ms >= 0)
+        out[O_TIME_LEFT] = unit((double)(g->ends_ms - now) / (double)g->duration_ms);
+    if (g->mode == MODE_TIME_ATTACK) out[O_ROUND] = (float)((double)g->round_no / g->rounds);
+    if (!TIMED(g)) out[O_TARGET] = (float)((double)g->sets_to_win / 20);
     int within = 0;
     for (int i = 0; i < g->n_touches[me]; i++) within += g->touches[me][i] > now - 1000;
     out[O_TOUCHES_LEFT] = (float)((double)(within < MAX_TOUCHES ? MAX_TOUCHES - within : 0)
@@ -670,6 +797,11 @@ static void clear_game(Game *g) {
     g->end_reason = END_NONE;
     g->finish_due = -1;
     g->finishers = g->contenders = 0;
+    g->box_size = 0;
+    g->round_no = 1;
+    g->ends_ms = -1;
+    memset(g->round_points, 0, sizeof g->round_points);
+    memset(g->points, 0, sizeof g->points);
     g->clock = g->version = 0;
     g->started_ms = -1;
     g->flips = g->steals = g->ties = 0;
@@ -678,16 +810,16 @@ static void clear_game(Game *g) {
 }
 
 static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"players", "team", "side_of", "ko", "sets_to_win", "hold_ms",
-                            "triple_timeout_ms", "finish_window_ms", "dt", "max_ticks",
-                            "faces", NULL};
-    int players, team, ko, sets_to_win;
+    static char *names[] = {"players", "mode", "side_of", "ko", "sets_to_win", "hold_ms",
+                            "triple_timeout_ms", "finish_window_ms", "duration_ms", "rounds",
+                            "dt", "max_ticks", "faces", NULL};
+    int players, mode, ko, sets_to_win, rounds;
     PyObject *side_of;
-    long long hold, timeout, window, dt, max_ticks;
+    long long hold, timeout, window, duration, dt, max_ticks;
     Py_buffer faces;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ipOpiLLLLLy*", names, &players, &team,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOpiLLLLiLLy*", names, &players, &mode,
                                      &side_of, &ko, &sets_to_win, &hold, &timeout, &window,
-                                     &dt, &max_ticks, &faces))
+                                     &duration, &rounds, &dt, &max_ticks, &faces))
         return -1;
     Game *g = &self->g;
     memset(g, 0, sizeof *g);
@@ -700,8 +832,9 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "faces must be 135 x 2 pictures below 90, as bytes");
         return -1;
     }
-    if (players < 2 || players > MAX_SEATS || sets_to_win < 1 || hold < 1 || timeout < 1 ||
-        window < 0 || dt < 1 || max_ticks < 0) {
+    if (players < 1 || players > MAX_SEATS || mode < MODE_COMPETITIVE ||
+        mode > MODE_TIME_ATTACK || sets_to_win < 1 || hold < 1 || timeout < 1 || window < 0 ||
+        duration < 1 || rounds < 1 || dt < 1 || max_ticks < 0) {
         PyErr_SetString(PyExc_ValueError, "options out of range");
         return -1;
     }
@@ -711,18 +844,21 @@ static int engine_init(Engine *self, PyObject *args, PyObject *kwargs) {
     int largest = 0;
     for (int seat = 0; ok && seat < players; seat++) {
         long side = PyLong_AsLong(PySequence_Fast_GET_ITEM(sides, seat));
-        ok = team ? side == 0 || side == 1 : side == seat;
+        ok = mode == MODE_TEAM ? side == 0 || side == 1
+            : mode == MODE_COOP ? side == 0 : side == seat;
         g->side_of[seat] = (int)side;
         if (ok && side > largest) largest = (int)side;
     }
     Py_DECREF(sides);
     if (!ok) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "side_of: a seat's own side in competitive play, "
-                                              "team 0 or 1 in team play");
+            PyErr_SetString(PyExc_ValueError, "side_of: team 0 or 1 in team play, 0 in coop, "
+                                              "else the seat's own side");
         return -1;
     }
-    g->mode = team ? MODE_TEAM : MODE_COMPETITIVE;
+    g->mode = mode;
+    g->duration_ms = duration;
+    g->rounds = rounds;
     g->sides = largest + 1;
     g->players = players;
     g->sets_to_win = sets_to_win;
@@ -769,11 +905,12 @@ static int load_rows(PyObject *rows, int count, int room, int *cards, int *sizes
     return ok;
 }
 
-/* load(piles, taboo, up): a new game from a deal (deal.py): each seat's pile, bottom
- * first, each side's taboo row, and which face of each card shows. */
+/* load(piles, taboo, box, up): a new game from a deal (deal.py): each seat's pile, bottom
+ * first, each side's taboo row, the box (the modes against the clock, which then wait for
+ * a start), and which face of each card shows. */
 static PyObject *engine_load(Engine *self, PyObject *args) {
-    PyObject *piles, *taboo, *up;
-    if (!PyArg_ParseTuple(args, "OOO", &piles, &taboo, &up)) return NULL;
+    PyObject *piles, *taboo, *box, *up;
+    if (!PyArg_ParseTuple(args, "OOOO", &piles, &taboo, &box, &up)) return NULL;
     Game *g = &self->g;
     clear_game(g);
     int seen[CARDS] = {0};
@@ -797,6 +934,17 @@ static PyObject *engine_load(Engine *self, PyObject *args) {
         clear_game(g);
         return NULL;
     }
+    PyObject *boxes = PyTuple_Pack(1, box);
+    int loaded = boxes && load_rows(boxes, 1, CARDS, g->box, &g->box_size, CARDS, seen);
+    Py_XDECREF(boxes);
+    if (!loaded) {
+        clear_game(g);
+        return NULL;
+    }
+    if (TIMED(g)) {
+        g->phase = PHASE_READY;
+        g->turn = -1;
+    }
     Py_RETURN_NONE;
 }
 
@@ -811,10 +959,12 @@ static int seat_of(const Engine *self, PyObject *arg, int *seat) {
     return 0;
 }
 
+/* step(seat, index[, cards, up]): a start takes the box as env.py shuffled it and the face
+ * it drew for each card. */
 static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "step(seat, index)");
+    if (nargs != 2 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "step(seat, index[, cards, up])");
         return NULL;
     }
     if (seat_of(self, args[0], &seat) < 0) return NULL;
@@ -822,7 +972,36 @@ static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nar
     long index = PyLong_AsLongAndOverflow(args[1], &overflow);
     if (index == -1 && PyErr_Occurred()) return NULL;
     if (overflow) return PyLong_FromLong(0);
-    return PyLong_FromLong(step(&self->g, seat, index));
+    Game *g = &self->g;
+    int cards[CARDS];
+    uint8_t up[CARDS];
+    if (index == START_INDEX && is_legal(g, seat, index)) {
+        PyObject *card_seq = nargs == 4 ? PySequence_Fast(args[2], "cards: a sequence") : NULL;
+        PyObject *up_seq = nargs == 4 ? PySequence_Fast(args[3], "up: a sequence") : NULL;
+        int ok = card_seq && up_seq && PySequence_Fast_GET_SIZE(card_seq) == g->box_size &&
+                 PySequence_Fast_GET_SIZE(up_seq) == g->box_size;
+        int in_box[CARDS] = {0};
+        for (int i = 0; ok && i < g->box_size; i++) in_box[g->box[i]] = 1;
+        for (int i = 0; ok && i < g->box_size; i++) {
+            long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(card_seq, i));
+            long face = PyLong_AsLong(PySequence_Fast_GET_ITEM(up_seq, i));
+            ok = card >= 0 && card < CARDS && in_box[card] && (face == 0 || face == 1);
+            if (ok) {
+                in_box[card] = 0;
+                cards[i] = (int)card;
+                up[i] = (uint8_t)face;
+            }
+        }
+        Py_XDECREF(card_seq);
+        Py_XDECREF(up_seq);
+        if (!ok) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a start takes the box's cards, shuffled, "
+                                                  "and a face (0 or 1) for each");
+            return NULL;
+        }
+    }
+    return PyLong_FromLong(step(g, seat, index, cards, up));
 }
 
 static int get_buffer(PyObject *source, Py_buffer *view, const char *format, Py_ssize_t size,
@@ -914,6 +1093,14 @@ static PyObject *get_truncated(Engine *self, void *Py_UNUSED(unused)) {
     return PyBool_FromLong(g->max_ticks && g->tick >= g->max_ticks && g->phase != PHASE_OVER);
 }
 
+static PyObject *get_box(Engine *self, void *Py_UNUSED(unused)) {
+    return int_list(self->g.box, self->g.box_size);
+}
+
+static PyObject *get_ready(Engine *self, void *Py_UNUSED(unused)) {
+    return PyBool_FromLong(self->g.phase == PHASE_READY);
+}
+
 static PyObject *get_now(Engine *self, void *Py_UNUSED(unused)) {
     return PyLong_FromLongLong(self->g.now);
 }
@@ -981,7 +1168,7 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         if (g->finishers >> side & 1) finishers[n_finishers++] = side;
     return Py_BuildValue(
         "{s:L,s:L,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:N,s:L,s:N,s:N,s:N,s:N,s:L,s:L,"
-        "s:L,s:i,s:L,s:L,s:N,s:L,s:N,s:N}",
+        "s:L,s:i,s:L,s:L,s:N,s:L,s:N,s:N,s:N,s:L,s:i,s:N,s:N}",
         "version", g->version, "clock", g->clock, "phase", g->phase,
         "up", int_list(up, CARDS), "piles", piles,
         "centre", int_list(g->centre, g->centre_size), "sets", sets, "hands", hands,
@@ -992,7 +1179,10 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         "flips", g->flips, "steals", g->steals, "ties", g->ties, "end_reason", g->end_reason,
         "now", g->now, "tick", g->tick, "taboo", taboo, "finish_due", g->finish_due,
         "finishers", int_tuple(finishers, n_finishers),
-        "contenders", g->contenders ? int_tuple(contenders, n_contenders) : Py_NewRef(Py_None));
+        "contenders", g->contenders ? int_tuple(contenders, n_contenders) : Py_NewRef(Py_None),
+        "box", int_list(g->box, g->box_size), "ends_ms", g->ends_ms, "round_no", g->round_no,
+        "round_points", long_list(g->round_points, g->sides),
+        "points", long_list(g->points, g->sides));
 fail:
     Py_XDECREF(piles);
     Py_XDECREF(sets);
@@ -1006,9 +1196,9 @@ fail:
 
 static PyMethodDef engine_methods[] = {
     {"load", (PyCFunction)engine_load, METH_VARARGS,
-     "load(piles, taboo, up): a new game from a deal, at tick 0"},
+     "load(piles, taboo, box, up): a new game from a deal, at tick 0"},
     {"step", (PyCFunction)(void (*)(void))engine_step, METH_FASTCALL,
-     "step(seat, index) -> 0 refused, 1 played, 2 played and a score changed"},
+     "step(seat, index[, cards, up]) -> 0 refused, 1 played, 2 played and a score changed"},
     {"encode", (PyCFunction)(void (*)(void))engine_encode, METH_FASTCALL,
      "encode(seat, observation, mask): write the seat's observation and mask"},
     {"fields", (PyCFunction)engine_fields, METH_NOARGS, "the state's fields, as Python values"},
@@ -1024,6 +1214,8 @@ static PyGetSetDef engine_getset[] = {
     {"over", (getter)get_over, NULL, "whether the game is over", NULL},
     {"truncated", (getter)get_truncated, NULL, "whether the episode cap cut the game", NULL},
     {"now", (getter)get_now, NULL, "the virtual clock (ms)", NULL},
+    {"box", (getter)get_box, NULL, "the cards in the box, in order", NULL},
+    {"ready", (getter)get_ready, NULL, "whether a round waits for its start", NULL},
     {"tick", (getter)get_tick, NULL, "ticks played", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -1033,8 +1225,8 @@ static PyTypeObject EngineType = {
     .tp_name = "twintable.games.twinit._native.Engine",
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One competitive or team Twin It game for the environment: Engine(players, "
-              "team, side_of, ko, sets_to_win, hold_ms, triple_timeout_ms, finish_window_ms, "
+    .tp_doc = "One Twin It game for the environment: Engine(players, mode, side_of, ko, "
+              "sets_to_win, hold_ms, triple_timeout_ms, finish_window_ms, duration_ms, rounds, "
               "dt, max_ticks, faces)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)engine_init,

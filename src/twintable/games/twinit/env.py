@@ -67,16 +67,14 @@ after every step (a set taken +1, a set stolen or lost −1; time-attack points)
 ``reward="win"`` gives +1 to each winner and −1 to the others at the end.
 
 Engine: ``env(native=None)`` steps the AEC form on the C engine (``games/twinit/_native.c``,
-built by setup.py where a C compiler is found) for the games it plays: competitive (the
-default) and team play, with every option they take (``edition``, ``sets_to_win``,
-``hold_ms``, ``triple_timeout_ms``, ``taboo``, ``teams``, ``finish_window_ms``) and any
-player count, ``dt``, ``reward`` and cap. Coop and time attack (they draw chance during
-play), ``native=False`` and the parallel form run the reference rules (rules.py);
-``native=True`` in coop or time attack raises. Both give the same observations, masks,
-rewards, infos and states for the same seed and actions
-(tests/games/twinit/test_native.py). The deal is the rules' (competitive and team play
-draw chance only there). On the engine ``env.unwrapped.state`` and ``env.unwrapped.table``
-are fresh copies of the engine's state at each read (changing them changes nothing).
+built by setup.py where a C compiler is found), every mode and option, and on the
+reference rules (rules.py) otherwise or with ``native=False``; the parallel form runs on
+the rules. Both give the same observations, masks, rewards, infos and states for the same
+seed and actions (tests/games/twinit/test_native.py). Chance stays in Python, drawn by
+core/rng.py as the rules draw it: the deal, and each time-attack round's shuffle and
+faces when a seat starts it. On the engine ``env.unwrapped.state`` and
+``env.unwrapped.table`` are fresh copies of the engine's state at each read (changing
+them changes nothing).
 
 Episode cap: ``max_ticks`` truncates an episode (default ``"auto"``: 15 virtual minutes,
 or in coop and time attack each round's ``duration_s`` plus a minute to start it, where
@@ -94,6 +92,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
+from twintable.core.rng import Rng
 from twintable.core.table_engine import run_timers
 from twintable.core.types import Action
 from twintable.envs.aec import (
@@ -616,14 +615,12 @@ class raw_env(TableEnv):
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._order: list[int] = []
         self._position = 0
-        covered = native_covers(self._rules.state)
-        if native and not covered:
-            raise RuntimeError("the C engine of Twin It plays competitive and team games "
-                               "only; use native=False for the modes against the clock")
-        self.native = NATIVE and covered if native is None else native
+        self.native = NATIVE if native is None else native
         self._engine: _native.Engine | None = (native_engine(self._rules) if self.native
                                                else None)
         self._by_score = reward == "score"
+        #: The episode's chance on the engine (rounds against the clock draw at the start).
+        self._rng = self._rules.state.rng.clone()
         #: Whether ``rewards`` may hold a non-zero reward (the lean step then resets it).
         self._rewarded = True
 
@@ -632,14 +629,15 @@ class raw_env(TableEnv):
         engine = self._engine
         if engine is None:
             return self._rules.state
-        return state_of(engine.fields(), self._rules.state)
+        return state_of(engine.fields(), self._rules.state, self._rng)
 
     @property
     def table(self) -> TwinItTable:
         """The rules' table of the episode; on the engine a copy synced with it at each
         read (changing it changes nothing)."""
         engine = self._engine
-        return self._rules if engine is None else _synced(self._rules, engine.fields())
+        return (self._rules if engine is None
+                else _synced(self._rules, engine.fields(), self._rng))
 
     @property
     def truncated(self) -> bool:
@@ -688,7 +686,8 @@ class raw_env(TableEnv):
         engine = self._engine
         if engine is not None:
             state = self._rules.state
-            engine.load(state.piles, state.taboo, state.up)
+            engine.load(state.piles, state.taboo, state.box, state.up)
+            self._rng = state.rng.clone()
             self._rewarded = False
             self._start(self.possible_agents[engine.next_seat])
             return
@@ -721,7 +720,14 @@ class raw_env(TableEnv):
         if action is None:
             raise IllegalActionError(f"{agent} must give an action index (0 waits)")
         number = int(action)
-        played = engine.step(seat, number)
+        if number == START_INDEX and engine.ready:
+            # A round starts: its shuffle and faces are drawn as rules' _start draws them.
+            cards, rng = engine.box, self._rng
+            rng.shuffle(cards)
+            chance = rng.stream()
+            played = engine.step(seat, number, cards, [chance.randrange(2) for _ in cards])
+        else:
+            played = engine.step(seat, number)
         if not played:
             raise IllegalActionError(f"action {number} is not legal for {agent} now")
         over, truncated = engine.over, engine.truncated
@@ -757,29 +763,23 @@ class raw_env(TableEnv):
         return self.table.describe()
 
 
-def native_covers(dealt: TwinItState) -> bool:
-    """Whether the C engine plays the game of this deal: competitive or team play, with
-    every option they take (the modes against the clock draw chance during play)."""
-    return dealt.options["mode"] in (COMPETITIVE, TEAM)
-
-
 def native_engine(table: TwinItTable) -> _native.Engine:
     """A C engine for the table's options, player count, tick and episode cap."""
     assert _native is not None
     state = table.state
     options = state.options
-    return _native.Engine(table.players, options["mode"] == TEAM, list(state.side_of),
+    return _native.Engine(table.players, MODES.index(options["mode"]), list(state.side_of),
                           options["edition"] == "ko", int(options["sets_to_win"]),
                           int(options["hold_ms"]), int(options["triple_timeout_ms"]),
-                          int(options["finish_window_ms"]), table.dt, table.max_ticks or 0,
-                          _FACES)
+                          int(options["finish_window_ms"]), int(options["duration_s"]) * 1000,
+                          int(options["rounds"]), table.dt, table.max_ticks or 0, _FACES)
 
 
-def state_of(fields: Mapping[str, Any], dealt: TwinItState) -> TwinItState:
+def state_of(fields: Mapping[str, Any], dealt: TwinItState, rng: Rng) -> TwinItState:
     """The rules' :class:`TwinItState` holding the engine's ``fields()``; ``dealt`` is the
-    episode's deal, whose options, seed and chance (drawn only at the deal) it keeps."""
+    episode's deal (its options and seed), ``rng`` its chance so far."""
     state = TwinItState(dealt.options, dealt.players, dealt.seed, list(dealt.side_of))
-    state.rng = dealt.rng.clone()
+    state.rng = rng.clone()
     state.version, state.clock = fields["version"], fields["clock"]
     state.phase = PHASES[fields["phase"]]
     state.up = fields["up"]
@@ -798,6 +798,10 @@ def state_of(fields: Mapping[str, Any], dealt: TwinItState) -> TwinItState:
     state.finishers = frozenset(fields["finishers"])
     contenders = fields["contenders"]
     state.contenders = None if contenders is None else frozenset(contenders)
+    state.box = fields["box"]
+    state.ends_ms = None if fields["ends_ms"] < 0 else fields["ends_ms"]
+    state.round_no = fields["round_no"]
+    state.round_points, state.points = fields["round_points"], fields["points"]
     state.started_ms = None if fields["started_ms"] < 0 else fields["started_ms"]
     state.takes, state.errors = fields["takes"], fields["errors"]
     state.claims, state.claim_ms = fields["claims"], fields["claim_ms"]
@@ -805,12 +809,12 @@ def state_of(fields: Mapping[str, Any], dealt: TwinItState) -> TwinItState:
     return state
 
 
-def _synced(table: TwinItTable, fields: Mapping[str, Any]) -> TwinItTable:
+def _synced(table: TwinItTable, fields: Mapping[str, Any], rng: Rng) -> TwinItTable:
     """A copy of the rules' ``table`` (which holds the episode's deal) at the engine's
-    ``fields()``: its state, clock and tick."""
+    ``fields()`` and chance: its state, clock and tick."""
     copy = TwinItTable.__new__(TwinItTable)
     copy.__dict__.update(table.__dict__)
-    copy.state = state_of(fields, table.state)
+    copy.state = state_of(fields, table.state, rng)
     copy.now, copy.tick = fields["now"], fields["tick"]
     copy._episode = -1 - table._episode  # none of the table's caches applies to the copy
     return copy
