@@ -243,8 +243,11 @@ def test_every_ending_and_rule_is_reached_alike() -> None:
 def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
     require_native()
     env = twinit_v0.env(players=4)
-    env.reset(seed=4)
     raw = env.unwrapped
+    # Before the first reset both hold the rules' first deal.
+    rules = twinit_v0.raw_env(players=4, native=False)
+    assert raw.game.snapshot(raw.state) == rules.game.snapshot(rules.state)
+    env.reset(seed=4)
     assert raw.native
     state = raw.state
     state.piles[0].clear()  # a copy: the engine does not see it

@@ -616,11 +616,13 @@ class raw_env(TableEnv):
         self._order: list[int] = []
         self._position = 0
         self.native = NATIVE if native is None else native
-        self._engine: _native.Engine | None = (native_engine(self._rules) if self.native
-                                               else None)
-        self._by_score = reward == "score"
+        self._engine: _native.Engine | None = None
         #: The episode's chance on the engine (rounds against the clock draw at the start).
         self._rng = self._rules.state.rng.clone()
+        if self.native:
+            self._engine = native_engine(self._rules)
+            self._load(self._engine)
+        self._by_score = reward == "score"
         #: Whether ``rewards`` may hold a non-zero reward (the lean step then resets it).
         self._rewarded = True
 
@@ -685,15 +687,20 @@ class raw_env(TableEnv):
         self._rules.reset(seed)
         engine = self._engine
         if engine is not None:
-            state = self._rules.state
-            engine.load(state.piles, state.taboo, state.box, state.up)
-            self._rng = state.rng.clone()
+            self._load(engine)
             self._rewarded = False
             self._start(self.possible_agents[engine.next_seat])
             return
         self._order = self._rules.order()
         self._position = 0
         self._start(self.possible_agents[self._order[0]])
+
+    def _load(self, engine: _native.Engine) -> None:
+        """The engine takes the rules' deal (before the first reset too, as the rules'
+        state holds one), and its chance so far."""
+        state = self._rules.state
+        engine.load(state.piles, state.taboo, state.box, state.up)
+        self._rng = state.rng.clone()
 
     def play(self, agent: str, action: Any) -> None:
         engine = self._engine
