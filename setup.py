@@ -1,5 +1,5 @@
-"""Builds the C engines (Timo's, and Twins' and Twinz's environments'); everything else
-about the package is in pyproject.toml.
+"""Builds the C engines (Timo's, and Twins', Twin It's and Twinz's environments');
+everything else about the package is in pyproject.toml.
 
 The extensions are optional: without a C compiler the install still succeeds, and
 simulations and environments run on the reference rules in Python
@@ -27,4 +27,8 @@ setup(ext_modules=[
     # Twinz's rules for its environment (games/twinz/env.py; optional the same way).
     Extension("twintable.games.twinz._native", ["src/twintable/games/twinz/_native.c"],
               optional=True, extra_compile_args=["-O2"], **shared),
+    # Twin It's rules for its environment (games/twinit/env.py; the same way). It draws no
+    # chance itself (the deal comes from the Python rules), so it needs no twister.
+    Extension("twintable.games.twinit._native", ["src/twintable/games/twinit/_native.c"],
+              optional=True, extra_compile_args=["-O2"]),
 ])

@@ -83,7 +83,7 @@ def test_score_rewards_follow_the_sets_in_competitive_play() -> None:
     env = twinit_v0.env(players=3, max_ticks=150)
     received = play_out(env, seed=7)
     state = env.unwrapped.state
-    assert env.unwrapped.table.truncated and state.takes != [0, 0, 0]
+    assert env.unwrapped.truncated and state.takes != [0, 0, 0]
     assert received == [float(len(state.sets[seat])) for seat in range(3)]
 
 

@@ -28,8 +28,9 @@ MODES = {"competitive": 4, "team": 4, "coop": 3, "timeattack": 2}
        mode=st.sampled_from(sorted(MODES)), edition=st.sampled_from(["fr", "ko"]))
 def test_indices_and_moves_are_the_rules_legal_moves(seed: int, moves: int, mode: str,
                                                       edition: str) -> None:
+    # On the rules (native=False): the table is what this test reads.
     env = twinit_v0.env(players=MODES[mode], options={"mode": mode, "edition": edition},
-                        max_ticks=400)
+                        max_ticks=400, native=False)
     env.reset(seed=seed)
     raw = env.unwrapped
     table, rng = raw.table, random.Random(moves)

@@ -66,6 +66,16 @@ Rewards: ``reward="score"`` (default) gives each agent the change in its side's 
 after every step (a set taken +1, a set stolen or lost −1; time-attack points);
 ``reward="win"`` gives +1 to each winner and −1 to the others at the end.
 
+Engine: ``env(native=None)`` steps the AEC form on the C engine (``games/twinit/_native.c``,
+built by setup.py where a C compiler is found), every mode and option, and on the
+reference rules (rules.py) otherwise or with ``native=False``; the parallel form runs on
+the rules. Both give the same observations, masks, rewards, infos and states for the same
+seed and actions (tests/games/twinit/test_native.py). Chance stays in Python, drawn by
+core/rng.py as the rules draw it: the deal, and each time-attack round's shuffle and
+faces when a seat starts it. On the engine ``env.unwrapped.state`` and
+``env.unwrapped.table`` are fresh copies of the engine's state at each read (changing
+them changes nothing).
+
 Episode cap: ``max_ticks`` truncates an episode (default ``"auto"``: 15 virtual minutes,
 or in coop and time attack each round's ``duration_s`` plus a minute to start it, where
 that is longer; None: no cap). A seat that never flips its pile or never starts a round
@@ -82,6 +92,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
+from twintable.core.rng import Rng
 from twintable.core.table_engine import run_timers
 from twintable.core.types import Action
 from twintable.envs.aec import (
@@ -99,7 +110,7 @@ from twintable.envs.errors import IllegalActionError
 from twintable.envs.fast_wrapper import FastOrderEnforcingWrapper
 from twintable.envs.layout import Field, Layout
 from twintable.envs.parallel import TableParallelEnv
-from twintable.games.twinit.deck import CARDS, PICTURES
+from twintable.games.twinit.deck import CARDS, DECK, PICTURES
 from twintable.games.twinit.rules import TwinItGame
 from twintable.games.twinit.state import (
     COMPETITIVE,
@@ -114,10 +125,19 @@ from twintable.games.twinit.state import (
     TIME_ATTACK,
     TOUCH,
     TURN_OVER,
+    Hand,
     TwinItState,
     ref_side,
 )
 from twintable.games.twinit.views import PublicTable, legal_moves, public_table
+
+try:
+    from twintable.games.twinit import _native
+except ImportError:  # built without a C compiler: see setup.py
+    _native = None  # type: ignore[assignment]
+
+#: Whether the C engine was built (the AEC form then runs on it where it covers the options).
+NATIVE = _native is not None
 
 MAX_SEATS = 6
 MAX_SETS = CARDS // 2
@@ -167,6 +187,11 @@ OBSERVATION = Layout([
     Field("target", 1, 1, "sets_to_win / 20"),
     Field("touches_left", 1, 1, "touches the rate limit still allows this second / 8"),
 ])
+if _native is not None and (OBSERVATION.size, N_ACTIONS, len(PLACES)) != (
+        _native.OBSERVATION_SIZE, _native.N_ACTIONS, _native.PLACES):
+    raise ImportError("games/twinit/_native.c encodes another layout than env.py's")
+#: The deck as the engine reads it: face 0 and face 1 of each card, one byte each.
+_FACES = bytes(picture for card in DECK for picture in card)
 
 
 def index_of(action: Action) -> int:
@@ -578,49 +603,111 @@ class raw_env(TableEnv):
 
     def __init__(self, players: int = 4, options: dict[str, Any] | None = None,
                  render_mode: str | None = None, dt: int = 100, reward: str = "score",
-                 max_ticks: int | str | None = AUTO):
+                 max_ticks: int | str | None = AUTO, native: bool | None = None):
         check_render_mode(self.metadata, render_mode)
-        self.table = TwinItTable(players, options, dt, reward, max_ticks)
-        self.game = self.table.game
+        if native and not NATIVE:
+            raise RuntimeError("the C engine of Twin It was not built (no C compiler at "
+                               "install time); use native=False")
+        #: The rules' side: it plays the episode without the engine, and with it holds
+        #: the episode's deal (``table`` reads it up to date).
+        self._rules = TwinItTable(players, options, dt, reward, max_ticks)
+        self.game = self._rules.game
         super().__init__(players, render_mode, OBSERVATION.box(), N_ACTIONS)
         self._order: list[int] = []
         self._position = 0
+        self.native = NATIVE if native is None else native
+        self._engine: _native.Engine | None = None
+        #: The episode's chance on the engine (rounds against the clock draw at the start).
+        self._rng = self._rules.state.rng.clone()
+        if self.native:
+            self._engine = native_engine(self._rules)
+            self._load(self._engine)
+        self._by_score = reward == "score"
+        #: Whether ``rewards`` may hold a non-zero reward (the lean step then resets it).
+        self._rewarded = True
 
     @property
     def _state(self) -> TwinItState:
-        return self.table.state
+        engine = self._engine
+        if engine is None:
+            return self._rules.state
+        return state_of(engine.fields(), self._rules.state, self._rng)
+
+    @property
+    def table(self) -> TwinItTable:
+        """The rules' table of the episode; on the engine a copy synced with it at each
+        read (changing it changes nothing)."""
+        engine = self._engine
+        return (self._rules if engine is None
+                else _synced(self._rules, engine.fields(), self._rng))
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the episode cap has cut the game."""
+        engine = self._engine
+        return self._rules.truncated if engine is None else bool(engine.truncated)
 
     @property
     def now_ms(self) -> int:
         """The virtual clock: the time every action of this tick is stamped with."""
-        return self.table.now
+        engine = self._engine
+        return self._rules.now if engine is None else engine.now
 
     @property
     def max_ticks(self) -> int | None:
         """The episode cap in ticks (the module docstring)."""
-        return self.table.max_ticks
+        return self._rules.max_ticks
 
     def standing(self) -> tuple[list[int] | None, list[int]]:
-        return self.table.standing()
+        engine = self._engine
+        if engine is None:
+            return self._rules.standing()
+        return list(engine.scores), list(engine.winners) if engine.over else []
 
     def action_of(self, index: int, agent: str | None = None) -> Action | None:
         """The engine action an index means now for ``agent`` (None: wait)."""
-        return self.table.checked(self.seat(agent or self.agent_selection), index)
+        seat = self.seat(agent or self.agent_selection)
+        if self._engine is None:
+            return self._rules.checked(seat, index)
+        return self.table.checked(seat, index)
 
     def index_of(self, action: Action) -> int:
         return index_of(action)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self.table.observe(self.seat(agent))
+        engine = self._engine
+        if engine is None:
+            return self._rules.observe(self.seat(agent))
+        observation = np.empty(OBSERVATION.size, dtype=np.float32)
+        mask = np.empty(N_ACTIONS, dtype=np.int8)
+        engine.encode(self._seat_of[agent], observation, mask)
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.table.reset(seed)
-        self._order = self.table.order()
+        self._rules.reset(seed)
+        engine = self._engine
+        if engine is not None:
+            self._load(engine)
+            self._rewarded = False
+            self._start(self.possible_agents[engine.next_seat])
+            return
+        self._order = self._rules.order()
         self._position = 0
         self._start(self.possible_agents[self._order[0]])
 
+    def _load(self, engine: _native.Engine) -> None:
+        """The engine takes the rules' deal (before the first reset too, as the rules'
+        state holds one), and its chance so far."""
+        state = self._rules.state
+        engine.load(state.piles, state.taboo, state.box, state.up)
+        self._rng = state.rng.clone()
+
     def play(self, agent: str, action: Any) -> None:
-        table = self.table
+        engine = self._engine
+        if engine is not None:
+            self._play_native(engine, agent, action)
+            return
+        table = self._rules
         move = table.checked(self.seat(agent), action)
         before = table.scores()
         table.play(move)
@@ -634,8 +721,110 @@ class raw_env(TableEnv):
                      self.agents[0] if ended else self.possible_agents[self._order[self._position]],
                      over=table.over, truncated=table.truncated)
 
+    def _play_native(self, engine: _native.Engine, agent: str, action: Any) -> None:
+        """``play`` on the C engine: the same checks, errors and rewards as the rules'."""
+        seat = self._seat_of[agent]
+        if action is None:
+            raise IllegalActionError(f"{agent} must give an action index (0 waits)")
+        number = int(action)
+        if number == START_INDEX and engine.ready:
+            # A round starts: its shuffle and faces are drawn as rules' _start draws them.
+            cards, rng = engine.box, self._rng
+            rng.shuffle(cards)
+            chance = rng.stream()
+            played = engine.step(seat, number, cards, [chance.randrange(2) for _ in cards])
+        else:
+            played = engine.step(seat, number)
+        if not played:
+            raise IllegalActionError(f"action {number} is not legal for {agent} now")
+        over, truncated = engine.over, engine.truncated
+        if not (over or truncated) and (played == 1 or not self._by_score):
+            # TableEnv._settle's work for a step that ends nothing and rewards nobody:
+            # only what changed is written.
+            self._cumulative_rewards[agent] = 0.0
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self._rewarded = False
+            self.agent_selection = self.possible_agents[engine.next_seat]
+            if self.render_mode == "human":
+                self.render()
+            return
+        if self._by_score:
+            rewards = {name: float(after - earlier) for name, after, earlier
+                       in zip(self.possible_agents, engine.scores, engine.scores_before,
+                              strict=True)}
+        elif over:
+            rewards = win_rewards(self.possible_agents, set(engine.winners))
+        else:
+            rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self._rewarded = True
+        self._settle(agent, rewards,
+                     self.agents[0] if over or truncated
+                     else self.possible_agents[engine.next_seat],
+                     over=over, truncated=truncated)
+
     def describe(self) -> str:
+        engine = self._engine
+        if engine is None:
+            return self._rules.describe()
         return self.table.describe()
+
+
+def native_engine(table: TwinItTable) -> _native.Engine:
+    """A C engine for the table's options, player count, tick and episode cap."""
+    assert _native is not None
+    state = table.state
+    options = state.options
+    return _native.Engine(table.players, MODES.index(options["mode"]), list(state.side_of),
+                          options["edition"] == "ko", int(options["sets_to_win"]),
+                          int(options["hold_ms"]), int(options["triple_timeout_ms"]),
+                          int(options["finish_window_ms"]), int(options["duration_s"]) * 1000,
+                          int(options["rounds"]), table.dt, table.max_ticks or 0, _FACES)
+
+
+def state_of(fields: Mapping[str, Any], dealt: TwinItState, rng: Rng) -> TwinItState:
+    """The rules' :class:`TwinItState` holding the engine's ``fields()``; ``dealt`` is the
+    episode's deal (its options and seed), ``rng`` its chance so far."""
+    state = TwinItState(dealt.options, dealt.players, dealt.seed, list(dealt.side_of))
+    state.rng = rng.clone()
+    state.version, state.clock = fields["version"], fields["clock"]
+    state.phase = PHASES[fields["phase"]]
+    state.up = fields["up"]
+    state.piles = fields["piles"]
+    state.centre = fields["centre"]
+    state.sets = fields["sets"]
+    state.taboo = fields["taboo"]
+    state.hands = {PLACES[place]: Hand(seat, PLACES[place], lift_ms)
+                   for seat, place, lift_ms in fields["hands"]}
+    state.touches = fields["touches"]
+    state.triple_due = fields["triple_due"]
+    state.pair_since = fields["pair_since"]
+    state.turn = fields["turn"]
+    state.winners = frozenset(fields["winners"])
+    state.finish_due = None if fields["finish_due"] < 0 else fields["finish_due"]
+    state.finishers = frozenset(fields["finishers"])
+    contenders = fields["contenders"]
+    state.contenders = None if contenders is None else frozenset(contenders)
+    state.box = fields["box"]
+    state.ends_ms = None if fields["ends_ms"] < 0 else fields["ends_ms"]
+    state.round_no = fields["round_no"]
+    state.round_points, state.points = fields["round_points"], fields["points"]
+    state.started_ms = None if fields["started_ms"] < 0 else fields["started_ms"]
+    state.takes, state.errors = fields["takes"], fields["errors"]
+    state.claims, state.claim_ms = fields["claims"], fields["claim_ms"]
+    state.tally = {name: fields[name] for name in ("flips", "steals", "ties") if fields[name]}
+    return state
+
+
+def _synced(table: TwinItTable, fields: Mapping[str, Any], rng: Rng) -> TwinItTable:
+    """A copy of the rules' ``table`` (which holds the episode's deal) at the engine's
+    ``fields()`` and chance: its state, clock and tick."""
+    copy = TwinItTable.__new__(TwinItTable)
+    copy.__dict__.update(table.__dict__)
+    copy.state = state_of(fields, table.state, rng)
+    copy.now, copy.tick = fields["now"], fields["tick"]
+    copy._episode = -1 - table._episode  # none of the table's caches applies to the copy
+    return copy
 
 
 class parallel_env(TableParallelEnv):
@@ -668,6 +857,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 __all__ = [
+    "NATIVE",
     "N_ACTIONS",
     "OBSERVATION",
     "PLACES",
