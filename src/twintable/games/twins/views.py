@@ -60,7 +60,9 @@ class TwinsView(NamedTuple):
         return {
             "game": "twins",
             "viewer": self.viewer,
-            "options": dict(self.options),
+            # JSON's shape (a tuple option, ``teams``, as a list), as a client reads it.
+            "options": {k: list(v) if isinstance(v, tuple) else v
+                        for k, v in self.options.items()},
             "players": self.players,
             "hand": [card_json(c) for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
