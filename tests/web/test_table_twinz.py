@@ -435,6 +435,10 @@ def test_a_long_clue_shrinks_to_its_card_instead_of_breaking_mid_word(second_tab
     assert drawn[0]["size"] == 19.2 and drawn[2]["size"] < 12, drawn
 
 
+CLUES_FIT = """() => [...document.querySelectorAll('#twinz-recap .tz-mini')]
+  .every((card) => card.scrollWidth <= card.clientWidth)"""
+
+
 def test_a_refused_clue_leaves_a_recap_on_the_board_until_the_next_card(
         tab: Tab, people: list[dict[int, Remote]], tmp_path: Any) -> None:
     # Issue 40: the root rule stopped the duo with a banner that said only "a clue gave it
@@ -472,6 +476,8 @@ def test_a_refused_clue_leaves_a_recap_on_the_board_until_the_next_card(
     why = refused.locator(".tz-why").inner_text()
     assert clue in why and word in why, why
     assert recap.locator('.tz-recap-clue[data-seat="1"] .tz-mini').inner_text() == "ZQEVE"
+    # Each clue fits its card (a long clue once ran out of its box).
+    assert page.evaluate(CLUES_FIT), clue
     assert "Dee" in page.locator(".tz-recap-result").inner_text()
     # Told once: the clues and the result are on the board, not flashed above it too.
     assert page.locator("#flash").inner_text() == ""
@@ -483,3 +489,4 @@ def test_a_refused_clue_leaves_a_recap_on_the_board_until_the_next_card(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     box = recap.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate(CLUES_FIT), clue
