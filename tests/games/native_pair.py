@@ -29,6 +29,15 @@ def require_native(env_module: ModuleType, game: str) -> None:
     pytest.skip(f"the C engine of {game} was not built (no C compiler at install)")
 
 
+def refuses_native_unbuilt(monkeypatch: pytest.MonkeyPatch, env_module: ModuleType) -> None:
+    """Without the extension, asking for the engine is an error, and by default the
+    environment runs on the rules."""
+    monkeypatch.setattr(env_module, "NATIVE", False)
+    with pytest.raises(RuntimeError, match="not built"):
+        env_module.raw_env(players=4, native=True)
+    assert not env_module.raw_env(players=4).native
+
+
 def paired(make: Callable[..., Any], seed: int) -> tuple[Any, Any]:
     """(on the engine, on the rules): ``make(native=...)`` for each, both reset on
     ``seed``."""

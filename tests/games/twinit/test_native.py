@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.native_pair import paired, refuse_alike, same_step
+from tests.games.native_pair import paired, refuse_alike, refuses_native_unbuilt, same_step
 from tests.games.native_pair import require_native as require_native_engine
 from twintable.games.twinit import env as twinit_v0
 
@@ -228,7 +228,4 @@ def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
 
 def test_native_is_refused_when_the_engine_was_not_built(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(twinit_v0, "NATIVE", False)
-    with pytest.raises(RuntimeError, match="not built"):
-        twinit_v0.raw_env(players=4, native=True)
-    assert not twinit_v0.raw_env(players=4).native
+    refuses_native_unbuilt(monkeypatch, twinit_v0)

@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.native_pair import paired, refuse_alike, same_step
+from tests.games.native_pair import paired, refuse_alike, refuses_native_unbuilt, same_step
 from tests.games.native_pair import require_native as require_native_engine
 from twintable.games.twins import env as twins_v0
 
@@ -93,7 +93,4 @@ def test_the_engine_is_the_default_and_the_state_read_is_a_copy() -> None:
 
 def test_native_is_refused_when_the_engine_was_not_built(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(twins_v0, "NATIVE", False)
-    with pytest.raises(RuntimeError, match="not built"):
-        twins_v0.raw_env(players=4, native=True)
-    assert not twins_v0.raw_env(players=4).native
+    refuses_native_unbuilt(monkeypatch, twins_v0)

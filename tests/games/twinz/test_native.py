@@ -20,7 +20,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.native_pair import paired, refuse_alike, same_step
+from tests.games.native_pair import paired, refuse_alike, refuses_native_unbuilt, same_step
 from tests.games.native_pair import require_native as require_native_engine
 from twintable.core.types import Action
 from twintable.games.twinz import env as twinz_v1
@@ -234,10 +234,7 @@ def test_native_is_refused_where_it_cannot_play(monkeypatch: pytest.MonkeyPatch)
         twinz_v1.raw_env(players=4, native=True, options={"deck": {"words": words}})
     assert not twinz_v1.raw_env(players=4, options={"deck": {"words": words}}).native
     assert not twinz_v1.raw_env(players=4, native=False).native
-    monkeypatch.setattr(twinz_v1, "NATIVE", False)
-    with pytest.raises(RuntimeError, match="not built"):
-        twinz_v1.raw_env(players=4, native=True)
-    assert not twinz_v1.raw_env(players=4).native
+    refuses_native_unbuilt(monkeypatch, twinz_v1)
 
 
 @pytest.mark.parametrize("deck", ["yellow", "blue"])
