@@ -15,20 +15,25 @@ from setuptools import Extension, setup
 threads = [] if os.name == "nt" else ["-pthread"]
 # What the engines share: CPython's Mersenne Twister (core/rng.py's draws), one header.
 # ``depends`` rebuilds an engine when it changes and ships it in the sdist.
-shared = {"include_dirs": ["src/twintable/core/native"],
-          "depends": ["src/twintable/core/native/mt19937.h"]}
+# The environments' engines also share their Python-binding glue (env_glue.h).
+native = "src/twintable/core/native"
+shared = {"include_dirs": [native], "depends": [f"{native}/mt19937.h"]}
+env_shared = {"include_dirs": [native],
+              "depends": [f"{native}/mt19937.h", f"{native}/env_glue.h"]}
 setup(ext_modules=[
     Extension("twintable.games.timo._native", ["src/twintable/games/timo/_native.c"],
               optional=True, extra_compile_args=["-O2", *threads], extra_link_args=threads,
               **shared),
     # Twins' rules for its environment (games/twins/env.py; optional the same way).
     Extension("twintable.games.twins._native", ["src/twintable/games/twins/_native.c"],
-              optional=True, extra_compile_args=["-O2"], **shared),
+              optional=True, extra_compile_args=["-O2"], **env_shared),
     # Twinz's rules for its environment (games/twinz/env.py; optional the same way).
     Extension("twintable.games.twinz._native", ["src/twintable/games/twinz/_native.c"],
-              optional=True, extra_compile_args=["-O2"], **shared),
+              optional=True, extra_compile_args=["-O2"], **env_shared),
     # Twin It's rules for its environment (games/twinit/env.py; the same way). It draws no
-    # chance itself (the deal comes from the Python rules), so it needs no twister.
+    # chance itself (the deal comes from the Python rules), so it needs no twister, only
+    # the glue.
     Extension("twintable.games.twinit._native", ["src/twintable/games/twinit/_native.c"],
-              optional=True, extra_compile_args=["-O2"]),
+              optional=True, extra_compile_args=["-O2"], include_dirs=[native],
+              depends=[f"{native}/env_glue.h"]),
 ])

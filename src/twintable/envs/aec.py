@@ -159,6 +159,9 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
     max_steps: int | None = None
     #: AEC steps taken this episode.
     steps = 0
+    #: Whether ``rewards`` may hold a nonzero reward (:meth:`_settle_quietly` then zeroes
+    #: them); a game that settles quiet steps so sets it True when it hands out rewards.
+    _rewarded = True
 
     def __init__(self, players: int, render_mode: str | None, box: spaces.Box,
                  n_actions: int):
@@ -231,6 +234,17 @@ class TableEnv(Seats, AECEnv):  # type: ignore[misc]
         elif over or truncated:
             self._final_infos()
         self._accumulate_rewards()
+        self.agent_selection = next_agent
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle_quietly(self, agent: str, next_agent: str) -> None:
+        """:meth:`_settle` for a step that ends nothing and rewards nobody, on the engines'
+        fast path: every reward is 0, so only what changed is written."""
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewarded:
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            self._rewarded = False
         self.agent_selection = next_agent
         if self.render_mode == "human":
             self.render()

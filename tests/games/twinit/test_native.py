@@ -5,8 +5,8 @@ alike, with the same error; options the engine does not play stay on the rules."
 
 from __future__ import annotations
 
-import os
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -17,7 +17,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twintable.envs import IllegalActionError
+from tests.games.native_pair import paired, refuse_alike, refuses_native_unbuilt, same_step
+from tests.games.native_pair import require_native as require_native_engine
 from twintable.games.twinit import env as twinit_v0
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -31,13 +32,7 @@ PLACES = len(twinit_v0.PLACES)
 
 
 def require_native() -> None:
-    """Skip when the extension was not built; fail instead under TWINTABLE_REQUIRE_NATIVE=1
-    (.ci/run sets it: CI has a compiler, so a missing engine there is a broken build)."""
-    if twinit_v0.NATIVE:
-        return
-    if os.environ.get("TWINTABLE_REQUIRE_NATIVE") == "1":
-        pytest.fail("the C engine of Twin It was not built (TWINTABLE_REQUIRE_NATIVE=1)")
-    pytest.skip("the C engine of Twin It was not built (no C compiler at install)")
+    require_native_engine(twinit_v0, "Twin It")
 
 
 #: Options that reach every rule quickly: a target of one or two sets (wins), short holds
@@ -118,32 +113,6 @@ def same_state(native: Any, reference: Any) -> None:
     assert native.now_ms == reference.now_ms
 
 
-def same_step(native: Any, reference: Any, agents: list[str]) -> None:
-    assert native.agent_selection == reference.agent_selection
-    for agent in agents:
-        mine, theirs = native.observe(agent), reference.observe(agent)
-        assert mine["observation"].dtype == theirs["observation"].dtype
-        assert np.array_equal(mine["observation"], theirs["observation"])
-        assert np.array_equal(mine["action_mask"], theirs["action_mask"])
-    assert native.rewards == reference.rewards
-    assert native._cumulative_rewards == reference._cumulative_rewards
-    assert native.terminations == reference.terminations
-    assert native.truncations == reference.truncations
-    assert native.infos == reference.infos
-
-
-def refuse_alike(envs: list[Any], action: Any, agent: str) -> None:
-    messages = []
-    for env in envs:
-        before = env.game.snapshot(env.state)
-        with pytest.raises(IllegalActionError) as refused:
-            env.step(action)
-        assert env.game.snapshot(env.state) == before
-        messages.append(str(refused.value))
-    assert messages[0] == messages[1]
-    assert agent in messages[0]
-
-
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), moves=st.integers(0, 2**32 - 1),
        players=st.sampled_from([2, 3, 4, 5, 6]), options=st.sampled_from(OPTIONS),
@@ -153,12 +122,10 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
                                                       reward: str) -> None:
     require_native()
     options, players = fitted(options, players)
-    envs = [twinit_v0.raw_env(players=players, options=options, dt=dt, reward=reward,
-                              max_ticks=300, native=native) for native in (True, False)]
-    native, reference = envs
+    native, reference = paired(partial(twinit_v0.raw_env, players=players, options=options,
+                                       dt=dt, reward=reward, max_ticks=300), seed)
+    envs = [native, reference]
     assert native.native and not reference.native
-    for env in envs:
-        env.reset(seed=seed)
     rng = random.Random(moves)
     steps = 0
     while native.agents:
@@ -205,11 +172,9 @@ def test_every_ending_and_rule_is_reached_alike() -> None:
     seen: dict[str, float] = {}
     reasons, turns_given_back, sudden_deaths, rounds_played = set(), 0, 0, 0
     for seed, players, options, careful, grabs in LONG_GAMES:
-        envs = [twinit_v0.raw_env(players=players, options=options, native=native)
-                for native in (True, False)]
-        native, reference = envs
-        for env in envs:
-            env.reset(seed=seed)
+        native, reference = paired(
+            partial(twinit_v0.raw_env, players=players, options=options), seed)
+        envs = [native, reference]
         rng = random.Random(seed)
         for agent in native.agent_iter():
             observation = native.observe(agent)
@@ -263,7 +228,4 @@ def test_the_engine_is_the_default_and_its_reads_are_copies() -> None:
 
 def test_native_is_refused_when_the_engine_was_not_built(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(twinit_v0, "NATIVE", False)
-    with pytest.raises(RuntimeError, match="not built"):
-        twinit_v0.raw_env(players=4, native=True)
-    assert not twinit_v0.raw_env(players=4).native
+    refuses_native_unbuilt(monkeypatch, twinit_v0)

@@ -4,8 +4,8 @@ masks, rewards, ends, infos and states, step for step; refused moves are refused
 
 from __future__ import annotations
 
-import os
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,20 +16,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twintable.envs import IllegalActionError
+from tests.games.native_pair import paired, refuse_alike, refuses_native_unbuilt, same_step
+from tests.games.native_pair import require_native as require_native_engine
 from twintable.games.twins import env as twins_v0
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
 def require_native() -> None:
-    """Skip when the extension was not built; fail instead under TWINTABLE_REQUIRE_NATIVE=1
-    (.ci/run sets it: CI has a compiler, so a missing engine there is a broken build)."""
-    if twins_v0.NATIVE:
-        return
-    if os.environ.get("TWINTABLE_REQUIRE_NATIVE") == "1":
-        pytest.fail("the C engine of Twins was not built (TWINTABLE_REQUIRE_NATIVE=1)")
-    pytest.skip("the C engine of Twins was not built (no C compiler at install)")
+    require_native_engine(twins_v0, "Twins")
 
 
 #: Options that reach every rule quickly: bankruptcies (few chips), the hand limit, a
@@ -42,20 +37,6 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
-def same_step(native: Any, reference: Any, agents: list[str]) -> None:
-    assert native.agent_selection == reference.agent_selection
-    for agent in agents:
-        mine, theirs = native.observe(agent), reference.observe(agent)
-        assert mine["observation"].dtype == theirs["observation"].dtype
-        assert np.array_equal(mine["observation"], theirs["observation"])
-        assert np.array_equal(mine["action_mask"], theirs["action_mask"])
-    assert native.rewards == reference.rewards
-    assert native._cumulative_rewards == reference._cumulative_rewards
-    assert native.terminations == reference.terminations
-    assert native.truncations == reference.truncations
-    assert native.infos == reference.infos
-
-
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), moves=st.integers(0, 2**32 - 1),
        players=st.sampled_from([3, 4, 5, 6]), options=st.sampled_from(OPTIONS),
@@ -66,11 +47,9 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
     require_native()
     if (options.get("deal", 8) > 8 and players > 4) or ("cash" in options and players != 4):
         options = {}
-    envs = [twins_v0.raw_env(players=players, options=options, reward=reward, native=native,
-                             max_steps=300) for native in (True, False)]
-    native, reference = envs
-    for env in envs:
-        env.reset(seed=seed)
+    native, reference = paired(partial(twins_v0.raw_env, players=players, options=options,
+                                       reward=reward, max_steps=300), seed)
+    envs = [native, reference]
     rng = random.Random(moves)
     steps = 0
     while native.agents:
@@ -86,11 +65,8 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
             if rng.random() < 0.05:
                 illegal = rng.choice([0, -1, twins_v0.N_ACTIONS, rng.randrange(1774)])
                 if illegal not in legal:
-                    for env in envs:
-                        with pytest.raises(IllegalActionError) as refused:
-                            env.step(illegal)
-                        assert str(refused.value) == (f"action {illegal} is not legal for "
-                                                      f"{agent} now")
+                    assert refuse_alike(envs, illegal, agent) == (
+                        f"action {illegal} is not legal for {agent} now")
             action = int(legal[rng.randrange(len(legal))])
             steps += 1
         for env in envs:
@@ -117,7 +93,4 @@ def test_the_engine_is_the_default_and_the_state_read_is_a_copy() -> None:
 
 def test_native_is_refused_when_the_engine_was_not_built(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(twins_v0, "NATIVE", False)
-    with pytest.raises(RuntimeError, match="not built"):
-        twins_v0.raw_env(players=4, native=True)
-    assert not twins_v0.raw_env(players=4).native
+    refuses_native_unbuilt(monkeypatch, twins_v0)

@@ -7,9 +7,9 @@ reach."""
 
 from __future__ import annotations
 
-import os
 import pickle
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,8 +20,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.games.native_pair import paired, refuse_alike, refuses_native_unbuilt, same_step
+from tests.games.native_pair import require_native as require_native_engine
 from twintable.core.types import Action
-from twintable.envs import IllegalActionError
 from twintable.games.twinz import env as twinz_v1
 from twintable.games.twinz import roots
 from twintable.games.twinz.decks import fold, load_decks
@@ -34,13 +35,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
 def require_native() -> None:
-    """Skip when the extension was not built; fail instead under TWINTABLE_REQUIRE_NATIVE=1
-    (.ci/run sets it: CI has a compiler, so a missing engine there is a broken build)."""
-    if twinz_v1.NATIVE:
-        return
-    if os.environ.get("TWINTABLE_REQUIRE_NATIVE") == "1":
-        pytest.fail("the C engine of Twinz was not built (TWINTABLE_REQUIRE_NATIVE=1)")
-    pytest.skip("the C engine of Twinz was not built (no C compiler at install)")
+    require_native_engine(twinz_v1, "Twinz")
 
 
 #: Options that reach every rule quickly: the other deck, no tie window, no pause or
@@ -133,20 +128,10 @@ def same_fields(native: Any, reference: Any) -> None:
     assert (list(fields["turns"]), fields["turn"]) == (reference._turns, reference._turn)
 
 
-def same_step(native: Any, reference: Any) -> None:
-    assert native.agent_selection == reference.agent_selection
+def same_moment(native: Any, reference: Any) -> None:
+    """The same clock, and the same step for every seat."""
     assert (native.now_ms, native.tick) == (reference.now_ms, reference.tick)
-    for agent in native.possible_agents:
-        mine, theirs = native.observe(agent), reference.observe(agent)
-        assert mine["observation"].dtype == theirs["observation"].dtype
-        assert mine["action_mask"].dtype == theirs["action_mask"].dtype
-        assert np.array_equal(mine["observation"], theirs["observation"])
-        assert np.array_equal(mine["action_mask"], theirs["action_mask"])
-    assert native.rewards == reference.rewards
-    assert native._cumulative_rewards == reference._cumulative_rewards
-    assert native.terminations == reference.terminations
-    assert native.truncations == reference.truncations
-    assert native.infos == reference.infos
+    same_step(native, reference, native.possible_agents)
 
 
 @settings(max_examples=25, deadline=None)
@@ -159,18 +144,16 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
                                                       options: dict[str, Any], reward: str,
                                                       max_ticks: Any, patience: float) -> None:
     require_native()
-    envs = [twinz_v1.raw_env(players=players, options=options, reward=reward, native=native,
-                             max_ticks=max_ticks) for native in (True, False)]
-    native, reference = envs
-    for env in envs:
-        env.reset(seed=seed)
+    native, reference = paired(partial(twinz_v1.raw_env, players=players, options=options,
+                                       reward=reward, max_ticks=max_ticks), seed)
+    envs = [native, reference]
     assert native._on_engine and not reference._on_engine
     rng = random.Random(moves)
     steps = 0
     # Most games end well within the steps (a patient table's run long: it is compared
     # up to there).
     while native.agents and steps < 800:
-        same_step(native, reference)
+        same_moment(native, reference)
         if steps % 7 == 0:
             same_fields(native, reference)
         agent = native.agent_selection
@@ -181,16 +164,13 @@ def test_the_engine_plays_every_game_as_the_rules_do(seed: int, moves: int, play
                 illegal = rng.choice([-1, N_ACTIONS, rng.randrange(N_ACTIONS), 1, 2, 4])
                 legal = native.observe(agent)["action_mask"]
                 if not 0 <= illegal < N_ACTIONS or not legal[illegal]:
-                    for env in envs:
-                        with pytest.raises(IllegalActionError) as refused:
-                            env.step(illegal)
-                        assert str(refused.value) == (f"action {illegal} is not legal for "
-                                                      f"{agent} now")
+                    assert refuse_alike(envs, illegal, agent) == (
+                        f"action {illegal} is not legal for {agent} now")
             action = pick(reference, agent, rng, patience)
             steps += 1
         for env in envs:
             env.step(action)
-    same_step(native, reference)
+    same_moment(native, reference)
     same_fields(native, reference)
     assert native.game.snapshot(native.state) == reference.game.snapshot(reference.state)
 
@@ -217,10 +197,8 @@ def test_a_word_outside_the_vocabulary_moves_the_game_to_the_rules(word: str) ->
     """A word the vocabulary does not spell alike: outside it, or another spelling of an
     entry (the root rule reads a clue's accents: MURE typed bare is not MÛRE)."""
     require_native()
-    envs = [twinz_v1.raw_env(players=4, native=native) for native in (True, False)]
-    for env in envs:
-        env.reset(seed=3)
-    native, reference = envs
+    native, reference = paired(partial(twinz_v1.raw_env, players=4), 3)
+    envs = [native, reference]
     while reference.state.phase != CLUES or reference.agent_selection not in (
             f"seat_{seat}" for seat in reference.state.duo):
         action = reference.index_of(None) if reference.state.phase != DRAW else 1
@@ -234,7 +212,7 @@ def test_a_word_outside_the_vocabulary_moves_the_game_to_the_rules(word: str) ->
     assert not native._on_engine
     rng = random.Random(word)
     for _ in range(60):
-        same_step(native, reference)
+        same_moment(native, reference)
         agent = native.agent_selection
         if not native.agents:
             break
@@ -256,10 +234,7 @@ def test_native_is_refused_where_it_cannot_play(monkeypatch: pytest.MonkeyPatch)
         twinz_v1.raw_env(players=4, native=True, options={"deck": {"words": words}})
     assert not twinz_v1.raw_env(players=4, options={"deck": {"words": words}}).native
     assert not twinz_v1.raw_env(players=4, native=False).native
-    monkeypatch.setattr(twinz_v1, "NATIVE", False)
-    with pytest.raises(RuntimeError, match="not built"):
-        twinz_v1.raw_env(players=4, native=True)
-    assert not twinz_v1.raw_env(players=4).native
+    refuses_native_unbuilt(monkeypatch, twinz_v1)
 
 
 @pytest.mark.parametrize("deck", ["yellow", "blue"])

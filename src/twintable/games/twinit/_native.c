@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "env_glue.h"
+
 #define MAX_SEATS 6
 #define CARDS 135
 #define PICTURES 90
@@ -948,17 +950,6 @@ static PyObject *engine_load(Engine *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static int seat_of(const Engine *self, PyObject *arg, int *seat) {
-    long value = PyLong_AsLong(arg);
-    if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < 0 || value >= self->g.players) {
-        PyErr_SetString(PyExc_ValueError, "no such seat");
-        return -1;
-    }
-    *seat = (int)value;
-    return 0;
-}
-
 /* step(seat, index[, cards, up]): a start takes the box as env.py shuffled it and the face
  * it drew for each card. */
 static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -967,7 +958,7 @@ static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "step(seat, index[, cards, up])");
         return NULL;
     }
-    if (seat_of(self, args[0], &seat) < 0) return NULL;
+    if (glue_seat(args[0], self->g.players, &seat) < 0) return NULL;
     int overflow = 0;
     long index = PyLong_AsLongAndOverflow(args[1], &overflow);
     if (index == -1 && PyErr_Occurred()) return NULL;
@@ -1004,47 +995,18 @@ static PyObject *engine_step(Engine *self, PyObject *const *args, Py_ssize_t nar
     return PyLong_FromLong(step(g, seat, index, cards, up));
 }
 
-static int get_buffer(PyObject *source, Py_buffer *view, const char *format, Py_ssize_t size,
-                      const char *what) {
-    if (PyObject_GetBuffer(source, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->len != size || view->format == NULL || strcmp(view->format, format) != 0) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s must be a writable %s buffer of %zd bytes", what,
-                     format, size);
-        return -1;
-    }
-    return 0;
-}
-
 /* encode(seat, observation, mask): the seat's observation and its legal moves. */
 static PyObject *engine_encode(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat;
     Py_buffer observation, mask;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "encode(seat, observation, mask)");
+    if (glue_encode_args(args, nargs, self->g.players, O_SIZE, N_ACTIONS, &seat, &observation,
+                         &mask) < 0)
         return NULL;
-    }
-    if (seat_of(self, args[0], &seat) < 0) return NULL;
-    if (get_buffer(args[1], &observation, "f", (Py_ssize_t)sizeof(float) * O_SIZE,
-                   "observation") < 0)
-        return NULL;
-    if (get_buffer(args[2], &mask, "b", N_ACTIONS, "mask") < 0) {
-        PyBuffer_Release(&observation);
-        return NULL;
-    }
     write_observation(&self->g, seat, (float *)observation.buf);
     write_mask(&self->g, seat, (int8_t *)mask.buf);
     PyBuffer_Release(&observation);
     PyBuffer_Release(&mask);
     Py_RETURN_NONE;
-}
-
-static PyObject *int_tuple(const int *items, int count) {
-    PyObject *tuple = PyTuple_New(count);
-    if (tuple == NULL) return NULL;
-    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(items[i]));
-    return tuple;
 }
 
 static PyObject *long_list(const long long *items, int count) {
@@ -1070,18 +1032,18 @@ static PyObject *get_next_seat(Engine *self, void *Py_UNUSED(unused)) {
 static PyObject *get_scores(Engine *self, void *Py_UNUSED(unused)) {
     int scores[MAX_SEATS];
     scores_of(&self->g, scores);
-    return int_tuple(scores, self->g.players);
+    return glue_int_tuple(scores, self->g.players);
 }
 
 static PyObject *get_scores_before(Engine *self, void *Py_UNUSED(unused)) {
-    return int_tuple(self->g.scores_before, self->g.players);
+    return glue_int_tuple(self->g.scores_before, self->g.players);
 }
 
 static PyObject *get_winners(Engine *self, void *Py_UNUSED(unused)) {
     int seats[MAX_SEATS], n = 0;
     for (int seat = 0; seat < self->g.players; seat++)
         if (self->g.winners >> seat & 1) seats[n++] = seat;
-    return int_tuple(seats, n);
+    return glue_int_tuple(seats, n);
 }
 
 static PyObject *get_over(Engine *self, void *Py_UNUSED(unused)) {
@@ -1173,13 +1135,13 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         "up", int_list(up, CARDS), "piles", piles,
         "centre", int_list(g->centre, g->centre_size), "sets", sets, "hands", hands,
         "touches", touches, "triple_due", triples, "pair_since", since, "turn", g->turn,
-        "winners", int_tuple(winners, n_winners), "started_ms", g->started_ms,
+        "winners", glue_int_tuple(winners, n_winners), "started_ms", g->started_ms,
         "takes", long_list(g->takes, players), "errors", long_list(g->errors, players),
         "claims", long_list(g->claims, players), "claim_ms", long_list(g->claim_ms, players),
         "flips", g->flips, "steals", g->steals, "ties", g->ties, "end_reason", g->end_reason,
         "now", g->now, "tick", g->tick, "taboo", taboo, "finish_due", g->finish_due,
-        "finishers", int_tuple(finishers, n_finishers),
-        "contenders", g->contenders ? int_tuple(contenders, n_contenders) : Py_NewRef(Py_None),
+        "finishers", glue_int_tuple(finishers, n_finishers),
+        "contenders", g->contenders ? glue_int_tuple(contenders, n_contenders) : Py_NewRef(Py_None),
         "box", int_list(g->box, g->box_size), "ends_ms", g->ends_ms, "round_no", g->round_no,
         "round_points", long_list(g->round_points, g->sides),
         "points", long_list(g->points, g->sides));
@@ -1239,11 +1201,9 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&EngineType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
+    PyObject *m = glue_module_with_engine(&module, &EngineType);
     if (m == NULL) return NULL;
-    if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&EngineType) < 0 ||
-        PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0 ||
+    if (PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_SIZE", O_SIZE) < 0 ||
         PyModule_AddIntConstant(m, "PLACES", PLACES) < 0) {
         Py_DECREF(m);

@@ -739,15 +739,7 @@ class raw_env(TableEnv):
             raise IllegalActionError(f"action {number} is not legal for {agent} now")
         over, truncated = engine.over, engine.truncated
         if not (over or truncated) and (played == 1 or not self._by_score):
-            # TableEnv._settle's work for a step that ends nothing and rewards nobody:
-            # only what changed is written.
-            self._cumulative_rewards[agent] = 0.0
-            if self._rewarded:
-                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-                self._rewarded = False
-            self.agent_selection = self.possible_agents[engine.next_seat]
-            if self.render_mode == "human":
-                self.render()
+            self._settle_quietly(agent, self.possible_agents[engine.next_seat])
             return
         if self._by_score:
             rewards = {name: float(after - earlier) for name, after, earlier

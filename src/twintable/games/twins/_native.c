@@ -59,6 +59,7 @@ static const int BUY_COST[3] = {0, 1, 3};
 
 /* CPython's Mersenne Twister, seeded and used as random.Random(int) is (core/rng.py). */
 #include "mt19937.h"
+#include "env_glue.h"
 
 /* ---- the game ----------------------------------------------------------------------- */
 typedef struct {
@@ -441,58 +442,25 @@ static PyObject *engine_reset(Engine *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-static int seat_of(const Engine *self, PyObject *arg, int *seat) {
-    long value = PyLong_AsLong(arg);
-    if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < 0 || value >= self->g.players) {
-        PyErr_SetString(PyExc_ValueError, "no such seat");
-        return -1;
-    }
-    *seat = (int)value;
-    return 0;
-}
-
 static PyObject *engine_apply_index(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "apply_index(seat, index)");
         return NULL;
     }
-    if (seat_of(self, args[0], &seat) < 0) return NULL;
+    if (glue_seat(args[0], self->g.players, &seat) < 0) return NULL;
     long index = PyLong_AsLong(args[1]);
     if (index == -1 && PyErr_Occurred()) return NULL;
     return PyBool_FromLong(apply_index(&self->g, seat, index));
-}
-
-static int get_buffer(PyObject *source, Py_buffer *view, const char *format, Py_ssize_t size,
-                      const char *what) {
-    if (PyObject_GetBuffer(source, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->len != size || view->format == NULL || strcmp(view->format, format) != 0) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s must be a writable %s buffer of %zd bytes", what,
-                     format, size);
-        return -1;
-    }
-    return 0;
 }
 
 /* encode(seat, observation, mask): the seat's observation and its legal moves. */
 static PyObject *engine_encode(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat;
     Py_buffer observation, mask;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "encode(seat, observation, mask)");
+    if (glue_encode_args(args, nargs, self->g.players, O_SIZE, N_ACTIONS, &seat, &observation,
+                         &mask) < 0)
         return NULL;
-    }
-    if (seat_of(self, args[0], &seat) < 0) return NULL;
-    if (get_buffer(args[1], &observation, "f", (Py_ssize_t)sizeof(float) * O_SIZE,
-                   "observation") < 0)
-        return NULL;
-    if (get_buffer(args[2], &mask, "b", N_ACTIONS, "mask") < 0) {
-        PyBuffer_Release(&observation);
-        return NULL;
-    }
     write_observation(&self->g, seat, (float *)observation.buf);
     write_mask(&self->g, seat, (int8_t *)mask.buf);
     PyBuffer_Release(&observation);
@@ -511,15 +479,8 @@ static PyObject *get_next_seat(Engine *self, void *Py_UNUSED(unused)) {
     return PyLong_FromLong(0);
 }
 
-static PyObject *int_tuple(const int *items, int count) {
-    PyObject *tuple = PyTuple_New(count);
-    if (tuple == NULL) return NULL;
-    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(items[i]));
-    return tuple;
-}
-
 static PyObject *get_chips(Engine *self, void *Py_UNUSED(unused)) {
-    return int_tuple(self->g.chips, self->g.players);
+    return glue_int_tuple(self->g.chips, self->g.players);
 }
 
 static PyObject *get_over(Engine *self, void *Py_UNUSED(unused)) {
@@ -580,12 +541,12 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
     PyObject *result = Py_BuildValue(
         "{s:K,s:K,s:K,s:N,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:i,s:i,s:i,s:O,s:N}",
         "seed", (unsigned long long)g->seed, "counter", (unsigned long long)g->counter,
-        "version", (unsigned long long)g->version, "chips", int_tuple(g->chips, players),
-        "bank", g->bank, "out", int_tuple(g->out, players), "hands", hands,
-        "draw_pile", int_tuple(draw, g->draw_size),
+        "version", (unsigned long long)g->version, "chips", glue_int_tuple(g->chips, players),
+        "bank", g->bank, "out", glue_int_tuple(g->out, players), "hands", hands,
+        "draw_pile", glue_int_tuple(draw, g->draw_size),
         "played", played_list(g->played, g->n_played),
         "last_played", played_list(g->last_played, g->n_last_played), "picks", picks,
-        "bought", int_tuple(g->bought, players), "sitting_out", int_tuple(g->sitting, players),
+        "bought", glue_int_tuple(g->bought, players), "sitting_out", glue_int_tuple(g->sitting, players),
         "dealer", g->dealer, "buyer", g->buyer, "hand_no", g->hand_no, "round_no", g->round_no,
         "phase", g->phase, "ending", g->ending ? Py_True : Py_False, "ledger", ledger);
     return result;
@@ -634,11 +595,9 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__native(void) {
     twister_make_base();
     make_pair_index();
-    if (PyType_Ready(&EngineType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
+    PyObject *m = glue_module_with_engine(&module, &EngineType);
     if (m == NULL) return NULL;
-    if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&EngineType) < 0 ||
-        PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0 ||
+    if (PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_SIZE", O_SIZE) < 0) {
         Py_DECREF(m);
         return NULL;

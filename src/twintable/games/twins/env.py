@@ -444,15 +444,8 @@ class raw_env(TableEnv):
             raise IllegalActionError(f"action {index} is not legal for {agent} now")
         over = engine.over
         if chips is None and not over:
-            # TableEnv._settle's work for a step that ends nothing and, winning being
-            # the only reward, rewards nobody: only what changed is written.
-            self._cumulative_rewards[agent] = 0.0
-            if self._rewarded:
-                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-                self._rewarded = False
-            self.agent_selection = self.possible_agents[engine.next_seat]
-            if self.render_mode == "human":
-                self.render()
+            # A step that ends nothing and, winning being the only reward, rewards nobody.
+            self._settle_quietly(agent, self.possible_agents[engine.next_seat])
             return
         if chips is not None:
             scale = self.table.start_chips

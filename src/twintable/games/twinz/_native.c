@@ -86,6 +86,7 @@
 /* CPython's Mersenne Twister, seeded and used as random.Random(int) is: shared by the
  * engines (core/native/mt19937.h). */
 #include "mt19937.h"
+#include "env_glue.h"
 
 /* ---- the game ----------------------------------------------------------------------- */
 typedef struct {
@@ -638,13 +639,7 @@ static int two_ints(PyObject *const *args, Py_ssize_t nargs, const Twinz *g, int
         PyErr_SetString(PyExc_TypeError, usage);
         return -1;
     }
-    long value = PyLong_AsLong(args[0]);
-    if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < 0 || value >= g->players) {
-        PyErr_SetString(PyExc_ValueError, "no such seat");
-        return -1;
-    }
-    *seat = (int)value;
+    if (glue_seat(args[0], g->players, seat) < 0) return -1;
     *index = PyLong_AsLong(args[1]);
     if (*index == -1 && PyErr_Occurred()) return -1;
     return 0;
@@ -676,52 +671,19 @@ static PyObject *engine_legal(Engine *self, PyObject *const *args, Py_ssize_t na
     return PyBool_FromLong(legal(&self->g, seat, index));
 }
 
-static int get_buffer(PyObject *source, Py_buffer *view, const char *format, Py_ssize_t size,
-                      const char *what) {
-    if (PyObject_GetBuffer(source, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->len != size || view->format == NULL || strcmp(view->format, format) != 0) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s must be a writable %s buffer of %zd bytes", what,
-                     format, size);
-        return -1;
-    }
-    return 0;
-}
-
 /* encode(seat, observation, mask): the seat's observation and its legal moves. */
 static PyObject *engine_encode(Engine *self, PyObject *const *args, Py_ssize_t nargs) {
+    int seat;
     Py_buffer observation, mask;
     const Twinz *g = &self->g;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "encode(seat, observation, mask)");
+    if (glue_encode_args(args, nargs, g->players, O_SIZE, WORD_BASE + g->n_words, &seat,
+                         &observation, &mask) < 0)
         return NULL;
-    }
-    long seat = PyLong_AsLong(args[0]);
-    if (seat == -1 && PyErr_Occurred()) return NULL;
-    if (seat < 0 || seat >= g->players) {
-        PyErr_SetString(PyExc_ValueError, "no such seat");
-        return NULL;
-    }
-    if (get_buffer(args[1], &observation, "f", (Py_ssize_t)sizeof(float) * O_SIZE,
-                   "observation") < 0)
-        return NULL;
-    if (get_buffer(args[2], &mask, "b", WORD_BASE + g->n_words, "mask") < 0) {
-        PyBuffer_Release(&observation);
-        return NULL;
-    }
-    write_observation(g, (int)seat, (float *)observation.buf);
-    write_mask(g, (int)seat, (int8_t *)mask.buf);
+    write_observation(g, seat, (float *)observation.buf);
+    write_mask(g, seat, (int8_t *)mask.buf);
     PyBuffer_Release(&observation);
     PyBuffer_Release(&mask);
     Py_RETURN_NONE;
-}
-
-static PyObject *int_tuple(const int *items, int count) {
-    PyObject *tuple = PyTuple_New(count);
-    if (tuple == NULL) return NULL;
-    for (int i = 0; i < count; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(items[i]));
-    return tuple;
 }
 
 /* The seat on turn (env.py's _selected): seat 0 when nobody is. */
@@ -731,11 +693,11 @@ static PyObject *get_next_seat(Engine *self, void *Py_UNUSED(unused)) {
 }
 
 static PyObject *get_points(Engine *self, void *Py_UNUSED(unused)) {
-    return int_tuple(self->g.points, self->g.players);
+    return glue_int_tuple(self->g.points, self->g.players);
 }
 
 static PyObject *get_cards(Engine *self, void *Py_UNUSED(unused)) {
-    return int_tuple(self->g.cards_won, self->g.players);
+    return glue_int_tuple(self->g.cards_won, self->g.players);
 }
 
 static PyObject *get_phase(Engine *self, void *Py_UNUSED(unused)) {
@@ -751,7 +713,7 @@ static PyObject *get_tick(Engine *self, void *Py_UNUSED(unused)) {
 }
 
 static PyObject *get_duo(Engine *self, void *Py_UNUSED(unused)) {
-    return int_tuple(self->g.duo, 2);
+    return glue_int_tuple(self->g.duo, 2);
 }
 
 /* log(start): the moves (seat, index, t_ms) and timer runs (-1, 0, t_ms) from entry
@@ -788,20 +750,20 @@ static PyObject *engine_fields(Engine *self, PyObject *Py_UNUSED(unused)) {
         "{s:K,s:K,s:i,s:N,s:i,s:i,s:i,s:N,s:i,s:i,s:N,s:L,s:L,s:L,s:N,s:N,s:N,s:N,s:N,"
         "s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:L,s:L,s:N,s:i}",
         "seed", (unsigned long long)g->seed, "counter", (unsigned long long)g->counter,
-        "phase", g->phase, "pile", int_tuple(g->pile, g->pile_n), "card", g->card,
-        "orientation", g->orientation, "line", g->line, "duo", int_tuple(g->duo, 2),
+        "phase", g->phase, "pile", glue_int_tuple(g->pile, g->pile_n), "card", g->card,
+        "orientation", g->orientation, "line", g->line, "duo", glue_int_tuple(g->duo, 2),
         "round_no", g->round_no, "attempt", g->attempt,
         "pause_until", optional(g->pause_until), "countdown_ends", g->countdown_ends,
         "clue_due", g->clue_due, "guess_due", g->guess_due, "tie_due", optional(g->tie_due),
-        "points", int_tuple(g->points, g->players),
-        "cards_won", int_tuple(g->cards_won, g->players),
-        "clues", int_tuple(g->clue_word, 2), "revealed",
-        g->revealed ? int_tuple(g->revealed_word, 2) : Py_NewRef(Py_None),
-        "used", int_tuple(g->used, g->n_used), "guessed", int_tuple(g->guess_word, g->players),
-        "hidden", int_tuple(g->hidden, g->players), "right", int_tuple(g->right, g->n_right),
-        "contest", optional(g->contest), "votes", int_tuple(g->vote, g->players),
-        "dismissed", int_tuple(g->dismissed, 2), "now_ms", g->now_ms, "tick", g->tick,
-        "turns", int_tuple(g->turns, g->n_turns), "turn", g->turn);
+        "points", glue_int_tuple(g->points, g->players),
+        "cards_won", glue_int_tuple(g->cards_won, g->players),
+        "clues", glue_int_tuple(g->clue_word, 2), "revealed",
+        g->revealed ? glue_int_tuple(g->revealed_word, 2) : Py_NewRef(Py_None),
+        "used", glue_int_tuple(g->used, g->n_used), "guessed", glue_int_tuple(g->guess_word, g->players),
+        "hidden", glue_int_tuple(g->hidden, g->players), "right", glue_int_tuple(g->right, g->n_right),
+        "contest", optional(g->contest), "votes", glue_int_tuple(g->vote, g->players),
+        "dismissed", glue_int_tuple(g->dismissed, 2), "now_ms", g->now_ms, "tick", g->tick,
+        "turns", glue_int_tuple(g->turns, g->n_turns), "turn", g->turn);
 }
 
 /* out[0..count) = start, start + 1, ...: two indices a store where the compiler has
@@ -930,11 +892,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     twister_make_base();
-    if (PyType_Ready(&EngineType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
+    PyObject *m = glue_module_with_engine(&module, &EngineType);
     if (m == NULL) return NULL;
-    if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&EngineType) < 0 ||
-        PyModule_AddIntConstant(m, "WORD_BASE", WORD_BASE) < 0 ||
+    if (PyModule_AddIntConstant(m, "WORD_BASE", WORD_BASE) < 0 ||
         PyModule_AddIntConstant(m, "MAX_USED", MAX_USED) < 0 ||
         PyModule_AddIntConstant(m, "OBSERVATION_SIZE", O_SIZE) < 0) {
         Py_DECREF(m);

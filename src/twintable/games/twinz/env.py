@@ -764,15 +764,8 @@ class raw_env(TableEnv):
             raise IllegalActionError(f"action {index} is not legal for {agent} now")
         flags = result & _FLAGS
         if not flags:
-            # TableEnv._settle's work for a step that changes no score and ends nothing:
-            # every reward is 0, so only what changed is written.
-            self._cumulative_rewards[agent] = 0.0
-            if self._rewarded:
-                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-                self._rewarded = False
-            self.agent_selection = self.possible_agents[result >> _SEAT_SHIFT]
-            if self.render_mode == "human":
-                self.render()
+            # A step that changes no score and ends nothing.
+            self._settle_quietly(agent, self.possible_agents[result >> _SEAT_SHIFT])
             return
         over, truncated = bool(flags & _ENDED), bool(flags & _TRUNCATED)
         scores = self._engine_scores()
