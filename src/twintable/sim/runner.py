@@ -162,6 +162,8 @@ def _run_job(job: SimJob) -> list[GameResult]:
     game = simulation_engine(entry)
     results = []
     for index in range(job.first, job.first + job.count):
+        if _stopping is not None and _stopping.is_set():
+            break  # the run stops: the parent discards this chunk (run_games says why)
         bots = make_bots(entry, seat_bots(job.lineup, index, job.rotate))
         results.append(play_game(game, job.options, bots, job.seed + index,
                                  plan=entry.plan))
@@ -202,23 +204,35 @@ def run_games(game_id: str, options: Mapping[str, Any], lineup: Sequence[str], g
         for job in jobs:
             yield _run_job(job)
         return
-    pool = multiprocessing.get_context().Pool(workers, initializer=_leave_interrupts)
+    context = multiprocessing.get_context()
+    stopping = context.Event()
+    pool = context.Pool(workers, initializer=_start_worker, initargs=(stopping,))
     try:
         # imap hands chunks back in order as they finish, chunk by chunk.
         yield from pool.imap(_run_job, jobs)
-        pool.close()
     finally:
-        # terminate() ends the workers at once, queued chunks and all (an early stop); after
-        # a full run they are idle and it only reaps them.
-        pool.terminate()
+        # An early stop (Ctrl-C, SIGTERM, a worker's error): every chunk, queued or
+        # running, ends before its next game, and the workers leave by themselves. They
+        # are not killed: Pool.terminate() signalled workers that could be writing a
+        # result, one died holding the result queue's lock, and terminate() then waited
+        # on that lock for ever (it hung a test after a worker's error in CI). After a
+        # full run the workers are idle and this only reaps them.
+        stopping.set()
+        pool.close()
         pool.join()
 
 
-def _leave_interrupts() -> None:
+#: Set in a worker process (:func:`_start_worker`): the run is stopping.
+_stopping: Any = None
+
+
+def _start_worker(stopping: Any) -> None:
     """A worker ignores Ctrl-C: the terminal sends it to the whole process group, and the
-    parent alone decides (it keeps the finished games and ends the workers). SIGTERM,
-    which the parent's ``terminate()`` sends, ends a worker at once, whatever handler the
-    parent had when it forked."""
+    parent alone decides (it keeps the finished games and tells the workers to stop
+    through ``stopping``). SIGTERM ends a worker at once, whatever handler the parent had
+    when it forked (nothing here sends it: the run ends them through ``stopping``)."""
+    global _stopping
+    _stopping = stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
