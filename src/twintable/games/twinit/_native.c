@@ -477,8 +477,9 @@ static void flip(Game *g, int seat, long long t) {
     settle(g, t);
 }
 
-static void touch(Game *g, int seat, int place, long long t) {
-    int picture = place_picture(g, place);
+/* A touch at time t (never before the table's clock): the clock moves on and the seat's
+ * recent touches keep it, the oldest dropped when full. Returns the time used. */
+static long long record_touch(Game *g, int seat, long long t) {
     if (t < g->clock) t = g->clock;
     g->clock = t;
     if (g->n_touches[seat] == MAX_TOUCHES) {
@@ -486,6 +487,12 @@ static void touch(Game *g, int seat, int place, long long t) {
         g->n_touches[seat]--;
     }
     g->touches[seat][g->n_touches[seat]++] = t;
+    return t;
+}
+
+static void touch(Game *g, int seat, int place, long long t) {
+    int picture = place_picture(g, place);
+    t = record_touch(g, seat, t);
     int mine = -1;
     for (int i = 0; i < g->n_hands; i++)
         if (g->hands[i].seat == seat) mine = g->hands[i].place;
@@ -516,13 +523,7 @@ static void touch(Game *g, int seat, int place, long long t) {
 
 /* Time attack: turn a centre card over (_turn_over); nothing settles until the next move. */
 static void turn_over(Game *g, int seat, int slot, long long t) {
-    if (t < g->clock) t = g->clock;
-    g->clock = t;
-    if (g->n_touches[seat] == MAX_TOUCHES) {
-        memmove(g->touches[seat], g->touches[seat] + 1, sizeof(long long) * (MAX_TOUCHES - 1));
-        g->n_touches[seat]--;
-    }
-    g->touches[seat][g->n_touches[seat]++] = t;
+    t = record_touch(g, seat, t);
     g->up[g->centre[slot]] ^= 1;
 }
 
