@@ -5,15 +5,19 @@ language, table names translated, private tables behind their invite link."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import twintable
 from tests.web.conftest import Tab
 from tests.web.play import skip_guided_offer
 from twintable.core.registry import game_ids
 
 pytestmark = pytest.mark.browser
+
+WEB = Path(twintable.__file__).resolve().parent / "web"
 
 
 def lobby(tab: Tab, lang: str = "en") -> None:
@@ -178,6 +182,24 @@ def test_table_names_show_in_the_readers_language(tab: Tab, second_tab: Tab) -> 
     row.locator("button").click()
     second_tab.page.wait_for_selector("#join")
     assert "Minji의 테이블" in second_tab.page.locator("main").inner_text()
+
+
+def test_the_page_says_its_new_language_only_once_it_is_drawn_in_it(tab: Tab) -> None:
+    """The page's lang was set as soon as a language was picked, and the page drawn in it
+    only after the language's font pieces came (up to a second): meanwhile the English
+    lobby said it was Korean (a screen reader read it so; a test read an English table
+    name there). Each moment the lang changes, the heading is already in that language."""
+    catalogue = json.loads((WEB / "i18n" / "ko.json").read_text())
+    lobby(tab)
+    tab.page.evaluate("""() => {
+      window.langSeen = [];
+      new MutationObserver(() => window.langSeen.push([document.documentElement.lang,
+        document.querySelector('main h1')?.textContent])).observe(document.documentElement,
+        { attributes: true, attributeFilter: ['lang'] });
+    }""")
+    tab.page.select_option("#language", "ko")
+    tab.page.wait_for_function("() => window.langSeen.length > 0")
+    assert tab.page.evaluate("window.langSeen") == [["ko", catalogue["nav.lobby"]]]
 
 
 def test_a_private_table_is_reached_only_through_its_invite_link(

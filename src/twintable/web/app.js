@@ -7,7 +7,7 @@
 import { errorText, games } from "./lib/api.js";
 import { el, page, status, translateStatic } from "./lib/dom.js";
 import { catalogueFolders } from "./lib/games.js";
-import { preferredLanguage, t, useLanguage } from "./lib/i18n.js";
+import { language, preferredLanguage, t, useLanguage } from "./lib/i18n.js";
 import { listenForGesture } from "./lib/sound.js";
 import { saveSetting, setting } from "./lib/store.js";
 import { lobbyPage } from "./pages/lobby.js";
@@ -58,6 +58,9 @@ async function route() {
     drawn = mine;
     page(t("error.title"), el("p", { class: "error" }, errorText(error)), el("a", { href: "#/" }, t("table.back")));
   }
+  // The page's language is the one it is now drawn in: set only once the page is, so that
+  // a screen reader (or a test) never reads the old page's words as the new language's.
+  document.documentElement.lang = language();
 }
 
 // Chromium draws text whose font piece is still on its way as empty boxes and, for the
@@ -73,7 +76,6 @@ async function fontsFor(text) {
 async function useLanguageEverywhere(code) {
   await useLanguage(code, await catalogueFolders().catch(() => []));
   saveSetting("lang", code);
-  document.documentElement.lang = code;
   await fontsFor([...document.querySelectorAll("[data-i18n]")].map((node) => t(node.dataset.i18n)).join(""));
   translateStatic();
   document.getElementById("language").value = code;

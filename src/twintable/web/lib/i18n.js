@@ -115,6 +115,9 @@ export function tNodes(key, params = {}, isNode = (value) => typeof Node !== "un
   return text === key ? null : splitAround(text, nodes);
 }
 
+// Names (strings) joined the way the language does, as one string.
+export const joinNames = (names) => joinList(names).join("");
+
 // Items joined the way the language does ("Ann, Bo and Chen"), items kept as they are.
 export function joinList(items, lang = current) {
   const format = new Intl.ListFormat(lang, { type: "conjunction" });

@@ -5,7 +5,7 @@
 // (replay_steps.js): the first frame shows as soon as its page is here.
 import { assets, errorText, tableGet } from "../lib/api.js";
 import { copyLine, el, page } from "../lib/dom.js";
-import { language, t } from "../lib/i18n.js";
+import { joinNames, language, t } from "../lib/i18n.js";
 import { client, loadStyles } from "../lib/games.js";
 import { inviteKey, saveKey, saveSetting, setting } from "../lib/store.js";
 import { replayChat } from "../table/chat.js";
@@ -35,7 +35,7 @@ export async function replayPage(tableArg, moveArg) {
   const who = (seat) => seatChip(info.seats, seat, info.game);
   // A spectator's board; `replay` tells a renderer that nobody plays here (Twin It draws
   // its cards as pictures, not as buttons that cannot be pressed).
-  const ctx = { t, el, local: {}, assets: gameAssets, me: null, replay: true, names: info.seats.map((seat) => seatName(seat, info.game)),
+  const ctx = { t, el, joinNames, local: {}, assets: gameAssets, me: null, replay: true, names: info.seats.map((seat) => seatName(seat, info.game)),
     act() {}, flash() {}, redraw() {} };
   const memory = {};  // what the game remembers of the whole game (every card, to name one played)
   const learn = (page) => {  // every card seen in the steps read so far, to name one played

@@ -7,7 +7,7 @@
 // the board, the waiting room, the results, a move told, a frame received.
 import { assets, games, tableGet, errorText } from "../lib/api.js";
 import { el, page, status } from "../lib/dom.js";
-import { t, tNodes } from "../lib/i18n.js";
+import { joinNames, t, tNodes } from "../lib/i18n.js";
 import { client, loadStyles } from "../lib/games.js";
 import { phoneWidth, reducedMotion } from "../lib/motion.js";
 import { muteButton, play } from "../lib/sound.js";
@@ -75,6 +75,7 @@ function boardContext(tb, gameAssets) {
     t, el, local: tb.local, assets: gameAssets,
     get me() { return tb.me(); },
     get names() { return tb.info.seats.map((seat) => seatName(seat, tb.info.game)); },
+    joinNames,
     act(kind, payload = {}) { tb.socket.act(kind, payload, tb.version, unversioned); },
     flash(text) { tb.banner.text(text); },
     redraw() { drawBoard(tb); },

@@ -2,7 +2,7 @@
 // the same line twice in a row told once with a count, and kept over a reload in this
 // tab up to the move it tells.
 import { el } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { language, t } from "../lib/i18n.js";
 
 const LOG_LINES = 60;
 
@@ -21,14 +21,14 @@ const lineText = (item) => item?.dataset?.text ?? "";
 export function storyLog(tableId) {
   const box = el("ol", { class: "log", id: "log", "aria-live": "polite", reversed: true });
   const kept = savedLog(tableId);
-  const same = kept && kept.lang === document.documentElement.lang;
+  const same = kept && kept.lang === language();
   if (same) box.innerHTML = kept.html;
   const story = {
     box,
     told: same ? kept.version : -1,
     save(version) {
       try {
-        sessionStorage.setItem(logKey(tableId), JSON.stringify({ lang: document.documentElement.lang, version, html: box.innerHTML }));
+        sessionStorage.setItem(logKey(tableId), JSON.stringify({ lang: language(), version, html: box.innerHTML }));
       } catch { /* storage full or refused: the log simply starts afresh after a reload */ }
     },
     // One line on top of the log (kept to its last LOG_LINES); the same line twice in a

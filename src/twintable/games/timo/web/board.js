@@ -51,8 +51,7 @@ function prompt(view, ctx) {
   const { t, el } = ctx;
   if (view.over) {
     const won = winners(view);
-    const names = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" })
-      .format(won.map((seat) => ctx.names[seat] ?? ""));
+    const names = ctx.joinNames(won.map((seat) => ctx.names[seat] ?? ""));
     const line = won.length > 1
       ? (won.includes(ctx.me) ? t("timo.your_team_wins") : t("timo.team_wins", { names }))
       : won[0] === ctx.me ? t("timo.you_win") : t("timo.winner", { name: ctx.names[won[0]] ?? "" });

@@ -95,9 +95,6 @@ function tableOf(view, ctx) {
 
 function teamName(t, side) { return t("twinit.team_name", { team: side + 1 }); }
 
-function listNames(names) {
-  try { return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names); } catch { return names.join(", "); }
-}
 
 function overText(view, ctx) {
   const { t } = ctx;
@@ -107,7 +104,7 @@ function overText(view, ctx) {
     return sides.length === 1 ? t("twinit.team_won", { team: sides[0] + 1 }) : t("twinit.over");
   }
   const names = view.winners.map((seat) => ctx.names[seat] ?? String(seat));
-  return names.length ? t("twinit.won", { names: listNames(names), n: names.length }) : t("twinit.over");
+  return names.length ? t("twinit.won", { names: ctx.joinNames(names), n: names.length }) : t("twinit.over");
 }
 
 function keyHint(el, key) { return el("kbd", { class: "kbd-hint", "aria-hidden": "true" }, key); }
@@ -182,7 +179,7 @@ export function renderTwinIt(view, ctx) {
       const mine = me !== null && view.sides[me] === side;
       return el("section", { class: `ti-team ti-side-${side}${mine ? " ti-mine" : ""}`, "data-side": side, "aria-label": teamName(t, side) },
         el("div", { class: "ti-team-head" }, el("strong", {}, teamName(t, side)), " ",
-          el("span", { class: "ti-members" }, listNames(members.map((seat) => names[seat] ?? String(seat)))), " · ",
+          el("span", { class: "ti-members" }, ctx.joinNames(members.map((seat) => names[seat] ?? String(seat)))), " · ",
           t("twinit.sets", { n: view.sets[side].length })),
         el("div", { class: "ti-sets" }, setCards(ctx, table, side, view.sets[side])),
         tabooCards(ctx, table, side, view.taboo[side]));

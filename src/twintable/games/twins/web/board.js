@@ -77,8 +77,7 @@ function status(view, ctx) {
   const { t, el } = ctx;
   if (view.phase === "over") {
     const won = winners(view);
-    const names = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" })
-      .format(won.map((seat) => ctx.names[seat] ?? ""));
+    const names = ctx.joinNames(won.map((seat) => ctx.names[seat] ?? ""));
     return el("div", { class: "tw2-status", id: "turn" },
       el("strong", {}, t("twins.game_over")), " ",
       // One winner or a shared win is a different sentence, not a plural form: Korean
@@ -97,7 +96,7 @@ function status(view, ctx) {
     what = el("strong", {}, t("twins.pick_two"));
   } else {
     const waiting = view.committed.map((done, seat) => (!done && !view.out[seat] && !view.sitting_out[seat] ? seat : -1)).filter((s) => s >= 0);
-    const list = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(waiting.map((s) => ctx.names[s] ?? ""));
+    const list = ctx.joinNames(waiting.map((s) => ctx.names[s] ?? ""));
     what = waiting.length ? t("twins.waiting_for", { names: list }) : "";
   }
   return el("div", { class: "tw2-status", id: "turn" },

@@ -253,7 +253,7 @@ function roundLine(data, ctx) {
   const word = String(data.word || "").toUpperCase();
   const winners = (data.winners || []).map((seat) => ctx.names[seat] ?? "");
   if (data.reason === "found" && winners.length === 1) return t("twinz.last.found", { word, name: winners[0] });
-  if (data.reason === "found") return t("twinz.last.shared", { word, names: list(winners) });
+  if (data.reason === "found") return t("twinz.last.shared", { word, names: ctx.joinNames(winners) });
   // A clue the root rule refused: say whose, which and why (RULES.md §4).
   const refused = data.refused ? Object.entries(data.refused)[0] : null;
   if (data.reason === "mystery_word" && refused) {
@@ -303,9 +303,6 @@ function recapPanel(recap, ctx) {
         : el("p", { class: "tz-detail" }, t("twinz.recap.no_guess")))));
 }
 
-function list(names) {
-  try { return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names); } catch { return names.join(", "); }
-}
 
 export function renderTwinz(view, ctx) {
   const { t, el, local } = ctx;
