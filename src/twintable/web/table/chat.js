@@ -108,14 +108,31 @@ export function chatPanel({ tableId, info, me, send }) {
     unreadBadge.textContent = unread ? t("chat.unread", { n: unread }) : "";
   }
 
-  // A reaction shows a moment on its seat (the list above tells it to screen readers).
+  // A reaction shows a moment on its seat (the list above tells it to screen readers),
+  // the seat's newest one only. The seats are drawn anew at every move, so a reaction
+  // that only sat in the seat's box went with the next move (a bot's, a few ms later at
+  // times): the seat ring asks for it each time it draws the seat (reactionOn).
+  const showing = new Map();  // seat -> { node, since }
+
   function bubble(line) {
     if (!line.emote || line.seat === null || line.seat === undefined) return;
-    const seat = document.querySelector(`.seat[data-seat="${line.seat}"]`);
-    if (!seat) return;
     const shown = el("span", { class: `chat-bubble${reducedMotion() ? " still" : ""}`, "aria-hidden": "true" }, reactionIcon(line.emote));
-    seat.append(shown);
-    setTimeout(() => shown.remove(), BUBBLE_MS);
+    showing.get(line.seat)?.node.remove();
+    showing.set(line.seat, { node: shown, since: Date.now() });
+    document.querySelector(`.seat[data-seat="${line.seat}"]`)?.append(shown);
+    setTimeout(() => {
+      shown.remove();
+      if (showing.get(line.seat)?.node === shown) showing.delete(line.seat);
+    }, BUBBLE_MS);
+  }
+
+  // The reaction showing on a seat, if any, for its newly drawn box: its pop goes on from
+  // where it was (a node put back in the page starts its animation over).
+  function reactionOn(seat) {
+    const entry = showing.get(seat);
+    if (!entry) return null;
+    entry.node.style.animationDelay = `-${Date.now() - entry.since}ms`;
+    return entry.node;
   }
 
   function onFrame(frame) {
@@ -150,7 +167,7 @@ export function chatPanel({ tableId, info, me, send }) {
 
   refresh();
   drawAll();
-  return { box, onFrame, refresh };
+  return { box, onFrame, refresh, reactionOn };
 }
 
 // A finished game's talk in its replay (both channels): the lines said by the step shown,

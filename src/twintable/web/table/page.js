@@ -59,7 +59,7 @@ async function openTable(tableId) {
   tb.me = () => (mine && !tb.conceded() ? mine.seat : null);
   tb.use = (extra = {}) => tools(tb.info.game, tb.who, { seats: tb.info.seats, memory: tb.memory, ...extra });
   tb.ctx = boardContext(tb, gameAssets);
-  tb.ring = seatRing(game, () => tb, tb.ctx);
+  tb.ring = seatRing(game, () => tb, tb.ctx, (seat) => tb.chat.reactionOn(seat));
   tb.summary = summaryPanel(game, tb.memory, () => tb.use({ view: tb.view }));
   tb.chat = chatPanel({ tableId, info: () => tb.info, me: tb.me, send: (message) => tb.socket.send(message) });
   tb.concede = concedeControls({ tableId, mine, info: () => tb.info, over: () => Boolean(tb.view) && isOver(game, tb.view),

@@ -8,8 +8,9 @@ import { phoneWidth, pulse, seatColour } from "../lib/motion.js";
 import { levelBadge, seatName } from "./names.js";
 import { actingSeats, phoneColumns, seatDeadline, tableLayout, timeLeft, turnLine } from "./layout.js";
 
-// `state()` gives { info, view, mine, lastActor, clock }; `ctx` is the game's context.
-export function seatRing(game, state, ctx) {
+// `state()` gives { info, view, mine, lastActor, clock }; `ctx` is the game's context;
+// `reactionOn(seat)`: the reaction showing on a seat (a node) or null.
+export function seatRing(game, state, ctx, reactionOn = () => null) {
   // Focusable: on a phone the seats are a strip that scrolls sideways (by keyboard too).
   // The seats are a list; the felt between them is not one of its items.
   const box = el("div", { class: "seats ring", id: "seats", role: "group", "aria-label": t("table.seats"), tabindex: 0 });
@@ -61,7 +62,8 @@ export function seatRing(game, state, ctx) {
         isMe ? ` (${t("table.you")})` : "")),
     el("div", { class: "badges" }, badges),
     // What the others can see of this seat (a fan of card backs, chips, a pile...).
-    view && game.seat ? el("div", { class: "seat-game" }, game.seat(view, index, ctx)) : "");
+    view && game.seat ? el("div", { class: "seat-game" }, game.seat(view, index, ctx)) : "",
+    reactionOn(index) || "");
   }
 
   function drawFelt(board) {
