@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from twintable.core.registry import default_registry
+from twintable.sim.export import game_row, result_from_row
 from twintable.sim.extension import simulation_engine
 from twintable.sim.report import build_report, leader_curve, margin, reading_unit, win_shares
 from twintable.sim.runner import GameResult, make_bots, play_game, run_games
@@ -131,6 +132,35 @@ def test_the_leader_after_round_k_is_followed_to_the_end() -> None:
     assert [(row["round"], row["games"], row["win_rate"]) for row in curve] == [
         (1, 2, 0.5), (2, 1, 1.0)]
     assert [margin(r) for r in results] == [30, 30, 50]
+
+
+def test_a_team_that_scores_together_wins_by_its_total() -> None:
+    """Twins' partners win on their chips together: the margin is the winning team's
+    total ahead of the best other team's, not one member's chips against another's (which
+    read -5 here)."""
+    won_together = GameResult(0, ("a", "b", "a", "b"), (10, 30, 25, 0), frozenset({0, 2}),
+                              sides=(0, 1, 0, 1), team_scores=(35, 30))
+    assert margin(won_together) == 5
+    # Timo's partners each hold the team's score: the same either way.
+    timo_like = GameResult(0, ("a", "b", "a", "b"), (60, 20, 60, 20), frozenset({0, 2}),
+                           sides=(0, 1, 0, 1), team_scores=(60, 20))
+    assert margin(timo_like) == 40
+    tied = GameResult(0, ("a", "b", "a", "b"), (10, 30, 25, 5), frozenset({0, 1, 2, 3}),
+                      sides=(0, 1, 0, 1), team_scores=(35, 35))
+    assert margin(tied) is None
+
+
+def test_a_simulated_twins_team_game_is_won_by_a_margin() -> None:
+    """Whatever the chips of each member, the winning team is never behind: every game's
+    margin, read from the game's own team totals, is at least 0, and a kept row reads
+    back the same."""
+    results = [r for chunk in run_games("twins", {"teams": "alternate"}, ["heuristic"] * 4,
+                                        24, 5, workers=1) for r in chunk]
+    assert all(r.team_scores is not None and len(r.team_scores) == 2 for r in results)
+    assert all(gap is None or gap >= 0 for gap in map(margin, results))
+    assert any(gap for gap in map(margin, results))
+    rows = [game_row("twins", {"teams": "alternate"}, r) for r in results]
+    assert [margin(result_from_row(row)) for row in rows] == list(map(margin, results))
 
 
 def test_a_short_run_is_flagged_with_the_games_that_would_do() -> None:

@@ -34,6 +34,7 @@ def game_row(game_id: str, options: Mapping[str, Any], result: GameResult,
     row["positions"] = ([(seat - result.first) % players for seat in range(players)]
                         if result.first is not None else None)
     row["sides"] = list(result.sides) if result.sides is not None else None
+    row["team_scores"] = list(result.team_scores) if result.team_scores is not None else None
     row["winners"] = sorted(result.winners)
     row["winner_bots"] = [result.bots[seat] for seat in sorted(result.winners)]
     row["scores"] = list(result.scores)
@@ -53,7 +54,10 @@ def result_from_row(row: Mapping[str, Any]) -> GameResult:
                       frozenset(row["winners"]), dict(row["stats"]), first=row["first"],
                       dealer=row["dealer"], standings=standings,
                       sides=tuple(row["sides"]) if row["sides"] is not None else None,
-                      steps=int(row["length"]["moves"]))
+                      steps=int(row["length"]["moves"]),
+                      # Rows written before teams scored together have none.
+                      team_scores=(tuple(row["team_scores"]) if row.get("team_scores") is not None
+                                   else None))
 
 
 def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> int:

@@ -169,7 +169,16 @@ def teams(results: Sequence[GameResult]) -> dict[str, Any] | None:
 
 
 def margin(result: GameResult) -> int | None:
-    """How far the winner(s) finished ahead of the best of the rest (None: all won)."""
+    """How far the winner(s) finished ahead of the best of the rest (None: all won); in a
+    team game whose teams score together, the winning team's score ahead of the best
+    other team's (in Twins, partners' chips count together: a winning team's members
+    may each hold fewer chips than the best opponent)."""
+    if result.sides is not None and result.team_scores is not None:
+        won = {result.sides[seat] for seat in result.winners}
+        others = [score for team, score in enumerate(result.team_scores) if team not in won]
+        if not others:
+            return None
+        return max(result.team_scores[team] for team in won) - max(others)
     rest = [score for seat, score in enumerate(result.scores) if seat not in result.winners]
     if not rest:
         return None

@@ -36,7 +36,8 @@ MAX_STEPS = 200_000
 class GameResult:
     """One finished game. ``first`` and ``dealer`` give its turn order (None for a game
     without turns), ``standings`` the scores after each round or hand (empty for a game
-    that does not score by rounds), ``sides`` the team of each seat in a team game, and
+    that does not score by rounds), ``sides`` the team of each seat in a team game and
+    ``team_scores`` what each team scored (by team, when the game reports it), and
     ``steps`` the moves played."""
 
     seed: int
@@ -50,6 +51,7 @@ class GameResult:
     standings: tuple[tuple[int, ...], ...] = ()
     sides: tuple[int, ...] | None = None
     steps: int = 0
+    team_scores: tuple[int, ...] | None = None
 
 
 class _Rounds:
@@ -130,7 +132,8 @@ def _result(game: Game[Any], state: Any, bots: Sequence[Bot], seed: int,
                       game.stats(state), actions,
                       first=opening.first if opening is not None else None,
                       dealer=opening.dealer if opening is not None else None,
-                      standings=standings, sides=game.sides(state), steps=steps)
+                      standings=standings, sides=game.sides(state), steps=steps,
+                      team_scores=outcome.team_scores)
 
 
 def seat_bots(lineup: Sequence[str], game_index: int, rotate: bool = True) -> list[str]:
