@@ -37,6 +37,8 @@ def create_table(tab: Tab, game: str, players: int, options: dict[str, str],
             typed.fill(value)
         elif field.evaluate("e => e.tagName") == "SELECT":
             field.select_option(value)
+        elif field.get_attribute("type") == "checkbox":
+            field.set_checked(value == "true")
         else:
             field.fill(value)
     for seat in range(1, players) if bot else ():
@@ -125,7 +127,15 @@ TIMO_CHOICES = ("[data-colour]", ".hand button.card.legal:not([disabled])", "#ca
                 "[data-catch]", "#pass", "#draw")
 
 
-def timo_move(tab: Tab) -> None:
+def timo_move(tab: Tab, keep: int = 0) -> None:
+    """A card when one can be played, else whatever the turn asks. With ``keep``, never
+    fewer than ``keep`` cards in hand: at that many, draw and keep the card drawn (on a
+    table with ``draw_when_able``, where drawing is always allowed): a person who must not
+    go out. Only one's own moves take cards out of one's hand, so the count cannot change
+    between the look and the tap."""
+    if keep and tab.page.locator(".hand .card").count() <= keep \
+            and tap_first(tab, ("[data-colour]", "#pass", "#draw")):
+        return
     tap_first(tab, TIMO_CHOICES)
 
 

@@ -72,8 +72,10 @@ def end_screen_holds_results_and_own_seat(tab: Tab) -> None:
 def test_timo_board_shows_the_game_is_over(tab: Tab) -> None:
     tab.page.set_viewport_size({"width": 1280, "height": 800})
     # Four seats: the top row of the ring made the end screen too tall for your hand.
-    start(tab, "timo", 4, {"target": "20"})
-    play_to_results(tab, "timo")
+    # Ann keeps two cards at least (she draws rather than play down to one), so a bot
+    # goes out and she has a hand to see at the end (once she went out, and there was none).
+    start(tab, "timo", 4, {"target": "20", "draw_when_able": "true"})
+    play_to_results(tab, "timo", keep=2)
     end_screen_holds_results_and_own_seat(tab)
     hand = tab.page.evaluate("() => [...document.querySelectorAll('.hand .card')]"
                              ".map((card) => card.getBoundingClientRect().bottom)")
