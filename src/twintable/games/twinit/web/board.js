@@ -95,7 +95,6 @@ function tableOf(view, ctx) {
 
 function teamName(t, side) { return t("twinit.team_name", { team: side + 1 }); }
 
-
 function overText(view, ctx) {
   const { t } = ctx;
   if (view.mode === "coop") return t("twinit.over");

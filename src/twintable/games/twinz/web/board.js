@@ -303,7 +303,6 @@ function recapPanel(recap, ctx) {
         : el("p", { class: "tz-detail" }, t("twinz.recap.no_guess")))));
 }
 
-
 export function renderTwinz(view, ctx) {
   const { t, el, local } = ctx;
   if (view._arrived === undefined) view._arrived = performance.now();
