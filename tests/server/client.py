@@ -87,11 +87,15 @@ def is_over(view: dict[str, Any]) -> bool:
 class Player:
     """Acts like a careful client: one action in flight at a time, always against the
     newest view; a refused action (stale after someone else's move, rate limited) is
-    simply followed by a fresh choice from the newest view."""
+    simply followed by a fresh choice from the newest view. ``limit``: the most moves it
+    sends (a test that stops after so many moves must not leave one more in flight: its
+    ack feeds the player, which would answer the newest view with another move)."""
 
     def __init__(self, send: Callable[[dict[str, Any]], None],
-                 choose: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None):
+                 choose: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
+                 limit: int | None = None):
         self.send = send
+        self.limit = limit
         self.choose: Callable[[dict[str, Any]], dict[str, Any] | None] = (
             choose or (lambda view: view["legal"][0]))
         self.latest: dict[str, Any] | None = None
@@ -115,7 +119,8 @@ class Player:
 
     def act(self) -> None:
         frame = self.latest
-        if self.in_flight or frame is None or is_over(frame["view"]):
+        if self.in_flight or frame is None or is_over(frame["view"]) \
+                or (self.limit is not None and self.sent >= self.limit):
             return
         if frame["view"]["legal"]:
             action = self.choose(frame["view"])

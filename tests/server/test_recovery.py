@@ -61,15 +61,15 @@ def _frames(ws: ClientConnection) -> Iterator[dict[str, Any]]:
 def _play(ws: ClientConnection, moves: int | None) -> tuple[int, list[dict[str, Any]]]:
     """Make ``moves`` acknowledged moves (None: play to the end); return the last
     acknowledged seq and every frame."""
-    player = Player(lambda message: ws.send(json.dumps(message)))
+    player = Player(lambda message: ws.send(json.dumps(message)), limit=moves)
     frames = []
     for frame in _frames(ws):
         frames.append(frame)
         if frame["type"] == "table" and frame["table"]["status"] == "finished":
             break
-        if moves is not None and player.acks >= moves:
-            break
         player.feed(frame)
+        if moves is not None and player.acks >= moves:
+            break  # the last move's ack: nothing of ours is in flight
     return player.acked_seq, frames
 
 
