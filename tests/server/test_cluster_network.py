@@ -84,10 +84,13 @@ def _finished_well(database: str, tables: list[dict[str, object]],  # noqa: F811
 
 
 def _taken_over(worker: Worker) -> set[str]:
-    """The tables ``worker`` took over, from its log."""
+    """The tables ``worker`` took over still in play, from its log. A table whose last
+    move the cut-off worker made before the takeover is taken over only to be closed: its
+    person saw the end where they were, with no reason to reconnect (CI once counted one
+    such table as stranded)."""
     taken = set()
     for line in worker.log.read_text().splitlines():
-        if '"table taken over"' in line:
+        if '"table taken over"' in line and json.loads(line)["in_play"]:
             taken.add(json.loads(line)["table"])
     return taken
 

@@ -154,16 +154,18 @@ class GameServer:
             await self.host.release(table_id)
             raise
         self.tables[table_id] = table
+        # A table whose last move the old owner had made is taken over only to be closed.
+        in_play = table.status == "running" and not table.game.is_over(table.state)
         if table.status == "running":
-            if table.game.is_over(table.state):
-                await table.finish()
-            else:
+            if in_play:
                 table.automation.wake()
+            else:
+                await table.finish()
         elif table.status != "open":
             self.retire_later(table_id)
         table.announce()
         log.info("table taken over", extra={"table": table_id, "fence": fence,
-                                            "seq": table.seq})
+                                            "seq": table.seq, "in_play": in_play})
         return table
 
     async def lose(self, table_id: str) -> None:
