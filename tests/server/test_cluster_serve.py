@@ -188,8 +188,10 @@ def test_several_workers_need_redis_and_postgresql() -> None:
         (["serve", "--workers", "2", "--db", "postgresql://127.0.0.1/test"], "need Redis"),
         (["serve", "--workers", "2", "--db", "sqlite:///x.sqlite3", "--redis",
           "redis://127.0.0.1:6379/0"], "need PostgreSQL"),
+        # A free port: this refusal comes after the port is found free (a server left on
+        # 8000 answered "address already in use" instead).
         (["serve", "--workers", "2", "--db", "postgresql://127.0.0.1/test", "--redis",
-          "redis://127.0.0.1:1/0"], "unreachable"),
+          "redis://127.0.0.1:1/0", "--port", str(free_port_run(3))], "unreachable"),
         (["serve", "--workers", "0"], "1 or more"),
         (["serve", "--workers", "2", "--advertise-url", "/w1"], "port of its own"),
         (["serve", "--workers", "2", "--worker-ports", "many"], "range of ports"),
