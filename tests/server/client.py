@@ -88,8 +88,9 @@ class Player:
     """Acts like a careful client: one action in flight at a time, always against the
     newest view; a refused action (stale after someone else's move, rate limited) is
     simply followed by a fresh choice from the newest view. ``limit``: the most moves it
-    sends (a test that stops after so many moves must not leave one more in flight: its
-    ack feeds the player, which would answer the newest view with another move)."""
+    has acknowledged; none is sent after that many acks (a test that stops after so many
+    moves must not leave one more in flight: the last ack feeds the player, which would
+    answer the newest view with another move). A refused move does not count."""
 
     def __init__(self, send: Callable[[dict[str, Any]], None],
                  choose: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None,
@@ -120,7 +121,7 @@ class Player:
     def act(self) -> None:
         frame = self.latest
         if self.in_flight or frame is None or is_over(frame["view"]) \
-                or (self.limit is not None and self.sent >= self.limit):
+                or (self.limit is not None and self.acks >= self.limit):
             return
         if frame["view"]["legal"]:
             action = self.choose(frame["view"])

@@ -110,7 +110,7 @@ def _play_moves(ws: Any, moves: int, sent_before: int = 0) -> int:
     bots' answers (our turn again, the table standing still). ``sent_before``: moves this
     seat sent on earlier sockets (an action id used again is answered as a resend); the
     moves it has sent in all."""
-    player = Player(ws.send_json, limit=sent_before + moves)
+    player = Player(ws.send_json, limit=moves)
     player.sent = sent_before
     frames: list[dict[str, Any]] = []
     while player.acks < moves:

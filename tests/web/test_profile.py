@@ -139,7 +139,9 @@ def test_links_to_hand_on_fit_a_phone_and_copy_in_one_tap(second_tab: Tab) -> No
     for field in ("#invite", "#profile-link"):
         if field == "#profile-link":
             second_tab.go("/#/profile")
-        box = page.wait_for_selector(field).bounding_box()
+        # Looked up when measured: the waiting room is drawn anew at each frame of its
+        # table, and a handle kept from before measured a field no longer there (None).
+        box = page.locator(field).bounding_box()
         button = page.locator(f'[data-copies="{field[1:]}"]')
         button_box = button.bounding_box()
         assert box is not None and button_box is not None
